@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {
+    Capabilities, IProviderRegistry, ProviderInfo, Reputation
+} from "./interfaces/IProviderRegistry.sol";
+import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
+import {IStaking} from "./interfaces/IStaking.sol";
+
+/// @title Provider registry
+/// @notice Provider profiles, capabilities, source subscriptions and reputation counters.
+contract ProviderRegistry is IProviderRegistry, Ownable2Step {
+    /// @inheritdoc IProviderRegistry
+    uint256 public constant MAX_MIN_PROVIDER_STAKE = 1e27;
+
+    uint256 private constant BPS = 10_000;
+    uint256 private constant MAX_CID_LENGTH = 128;
+    /// @dev Bounds one subscribe/unsubscribe call; call again for more.
+    uint256 private constant MAX_SOURCES_PER_CALL = 100;
+
+    /// @dev Slot 0 holds everything a claim reads and writes, so a claim costs one warm SSTORE here.
+    struct Provider {
+        // slot 0
+        uint8 gpuCount;
+        uint32 vramMiB;
+        uint8 computeCapability;
+        uint16 cpuCores;
+        uint32 memoryMiB;
+        bool registered;
+        bool paused;
+        uint32 claimed;
+        uint32 completed;
+        uint32 failed;
+        uint32 outvoted;
+        // slot 1 (registeredAt keeps it non-zero, so the first completion is not a zero-to-non-zero write)
+        uint40 registeredAt;
+        uint64 totalRuntimeSec;
+        uint128 slashedAmount;
+    }
+
+    ISourceRegistry private immutable _sources;
+    IStaking private immutable _staking;
+    /// @inheritdoc IProviderRegistry
+    address public market;
+    /// @inheritdoc IProviderRegistry
+    uint256 public minProviderStake;
+
+    mapping(address provider => Provider) private _providers;
+    mapping(address provider => mapping(uint32 sourceId => bool)) private _subscribed;
+
+    modifier onlyMarket() {
+        if (msg.sender != market) revert ProviderRegistryNotMarket(msg.sender);
+        _;
+    }
+
+    constructor(ISourceRegistry sources_, IStaking staking_, address initialOwner, uint256 minProviderStake_)
+        Ownable(initialOwner)
+    {
+        if (address(sources_) == address(0) || address(staking_) == address(0)) revert ProviderRegistryZeroAddress();
+        _sources = sources_;
+        _staking = staking_;
+        _setMinProviderStake(minProviderStake_);
+    }
+
+    // ─── Providers ───
+
+    /// @inheritdoc IProviderRegistry
+    function register(Capabilities calldata capabilities, string calldata profileCID) external {
+        Provider storage p = _providers[msg.sender];
+        if (p.registered) revert ProviderRegistryAlreadyRegistered(msg.sender);
+        uint256 available = _staking.availableOf(msg.sender);
+        if (available < minProviderStake) {
+            revert ProviderRegistryInsufficientStake(msg.sender, available, minProviderStake);
+        }
+        _setCapabilities(p, capabilities, profileCID);
+        p.registered = true;
+        p.registeredAt = uint40(block.timestamp);
+        emit ProviderRegistered(msg.sender, capabilities, profileCID);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function updateCapabilities(Capabilities calldata capabilities, string calldata profileCID) external {
+        Provider storage p = _requireRegistered(msg.sender);
+        _setCapabilities(p, capabilities, profileCID);
+        emit ProviderUpdated(msg.sender, capabilities, profileCID);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function subscribe(uint32[] calldata sourceIds) external {
+        _requireRegistered(msg.sender);
+        if (sourceIds.length > MAX_SOURCES_PER_CALL) revert ProviderRegistryTooManySources(sourceIds.length);
+        uint32 count = _sources.sourceCount();
+        for (uint256 i; i < sourceIds.length; ++i) {
+            uint32 sourceId = sourceIds[i];
+            if (sourceId == 0 || sourceId > count) revert ProviderRegistryUnknownSource(sourceId);
+            if (_subscribed[msg.sender][sourceId]) continue;
+            _subscribed[msg.sender][sourceId] = true;
+            emit ProviderSubscribed(msg.sender, sourceId);
+        }
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function unsubscribe(uint32[] calldata sourceIds) external {
+        if (sourceIds.length > MAX_SOURCES_PER_CALL) revert ProviderRegistryTooManySources(sourceIds.length);
+        for (uint256 i; i < sourceIds.length; ++i) {
+            uint32 sourceId = sourceIds[i];
+            if (!_subscribed[msg.sender][sourceId]) continue;
+            _subscribed[msg.sender][sourceId] = false;
+            emit ProviderUnsubscribed(msg.sender, sourceId);
+        }
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function pause() external {
+        Provider storage p = _requireRegistered(msg.sender);
+        if (p.paused) revert ProviderRegistryPausedUnchanged(msg.sender, true);
+        p.paused = true;
+        emit ProviderPaused(msg.sender);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function resume() external {
+        Provider storage p = _requireRegistered(msg.sender);
+        if (!p.paused) revert ProviderRegistryPausedUnchanged(msg.sender, false);
+        p.paused = false;
+        emit ProviderResumed(msg.sender);
+    }
+
+    // ─── Market ───
+
+    /// @inheritdoc IProviderRegistry
+    function recordClaim(
+        address provider,
+        uint32 sourceId,
+        Requirements calldata requirements,
+        uint16 minSuccessBps,
+        uint32 minCompleted
+    ) external onlyMarket {
+        Provider storage p = _providers[provider];
+        if (!p.registered) revert ProviderRegistryNotRegistered(provider);
+        if (p.paused) revert ProviderRegistryPaused(provider);
+        if (!_subscribed[provider][sourceId]) revert ProviderRegistryNotSubscribed(provider, sourceId);
+        if (
+            p.gpuCount < requirements.minGpus || p.vramMiB < requirements.minVramMiB
+                || p.computeCapability < requirements.minComputeCapability
+        ) revert ProviderRegistryInsufficientCapabilities(provider);
+        uint16 success = _successBps(p);
+        if (p.completed < minCompleted || success < minSuccessBps) {
+            revert ProviderRegistryReputationTooLow(provider, p.completed, success);
+        }
+        ++p.claimed;
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function recordCompletion(address provider, uint32 runtimeSec) external onlyMarket {
+        Provider storage p = _providers[provider];
+        ++p.completed;
+        p.totalRuntimeSec += runtimeSec;
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external onlyMarket {
+        Provider storage p = _providers[provider];
+        if (outvoted) ++p.outvoted;
+        else ++p.failed;
+        // Collateral amounts fit in 88 bits (the market's storage width), so the sum cannot reach 2^128.
+        p.slashedAmount += uint128(slashedAmount);
+    }
+
+    // ─── Views ───
+
+    /// @inheritdoc IProviderRegistry
+    function getProvider(address provider) external view returns (ProviderInfo memory) {
+        Provider storage p = _providers[provider];
+        return ProviderInfo({
+            registered: p.registered,
+            paused: p.paused,
+            registeredAt: p.registeredAt,
+            capabilities: Capabilities(p.gpuCount, p.vramMiB, p.computeCapability, p.cpuCores, p.memoryMiB),
+            reputation: _reputation(p)
+        });
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function getReputation(address provider) external view returns (Reputation memory) {
+        return _reputation(_providers[provider]);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function successBps(address provider) external view returns (uint16) {
+        return _successBps(_providers[provider]);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function isSubscribed(address provider, uint32 sourceId) external view returns (bool) {
+        return _subscribed[provider][sourceId];
+    }
+
+    // ─── Owner ───
+
+    /// @inheritdoc IProviderRegistry
+    function setMarket(address market_) external onlyOwner {
+        if (market_ == address(0)) revert ProviderRegistryZeroAddress();
+        if (market != address(0)) revert ProviderRegistryMarketAlreadySet(market);
+        market = market_;
+        emit MarketSet(market_);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function setMinProviderStake(uint256 minProviderStake_) external onlyOwner {
+        _setMinProviderStake(minProviderStake_);
+    }
+
+    // ─── Internals ───
+
+    function _setMinProviderStake(uint256 value) private {
+        if (value > MAX_MIN_PROVIDER_STAKE) revert ProviderRegistryMinStakeOutOfBounds(value, MAX_MIN_PROVIDER_STAKE);
+        minProviderStake = value;
+        emit MinProviderStakeUpdated(value);
+    }
+
+    function _setCapabilities(Provider storage p, Capabilities calldata c, string calldata profileCID) private {
+        if (c.cpuCores == 0 || c.memoryMiB == 0) revert ProviderRegistryInvalidCapabilities();
+        if (bytes(profileCID).length == 0 || bytes(profileCID).length > MAX_CID_LENGTH) {
+            revert ProviderRegistryInvalidProfileCID();
+        }
+        p.gpuCount = c.gpuCount;
+        p.vramMiB = c.vramMiB;
+        p.computeCapability = c.computeCapability;
+        p.cpuCores = c.cpuCores;
+        p.memoryMiB = c.memoryMiB;
+    }
+
+    function _requireRegistered(address provider) private view returns (Provider storage p) {
+        p = _providers[provider];
+        if (!p.registered) revert ProviderRegistryNotRegistered(provider);
+    }
+
+    function _reputation(Provider storage p) private view returns (Reputation memory) {
+        return Reputation(p.claimed, p.completed, p.failed, p.outvoted, p.totalRuntimeSec, p.slashedAmount);
+    }
+
+    /// @dev Success rate over finished slots; a provider without history counts as 100%.
+    function _successBps(Provider storage p) private view returns (uint16) {
+        uint256 finished = uint256(p.completed) + p.failed + p.outvoted;
+        if (finished == 0) return uint16(BPS);
+        return uint16(uint256(p.completed) * BPS / finished);
+    }
+}

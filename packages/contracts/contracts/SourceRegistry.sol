@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ISourceRegistry, Requirements, Source} from "./interfaces/ISourceRegistry.sol";
+
+/// @title Source registry
+/// @notice Permissionless: anyone publishes sources; only a source's owner changes it.
+contract SourceRegistry is ISourceRegistry {
+    /// @inheritdoc ISourceRegistry
+    uint32 public constant MAX_RUNTIME_SEC = 7 days;
+    /// @inheritdoc ISourceRegistry
+    uint16 public constant MAX_CREATOR_FEE_BPS = 5_000;
+
+    /// @dev CIDv1 strings are ~60 bytes; the cap keeps calldata and storage costs bounded.
+    uint256 internal constant MAX_CID_LENGTH = 128;
+
+    uint32 private _sourceCount;
+    mapping(uint32 sourceId => Source) private _sources;
+
+    /// @inheritdoc ISourceRegistry
+    function publish(
+        bytes32 imageDigest,
+        string calldata metadataCID,
+        Requirements calldata requirements,
+        uint16 creatorFeeBps,
+        uint32 predecessor
+    ) external returns (uint32 sourceId) {
+        if (imageDigest == bytes32(0)) revert SourceRegistryZeroImageDigest();
+        if (bytes(metadataCID).length == 0 || bytes(metadataCID).length > MAX_CID_LENGTH) {
+            revert SourceRegistryInvalidMetadataCID();
+        }
+        if (requirements.maxRuntimeSec == 0 || requirements.maxRuntimeSec > MAX_RUNTIME_SEC) {
+            revert SourceRegistryInvalidRequirements();
+        }
+        if (creatorFeeBps > MAX_CREATOR_FEE_BPS) {
+            revert SourceRegistryCreatorFeeTooHigh(creatorFeeBps, MAX_CREATOR_FEE_BPS);
+        }
+        if (predecessor != 0) _requireOwner(predecessor);
+
+        sourceId = ++_sourceCount;
+        Source storage source = _sources[sourceId];
+        source.owner = msg.sender;
+        source.publishedAt = uint40(block.timestamp);
+        source.active = true;
+        source.creatorFeeBps = creatorFeeBps;
+        source.predecessor = predecessor;
+        source.imageDigest = imageDigest;
+        source.requirements = requirements;
+        source.metadataCID = metadataCID;
+        emit SourcePublished(sourceId, msg.sender, predecessor, imageDigest, metadataCID, requirements, creatorFeeBps);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function deactivate(uint32 sourceId) external {
+        Source storage source = _requireOwner(sourceId);
+        if (!source.active) revert SourceRegistryActiveUnchanged(sourceId, false);
+        source.active = false;
+        emit SourceDeactivated(sourceId);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function reactivate(uint32 sourceId) external {
+        Source storage source = _requireOwner(sourceId);
+        if (source.active) revert SourceRegistryActiveUnchanged(sourceId, true);
+        source.active = true;
+        emit SourceReactivated(sourceId);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function transfer(uint32 sourceId, address to) external {
+        if (to == address(0)) revert SourceRegistryZeroAddress();
+        Source storage source = _requireOwner(sourceId);
+        source.owner = to;
+        emit SourceTransferred(sourceId, msg.sender, to);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function getSource(uint32 sourceId) external view returns (Source memory) {
+        return _requireExists(sourceId);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function getSourceTerms(uint32 sourceId)
+        external
+        view
+        returns (address owner, bool active, uint16 creatorFeeBps, Requirements memory requirements)
+    {
+        Source storage source = _requireExists(sourceId);
+        return (source.owner, source.active, source.creatorFeeBps, source.requirements);
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function sourceCount() external view returns (uint32) {
+        return _sourceCount;
+    }
+
+    function _requireExists(uint32 sourceId) private view returns (Source storage source) {
+        source = _sources[sourceId];
+        if (source.owner == address(0)) revert SourceRegistryUnknownSource(sourceId);
+    }
+
+    function _requireOwner(uint32 sourceId) private view returns (Source storage source) {
+        source = _requireExists(sourceId);
+        if (source.owner != msg.sender) revert SourceRegistryNotSourceOwner(sourceId, msg.sender);
+    }
+}

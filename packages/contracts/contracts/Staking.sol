@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {DiscountTier, IStaking, StakeInfo} from "./interfaces/IStaking.sol";
+import {ITaskMarket} from "./interfaces/ITaskMarket.sol";
+
+/// @title Staking
+/// @notice Stake, unbonding, task collateral, slashing, revenue share and fee-discount tiers.
+/// @dev Protocol fees for stakers accrue in the market and are pulled in here before any change of stake,
+/// so a new stake never earns fees that accrued before it. Pulled fees are spread over `totalStaked`
+/// with a reward-per-token accumulator; division dust stays in `rewardsReserve`.
+contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
+    using SafeERC20 for IERC20;
+
+    /// @inheritdoc IStaking
+    uint256 public constant MAX_DISCOUNT_TIERS = 8;
+    /// @inheritdoc IStaking
+    uint16 public constant MAX_DISCOUNT_BPS = 5_000;
+    /// @inheritdoc IStaking
+    uint40 public constant MIN_UNBONDING_PERIOD = 1 hours;
+    /// @inheritdoc IStaking
+    uint40 public constant MAX_UNBONDING_PERIOD = 60 days;
+
+    uint256 private constant PRECISION = 1e18;
+
+    struct Account {
+        // slot 0: touched by every lock/unlock
+        uint128 staked;
+        uint128 locked;
+        // slot 1
+        uint128 unbonding;
+        uint40 unbondingReadyAt;
+        // slot 2-3
+        uint256 rewardPerTokenPaid;
+        uint256 rewards;
+    }
+
+    IERC20 private immutable _asset;
+    /// @inheritdoc IStaking
+    address public market;
+    /// @inheritdoc IStaking
+    uint40 public unbondingPeriod;
+    /// @inheritdoc IStaking
+    uint256 public totalStaked;
+    /// @inheritdoc IStaking
+    uint256 public totalUnbonding;
+    /// @inheritdoc IStaking
+    uint256 public rewardsReserve;
+    /// @inheritdoc IStaking
+    uint256 public rewardPerToken;
+
+    mapping(address account => Account) private _accounts;
+    DiscountTier[] private _tiers;
+
+    modifier onlyMarket() {
+        if (msg.sender != market) revert StakingNotMarket(msg.sender);
+        _;
+    }
+
+    constructor(IERC20 asset_, address initialOwner, uint40 unbondingPeriod_) Ownable(initialOwner) {
+        if (address(asset_) == address(0)) revert StakingZeroAddress();
+        _asset = asset_;
+        _setUnbondingPeriod(unbondingPeriod_);
+    }
+
+    // ─── Stakers ───
+
+    /// @inheritdoc IStaking
+    function stake(uint256 amount) external nonReentrant {
+        _stake(amount);
+    }
+
+    /// @inheritdoc IStaking
+    function stakeWithPermit(uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external nonReentrant {
+        // A permit front-run by someone else still leaves the allowance in place, so its failure is not fatal;
+        // transferFrom below fails if there is no allowance.
+        try IERC20Permit(address(_asset)).permit(msg.sender, address(this), amount, deadline, v, r, s) {} catch {}
+        _stake(amount);
+    }
+
+    /// @inheritdoc IStaking
+    function requestUnbond(uint256 amount) external nonReentrant {
+        if (amount == 0) revert StakingZeroAmount();
+        _releaseMarketFees();
+        Account storage account = _updateRewards(msg.sender);
+        uint256 available = account.staked - account.locked;
+        if (amount > available) revert StakingInsufficientAvailable(msg.sender, available, amount);
+        // Cannot overflow: amount ≤ staked < 2^128 and unbonding + staked never exceeds the token supply held here.
+        account.staked -= uint128(amount);
+        account.unbonding += uint128(amount);
+        uint40 readyAt = uint40(block.timestamp) + unbondingPeriod;
+        account.unbondingReadyAt = readyAt;
+        totalStaked -= amount;
+        totalUnbonding += amount;
+        emit UnbondRequested(msg.sender, amount, account.unbonding, readyAt);
+    }
+
+    /// @inheritdoc IStaking
+    function withdrawUnbonded() external nonReentrant returns (uint256 amount) {
+        Account storage account = _accounts[msg.sender];
+        amount = account.unbonding;
+        if (amount == 0) revert StakingNothingUnbonding(msg.sender);
+        if (block.timestamp < account.unbondingReadyAt) revert StakingUnbondingNotReady(account.unbondingReadyAt);
+        account.unbonding = 0;
+        account.unbondingReadyAt = 0;
+        totalUnbonding -= amount;
+        emit UnbondedWithdrawn(msg.sender, amount);
+        _asset.safeTransfer(msg.sender, amount);
+    }
+
+    /// @inheritdoc IStaking
+    function claimRewards() external nonReentrant returns (uint256 amount) {
+        _releaseMarketFees();
+        Account storage account = _updateRewards(msg.sender);
+        amount = account.rewards;
+        if (amount == 0) revert StakingNoRewards(msg.sender);
+        account.rewards = 0;
+        rewardsReserve -= amount;
+        emit RewardsClaimed(msg.sender, amount);
+        _asset.safeTransfer(msg.sender, amount);
+    }
+
+    // ─── Market ───
+
+    /// @inheritdoc IStaking
+    function lock(address account, uint256 amount) external onlyMarket {
+        Account storage a = _accounts[account];
+        uint256 available = a.staked - a.locked;
+        if (amount > available) revert StakingInsufficientAvailable(account, available, amount);
+        // Cannot overflow: locked + amount ≤ staked < 2^128.
+        a.locked += uint128(amount);
+        emit CollateralLocked(account, amount);
+    }
+
+    /// @inheritdoc IStaking
+    function unlock(address account, uint256 amount) external onlyMarket {
+        // Reverts on underflow: the market only unlocks what it locked.
+        _accounts[account].locked -= uint128(amount);
+        emit CollateralUnlocked(account, amount);
+    }
+
+    /// @inheritdoc IStaking
+    function slash(address account, uint256 amount) external onlyMarket nonReentrant {
+        // Settle the account's rewards on its stake before the stake shrinks. Fees still pending in the market
+        // are not pulled here (the market is mid-call); they go to the remaining stake when next released.
+        Account storage a = _updateRewards(account);
+        a.locked -= uint128(amount);
+        a.staked -= uint128(amount);
+        totalStaked -= amount;
+        emit Slashed(account, amount);
+        _asset.safeTransfer(msg.sender, amount);
+    }
+
+    // ─── Views ───
+
+    /// @inheritdoc IStaking
+    function asset() external view returns (address) {
+        return address(_asset);
+    }
+
+    /// @inheritdoc IStaking
+    function earned(address account) external view returns (uint256) {
+        Account storage a = _accounts[account];
+        uint256 perToken = rewardPerToken;
+        uint256 total = totalStaked;
+        if (market != address(0) && total != 0) {
+            perToken += ITaskMarket(market).pendingStakerFees() * PRECISION / total;
+        }
+        return a.rewards + uint256(a.staked) * (perToken - a.rewardPerTokenPaid) / PRECISION;
+    }
+
+    /// @inheritdoc IStaking
+    function stakeOf(address account) external view returns (StakeInfo memory) {
+        Account storage a = _accounts[account];
+        return StakeInfo(a.staked, a.locked, a.unbonding, a.unbondingReadyAt);
+    }
+
+    /// @inheritdoc IStaking
+    function availableOf(address account) external view returns (uint256) {
+        Account storage a = _accounts[account];
+        return a.staked - a.locked;
+    }
+
+    /// @inheritdoc IStaking
+    function feeDiscountBps(address account) external view returns (uint16) {
+        uint256 count = _tiers.length;
+        if (count == 0) return 0;
+        uint256 staked = _accounts[account].staked;
+        // Tiers are sorted by increasing minStake: the last one reached applies. At most 8 iterations.
+        for (uint256 i = count; i > 0; --i) {
+            DiscountTier storage tier = _tiers[i - 1];
+            if (staked >= tier.minStake) return tier.discountBps;
+        }
+        return 0;
+    }
+
+    /// @inheritdoc IStaking
+    function discountTiers() external view returns (DiscountTier[] memory) {
+        return _tiers;
+    }
+
+    // ─── Owner ───
+
+    /// @inheritdoc IStaking
+    function setMarket(address market_) external onlyOwner {
+        if (market_ == address(0)) revert StakingZeroAddress();
+        if (market != address(0)) revert StakingMarketAlreadySet(market);
+        market = market_;
+        emit MarketSet(market_);
+    }
+
+    /// @inheritdoc IStaking
+    function setUnbondingPeriod(uint40 unbondingPeriod_) external onlyOwner {
+        _setUnbondingPeriod(unbondingPeriod_);
+    }
+
+    /// @inheritdoc IStaking
+    function setDiscountTiers(DiscountTier[] calldata tiers) external onlyOwner {
+        if (tiers.length > MAX_DISCOUNT_TIERS) revert StakingTooManyTiers(tiers.length, MAX_DISCOUNT_TIERS);
+        delete _tiers;
+        for (uint256 i; i < tiers.length; ++i) {
+            DiscountTier calldata tier = tiers[i];
+            if (tier.discountBps > MAX_DISCOUNT_BPS || tier.minStake == 0) revert StakingInvalidTier(i);
+            if (i > 0 && (tier.minStake <= tiers[i - 1].minStake || tier.discountBps < tiers[i - 1].discountBps)) {
+                revert StakingInvalidTier(i);
+            }
+            _tiers.push(tier);
+        }
+        emit DiscountTiersUpdated(tiers);
+    }
+
+    // ─── Internals ───
+
+    function _stake(uint256 amount) private {
+        if (amount == 0) revert StakingZeroAmount();
+        if (amount > type(uint128).max) revert StakingAmountTooLarge(amount);
+        _releaseMarketFees();
+        Account storage account = _updateRewards(msg.sender);
+        account.staked += uint128(amount);
+        totalStaked += amount;
+        emit Staked(msg.sender, amount);
+        _asset.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// @dev Pulls stakers' fees accrued in the market and spreads them over the current stake.
+    /// With nothing staked they stay in the market until someone stakes.
+    function _releaseMarketFees() private {
+        address market_ = market;
+        uint256 total = totalStaked;
+        if (market_ == address(0) || total == 0) return;
+        if (ITaskMarket(market_).pendingStakerFees() == 0) return;
+        uint256 amount = ITaskMarket(market_).releaseStakerFees();
+        uint256 perToken = rewardPerToken + amount * PRECISION / total;
+        rewardPerToken = perToken;
+        rewardsReserve += amount;
+        emit RewardsAdded(amount, perToken);
+    }
+
+    function _updateRewards(address account) private returns (Account storage a) {
+        a = _accounts[account];
+        uint256 perToken = rewardPerToken;
+        uint256 paid = a.rewardPerTokenPaid;
+        if (perToken != paid) {
+            a.rewards += uint256(a.staked) * (perToken - paid) / PRECISION;
+            a.rewardPerTokenPaid = perToken;
+        }
+    }
+
+    function _setUnbondingPeriod(uint40 period) private {
+        if (period < MIN_UNBONDING_PERIOD || period > MAX_UNBONDING_PERIOD) {
+            revert StakingUnbondingPeriodOutOfBounds(period, MIN_UNBONDING_PERIOD, MAX_UNBONDING_PERIOD);
+        }
+        unbondingPeriod = period;
+        emit UnbondingPeriodUpdated(period);
+    }
+}

@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
+import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
+import {IStaking} from "./interfaces/IStaking.sol";
+import {
+    ITaskMarket, MarketParams, Permit, Slot, SlotStatus, Task, TaskParams, TaskStatus
+} from "./interfaces/ITaskMarket.sol";
+
+/// @title Task market
+/// @notice Client balances (the "cloud wallet"), escrow, the task lifecycle, consensus, settlement and refunds.
+/// @dev Every non-final state has a permissionless exit after a deadline (reopenSlot, finalizeTask,
+/// expireTask); balances are pull-based. Loops run over a task's slots only (k ≤ 7).
+/// The asset must be a plain ERC-20: fee-on-transfer and rebasing tokens break the escrow accounting.
+contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
+    using SafeERC20 for IERC20;
+
+    /// @inheritdoc ITaskMarket
+    uint8 public constant MAX_REPLICAS = 7;
+    /// @inheritdoc ITaskMarket
+    uint40 public constant MAX_TASK_DURATION = 30 days;
+
+    uint256 private constant BPS = 10_000;
+    uint256 private constant MAX_CID_LENGTH = 128;
+    uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
+    uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
+    uint16 private constant MIN_COLLATERAL_BPS = 1_000;
+    uint16 private constant MAX_COLLATERAL_BPS = 20_000;
+    uint32 private constant MIN_WINDOW = 1 minutes;
+    uint32 private constant MAX_WINDOW = 1 days;
+    uint96 private constant MAX_MIN_COLLATERAL = 1e24;
+
+    /// @dev Three slots; field order is the packing.
+    struct TaskData {
+        // slot 0
+        address client;
+        uint32 sourceId;
+        uint8 replicas;
+        TaskStatus status;
+        uint8 openSlots;
+        uint8 committed;
+        uint8 revealed;
+        uint16 feeBps;
+        // slot 1
+        uint96 maxPayment;
+        uint80 pricePerSecond;
+        uint40 deadline;
+        uint16 creatorFeeBps;
+        uint16 discountBps;
+        // slot 2
+        uint88 collateral;
+        uint8 minGpus;
+        uint32 minVramMiB;
+        uint8 minComputeCapability;
+        uint32 maxRuntimeSec;
+        uint16 minSuccessBps;
+        uint32 minCompleted;
+        uint40 revealDeadline;
+    }
+
+    /// @dev One slot per replica.
+    struct ClaimData {
+        address provider;
+        uint40 claimedAt;
+        /// @dev Due time of the result or commitment; replaced by the commit time on commit, which then
+        /// bounds the runtime that can be revealed.
+        uint40 dueAt;
+        SlotStatus status;
+    }
+
+    /// @dev Amounts gathered while settling a task and written once at the end.
+    struct Settlement {
+        uint256 paid;
+        uint256 toProviders;
+        uint256 toClient;
+        uint256 toCreator;
+        uint256 toStakers;
+        uint256 toTreasury;
+    }
+
+    IERC20 private immutable _asset;
+    ISourceRegistry private immutable _sources;
+    IProviderRegistry private immutable _providers;
+    IStaking private immutable _staking;
+
+    /// @inheritdoc ITaskMarket
+    address public treasury;
+    MarketParams private _params;
+    /// @inheritdoc ITaskMarket
+    uint256 public taskCount;
+
+    // Ledger: two slots, so that a settlement writes each once.
+    uint128 private _totalBalances;
+    uint128 private _totalEscrow;
+    uint128 private _treasuryAccrued;
+    uint128 private _pendingStakerFees;
+
+    /// @inheritdoc ITaskMarket
+    mapping(address account => uint256) public balanceOf;
+    mapping(uint256 taskId => TaskData) private _tasks;
+    mapping(uint256 taskId => ClaimData[7]) private _claims;
+    /// @dev Commitment of each slot, replaced by the revealed result digest.
+    mapping(uint256 taskId => bytes32[7]) private _commitments;
+    /// @dev Revealed runtimes, seven 32-bit lanes in one word.
+    mapping(uint256 taskId => uint256) private _runtimes;
+
+    constructor(
+        IERC20 asset_,
+        ISourceRegistry sources_,
+        IProviderRegistry providers_,
+        IStaking staking_,
+        address treasury_,
+        address initialOwner,
+        MarketParams memory initialParams
+    ) Ownable(initialOwner) {
+        if (
+            address(asset_) == address(0) || address(sources_) == address(0) || address(providers_) == address(0)
+                || address(staking_) == address(0)
+        ) revert TaskMarketZeroAddress();
+        _asset = asset_;
+        _sources = sources_;
+        _providers = providers_;
+        _staking = staking_;
+        _setTreasury(treasury_);
+        _setParams(initialParams);
+    }
+
+    // ─── Balances ───
+
+    /// @inheritdoc ITaskMarket
+    function deposit(uint256 amount) external nonReentrant {
+        _deposit(amount);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function depositWithPermit(uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external nonReentrant {
+        _permit(amount, deadline, v, r, s);
+        _deposit(amount);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function withdraw(uint256 amount) external nonReentrant {
+        _withdraw(msg.sender, amount);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function withdrawTo(address to, uint256 amount) external nonReentrant {
+        _withdraw(to, amount);
+    }
+
+    // ─── Client ───
+
+    /// @inheritdoc ITaskMarket
+    function submitTask(TaskParams calldata taskParams) external nonReentrant returns (uint256 taskId) {
+        uint256 escrow;
+        (taskId, escrow) = _submit(taskParams, _params);
+        _collect(escrow);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function submitTaskWithPermit(TaskParams calldata taskParams, Permit calldata permit)
+        external
+        nonReentrant
+        returns (uint256 taskId)
+    {
+        uint256 escrow;
+        (taskId, escrow) = _submit(taskParams, _params);
+        _permit(permit.value, permit.deadline, permit.v, permit.r, permit.s);
+        _collect(escrow);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function submitTasks(TaskParams[] calldata tasks) external nonReentrant returns (uint256 firstTaskId) {
+        if (tasks.length == 0) revert TaskMarketZeroAmount();
+        MarketParams memory marketParams = _params;
+        uint256 escrow;
+        for (uint256 i; i < tasks.length; ++i) {
+            (uint256 taskId, uint256 taskEscrow) = _submit(tasks[i], marketParams);
+            if (i == 0) firstTaskId = taskId;
+            escrow += taskEscrow;
+        }
+        _collect(escrow);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function cancelTask(uint256 taskId) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.client != msg.sender) revert TaskMarketNotClient(taskId, msg.sender);
+        if (t.status != TaskStatus.Open) revert TaskMarketWrongStatus(taskId, t.status);
+        if (t.openSlots != _fullMask(t.replicas)) revert TaskMarketHasClaims(taskId);
+        t.status = TaskStatus.Cancelled;
+        uint256 refund = uint256(t.maxPayment) * t.replicas;
+        balanceOf[msg.sender] += refund;
+        _totalEscrow -= uint128(refund);
+        _totalBalances += uint128(refund);
+        emit TaskFinalized(taskId, msg.sender, TaskStatus.Cancelled, bytes32(0), 0, refund);
+    }
+
+    // ─── Provider ───
+
+    /// @inheritdoc ITaskMarket
+    function claimTask(uint256 taskId) external nonReentrant returns (uint8 slot) {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Open) revert TaskMarketWrongStatus(taskId, t.status);
+        uint40 deadline = t.deadline;
+        if (block.timestamp > deadline) revert TaskMarketTaskDeadlinePassed(taskId, deadline);
+        uint8 open = t.openSlots;
+        uint8 replicas = t.replicas;
+        ClaimData[7] storage claims = _claims[taskId];
+        // One provider per task: replicas must be independent. At most 7 iterations.
+        for (uint8 i; i < replicas; ++i) {
+            if (open & (1 << i) == 0 && claims[i].provider == msg.sender) {
+                revert TaskMarketAlreadyClaimant(taskId, msg.sender);
+            }
+        }
+        while (open & (1 << slot) == 0) ++slot; // status Open guarantees a free slot
+
+        _providers.recordClaim(
+            msg.sender,
+            t.sourceId,
+            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
+            t.minSuccessBps,
+            t.minCompleted
+        );
+        uint256 collateral = t.collateral;
+        _staking.lock(msg.sender, collateral);
+
+        uint256 due = block.timestamp + t.maxRuntimeSec + _params.claimGrace;
+        uint40 dueAt = due < deadline ? uint40(due) : deadline;
+        claims[slot] = ClaimData(msg.sender, uint40(block.timestamp), dueAt, SlotStatus.Claimed);
+        open &= ~uint8(1 << slot);
+        t.openSlots = open;
+        if (open == 0) t.status = TaskStatus.Claimed;
+        emit TaskClaimed(taskId, msg.sender, slot, dueAt, collateral);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function submitResult(uint256 taskId, string calldata resultCID, string calldata receiptCID, uint32 runtimeSec)
+        external
+        nonReentrant
+    {
+        TaskData storage t = _task(taskId);
+        if (t.replicas != 1) revert TaskMarketWrongMode(taskId, t.replicas);
+        if (t.status != TaskStatus.Claimed) revert TaskMarketWrongStatus(taskId, t.status);
+        ClaimData storage c = _claims[taskId][0];
+        if (c.provider != msg.sender) revert TaskMarketNotClaimant(taskId, msg.sender);
+        if (block.timestamp > c.dueAt) revert TaskMarketClaimOverdue(taskId, 0, c.dueAt);
+        _requireCID(resultCID);
+        _requireCID(receiptCID);
+
+        uint32 runtime = _capRuntime(runtimeSec, block.timestamp - c.claimedAt);
+        c.status = SlotStatus.Submitted;
+        t.status = TaskStatus.Completed;
+        emit ResultSubmitted(taskId, msg.sender, 0, resultCID, receiptCID, runtime);
+
+        Settlement memory s;
+        _pay(s, t, taskId, 0, msg.sender, runtime);
+        _settle(s, t, taskId, TaskStatus.Completed, bytes32(0), uint256(t.maxPayment));
+    }
+
+    /// @inheritdoc ITaskMarket
+    function commitResult(uint256 taskId, bytes32 commitment) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.replicas == 1) revert TaskMarketWrongMode(taskId, 1);
+        if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
+            revert TaskMarketWrongStatus(taskId, t.status);
+        }
+        if (commitment == bytes32(0)) revert TaskMarketZeroCommitment();
+        (uint8 slot, ClaimData storage c) = _claimOf(taskId, t, msg.sender);
+        if (c.status != SlotStatus.Claimed) revert TaskMarketAlreadyCommitted(taskId, msg.sender);
+        if (block.timestamp > c.dueAt) revert TaskMarketClaimOverdue(taskId, slot, c.dueAt);
+
+        _commitments[taskId][slot] = commitment;
+        c.status = SlotStatus.Committed;
+        c.dueAt = uint40(block.timestamp);
+        uint8 committed = t.committed + 1;
+        t.committed = committed;
+        emit ResultCommitted(taskId, msg.sender, slot, commitment);
+        if (committed == t.replicas) {
+            uint40 revealDeadline = uint40(block.timestamp) + _params.revealWindow;
+            t.status = TaskStatus.Revealing;
+            t.revealDeadline = revealDeadline;
+            emit RevealOpened(taskId, revealDeadline);
+        }
+    }
+
+    /// @inheritdoc ITaskMarket
+    function revealResult(
+        uint256 taskId,
+        bytes32 resultDigest,
+        bytes32 salt,
+        string calldata resultCID,
+        string calldata receiptCID,
+        uint32 runtimeSec
+    ) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
+        if (block.timestamp > t.revealDeadline) revert TaskMarketRevealClosed(taskId, t.revealDeadline);
+        (uint8 slot, ClaimData storage c) = _claimOf(taskId, t, msg.sender);
+        if (c.status == SlotStatus.Submitted) revert TaskMarketAlreadyRevealed(taskId, msg.sender);
+        // The commitment binds the sender: a commitment copied from another provider never matches.
+        if (keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)) != _commitments[taskId][slot]) {
+            revert TaskMarketCommitmentMismatch(taskId, msg.sender);
+        }
+        _requireCID(resultCID);
+        _requireCID(receiptCID);
+
+        uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt);
+        _commitments[taskId][slot] = resultDigest;
+        c.status = SlotStatus.Submitted;
+        _runtimes[taskId] |= uint256(runtime) << (32 * slot);
+        uint8 revealed = t.revealed + 1;
+        t.revealed = revealed;
+        emit ResultRevealed(taskId, msg.sender, slot, resultDigest, resultCID, receiptCID, runtime);
+        if (revealed == t.replicas) _finalizeConsensus(t, taskId);
+    }
+
+    // ─── Permissionless exits ───
+
+    /// @inheritdoc ITaskMarket
+    function reopenSlot(uint256 taskId, uint8 slot) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
+            revert TaskMarketWrongStatus(taskId, t.status);
+        }
+        if (slot >= t.replicas) revert TaskMarketSlotNotClaimed(taskId, slot);
+        ClaimData storage c = _claims[taskId][slot];
+        if (c.status != SlotStatus.Claimed) revert TaskMarketSlotNotClaimed(taskId, slot);
+        if (block.timestamp <= c.dueAt) revert TaskMarketClaimNotOverdue(taskId, slot, c.dueAt);
+
+        address provider = c.provider;
+        delete _claims[taskId][slot];
+        t.openSlots |= uint8(1 << slot);
+        t.status = TaskStatus.Open;
+        emit SlotReopened(taskId, provider, slot);
+
+        Settlement memory s;
+        _slash(s, t, taskId, slot, provider, false);
+        address client = t.client;
+        balanceOf[client] += s.toClient;
+        _totalBalances += uint128(s.toClient);
+        _treasuryAccrued += uint128(s.toTreasury);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function finalizeTask(uint256 taskId) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
+        if (block.timestamp <= t.revealDeadline) revert TaskMarketRevealStillOpen(taskId, t.revealDeadline);
+        _finalizeConsensus(t, taskId);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function expireTask(uint256 taskId) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
+            revert TaskMarketWrongStatus(taskId, t.status);
+        }
+        if (block.timestamp <= t.deadline) revert TaskMarketDeadlineNotPassed(taskId, t.deadline);
+        t.status = TaskStatus.Expired;
+
+        Settlement memory s;
+        uint8 replicas = t.replicas;
+        uint8 open = t.openSlots;
+        for (uint8 i; i < replicas; ++i) {
+            if (open & (1 << i) != 0) continue;
+            ClaimData storage c = _claims[taskId][i];
+            // Claimed slots are overdue (dueAt ≤ deadline < now): no-shows. Committed ones did their part.
+            if (c.status == SlotStatus.Claimed) _slash(s, t, taskId, i, c.provider, false);
+            else _staking.unlock(c.provider, t.collateral);
+        }
+        _settle(s, t, taskId, TaskStatus.Expired, bytes32(0), uint256(t.maxPayment) * replicas);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function withdrawTreasury() external nonReentrant returns (uint256 amount) {
+        amount = _treasuryAccrued;
+        if (amount == 0) revert TaskMarketNothingToWithdraw();
+        _treasuryAccrued = 0;
+        address to = treasury;
+        emit TreasuryWithdrawn(to, amount);
+        _asset.safeTransfer(to, amount);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function releaseStakerFees() external nonReentrant returns (uint256 amount) {
+        if (msg.sender != address(_staking)) revert TaskMarketNotStaking(msg.sender);
+        amount = _pendingStakerFees;
+        if (amount == 0) return 0;
+        _pendingStakerFees = 0;
+        emit StakerFeesReleased(amount);
+        _asset.safeTransfer(msg.sender, amount);
+    }
+
+    // ─── Owner ───
+
+    /// @inheritdoc ITaskMarket
+    function setParams(MarketParams calldata params_) external onlyOwner {
+        _setParams(params_);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function setTreasury(address treasury_) external onlyOwner {
+        _setTreasury(treasury_);
+    }
+
+    // ─── Views ───
+
+    /// @inheritdoc ITaskMarket
+    function asset() external view returns (address) {
+        return address(_asset);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function sources() external view returns (address) {
+        return address(_sources);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function providers() external view returns (address) {
+        return address(_providers);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function staking() external view returns (address) {
+        return address(_staking);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function params() external view returns (MarketParams memory) {
+        return _params;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function totalEscrow() external view returns (uint256) {
+        return _totalEscrow;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function totalBalances() external view returns (uint256) {
+        return _totalBalances;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function treasuryAccrued() external view returns (uint256) {
+        return _treasuryAccrued;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function pendingStakerFees() external view returns (uint256) {
+        return _pendingStakerFees;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function getTask(uint256 taskId) external view returns (Task memory task) {
+        TaskData storage t = _task(taskId);
+        task.client = t.client;
+        task.sourceId = t.sourceId;
+        task.replicas = t.replicas;
+        task.status = t.status;
+        task.openSlots = t.openSlots;
+        task.committed = t.committed;
+        task.revealed = t.revealed;
+        task.feeBps = t.feeBps;
+        task.maxPayment = t.maxPayment;
+        task.pricePerSecond = t.pricePerSecond;
+        task.deadline = t.deadline;
+        task.creatorFeeBps = t.creatorFeeBps;
+        task.discountBps = t.discountBps;
+        task.collateral = t.collateral;
+        task.requirements = Requirements(
+            t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, t.replicas > 1
+        );
+        task.minSuccessBps = t.minSuccessBps;
+        task.minCompleted = t.minCompleted;
+        task.revealDeadline = t.revealDeadline;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function getSlots(uint256 taskId) external view returns (Slot[] memory slots) {
+        TaskData storage t = _task(taskId);
+        slots = new Slot[](t.replicas);
+        uint256 runtimes = _runtimes[taskId];
+        for (uint256 i; i < slots.length; ++i) {
+            ClaimData storage c = _claims[taskId][i];
+            slots[i] = Slot(
+                c.provider, c.claimedAt, c.dueAt, c.status, _commitments[taskId][i], uint32(runtimes >> (32 * i))
+            );
+        }
+    }
+
+    /// @inheritdoc ITaskMarket
+    function collateralFor(uint96 maxPayment) external view returns (uint256) {
+        return _collateral(maxPayment, _params);
+    }
+
+    // ─── Internals: submission ───
+
+    function _submit(TaskParams calldata params_, MarketParams memory p) private returns (uint256 taskId, uint256 escrow) {
+        uint8 replicas = params_.replicas;
+        if (replicas == 0 || replicas > MAX_REPLICAS) revert TaskMarketInvalidReplicas(replicas);
+        if (params_.maxPayment == 0) revert TaskMarketZeroPayment();
+        if (params_.deadline <= block.timestamp || params_.deadline > block.timestamp + MAX_TASK_DURATION) {
+            revert TaskMarketInvalidDeadline(params_.deadline);
+        }
+        if (params_.minSuccessBps > BPS) revert TaskMarketInvalidGates(params_.minSuccessBps);
+        _requireCID(params_.inputCID);
+
+        (, bool active, uint16 creatorFeeBps, Requirements memory source) = _sources.getSourceTerms(params_.sourceId);
+        if (!active) revert TaskMarketInactiveSource(params_.sourceId);
+        if (replicas > 1 && !source.deterministic) revert TaskMarketSourceNotDeterministic(params_.sourceId);
+
+        uint256 collateral = _collateral(params_.maxPayment, p);
+        if (collateral > type(uint88).max) revert TaskMarketAmountTooLarge(collateral);
+
+        taskId = ++taskCount;
+        TaskData storage t = _tasks[taskId];
+        t.client = msg.sender;
+        t.sourceId = params_.sourceId;
+        t.replicas = replicas;
+        t.status = TaskStatus.Open;
+        t.openSlots = _fullMask(replicas);
+        t.feeBps = p.protocolFeeBps;
+        t.maxPayment = params_.maxPayment;
+        t.pricePerSecond = params_.pricePerSecond;
+        t.deadline = params_.deadline;
+        t.creatorFeeBps = creatorFeeBps;
+        t.discountBps = _staking.feeDiscountBps(msg.sender);
+        t.collateral = uint88(collateral);
+        _storeRequirements(t, params_.requirements, source);
+        t.minSuccessBps = params_.minSuccessBps;
+        t.minCompleted = params_.minCompleted;
+
+        escrow = uint256(params_.maxPayment) * replicas;
+        _emitSubmitted(taskId, params_, escrow);
+    }
+
+    /// @dev Tasks only tighten the source's requirements: minimums take the larger value, a non-zero
+    /// maxRuntimeSec the smaller one.
+    function _storeRequirements(TaskData storage t, Requirements calldata asked, Requirements memory source) private {
+        t.minGpus = _max8(asked.minGpus, source.minGpus);
+        t.minVramMiB = asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB;
+        t.minComputeCapability = _max8(asked.minComputeCapability, source.minComputeCapability);
+        t.maxRuntimeSec = asked.maxRuntimeSec != 0 && asked.maxRuntimeSec < source.maxRuntimeSec
+            ? asked.maxRuntimeSec
+            : source.maxRuntimeSec;
+    }
+
+    function _emitSubmitted(uint256 taskId, TaskParams calldata params_, uint256 escrow) private {
+        emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, params_, escrow);
+    }
+
+    /// @dev Takes `escrow` from the caller's internal balance, pulling any shortfall with transferFrom (last).
+    function _collect(uint256 escrow) private {
+        uint256 balance = balanceOf[msg.sender];
+        uint256 fromBalance = balance < escrow ? balance : escrow;
+        uint256 shortfall = escrow - fromBalance;
+        if (fromBalance != 0) {
+            balanceOf[msg.sender] = balance - fromBalance;
+            _totalBalances -= uint128(fromBalance);
+        }
+        if (escrow > type(uint128).max - _totalEscrow) revert TaskMarketAmountTooLarge(escrow);
+        _totalEscrow += uint128(escrow);
+        if (shortfall != 0) {
+            uint256 allowance = _asset.allowance(msg.sender, address(this));
+            if (allowance < shortfall) revert TaskMarketInsufficientBalance(msg.sender, balance, escrow);
+            emit Deposited(msg.sender, shortfall);
+            _asset.safeTransferFrom(msg.sender, address(this), shortfall);
+        }
+    }
+
+    // ─── Internals: settlement ───
+
+    /// @dev Pays one replica into `s`; unlocks its collateral and counts the completion.
+    function _pay(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 slot,
+        address provider,
+        uint32 runtime
+    ) private {
+        uint256 payment = t.maxPayment;
+        uint256 price = t.pricePerSecond;
+        if (price != 0 && price * runtime < payment) payment = price * runtime;
+        uint256 fee = payment * t.feeBps / BPS;
+        uint256 rebate = fee * t.discountBps / BPS;
+        uint256 net = fee - rebate;
+        uint256 toCreator = net * t.creatorFeeBps / BPS;
+        uint256 toStakers = net * _params.stakerShareBps / BPS;
+
+        balanceOf[provider] += payment - fee;
+        s.paid += payment;
+        s.toProviders += payment - fee;
+        s.toClient += rebate;
+        s.toCreator += toCreator;
+        s.toStakers += toStakers;
+        s.toTreasury += net - toCreator - toStakers;
+        emit ReplicaPaid(taskId, provider, slot, payment, fee);
+
+        _staking.unlock(provider, t.collateral);
+        _providers.recordCompletion(provider, runtime);
+    }
+
+    /// @dev Slashes one claim's whole collateral into `s`: part to the client, the rest to the treasury.
+    function _slash(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 slot,
+        address provider,
+        bool outvoted
+    ) private {
+        uint256 amount = t.collateral;
+        uint256 toClient = amount * _params.slashToClientBps / BPS;
+        s.toClient += toClient;
+        s.toTreasury += amount - toClient;
+        emit ProviderSlashed(taskId, provider, slot, amount, toClient, outvoted);
+        _providers.recordFailure(provider, outvoted, amount);
+        // Staking sends the slashed tokens here; they are counted in the ledger by the caller.
+        if (amount != 0) _staking.slash(provider, amount);
+    }
+
+    /// @dev Settles a consensus task once reveals are in or the window closed.
+    function _finalizeConsensus(TaskData storage t, uint256 taskId) private {
+        uint8 replicas = t.replicas;
+        (bytes32 winner, uint8 winners, uint8 revealedMask) = _tally(taskId, replicas);
+        TaskStatus status = winners != 0 ? TaskStatus.Completed : TaskStatus.Failed;
+        t.status = status;
+
+        Settlement memory s;
+        uint256 runtimes = _runtimes[taskId];
+        for (uint8 i; i < replicas; ++i) {
+            address provider = _claims[taskId][i].provider;
+            uint8 bit = uint8(1 << i);
+            if (revealedMask & bit == 0) {
+                _slash(s, t, taskId, i, provider, false);
+            } else if (winners == 0) {
+                _staking.unlock(provider, t.collateral);
+            } else if (winners & bit != 0) {
+                _pay(s, t, taskId, i, provider, uint32(runtimes >> (32 * i)));
+            } else {
+                _slash(s, t, taskId, i, provider, true);
+            }
+        }
+        _settle(s, t, taskId, status, winner, uint256(t.maxPayment) * replicas);
+    }
+
+    /// @dev A digest revealed by a strict majority of k (and at least 2) wins. Returns the winning digest
+    /// and the mask of slots that revealed it (0 without a majority), and the mask of slots that revealed.
+    /// At most 7 × 7 comparisons.
+    function _tally(uint256 taskId, uint8 replicas)
+        private
+        view
+        returns (bytes32 winner, uint8 winners, uint8 revealedMask)
+    {
+        bytes32[7] memory digest;
+        for (uint8 i; i < replicas; ++i) {
+            if (_claims[taskId][i].status == SlotStatus.Submitted) {
+                revealedMask |= uint8(1 << i);
+                digest[i] = _commitments[taskId][i];
+            }
+        }
+        for (uint8 i; i < replicas; ++i) {
+            if (revealedMask & (1 << i) == 0) continue;
+            uint8 agreeing;
+            uint256 count;
+            for (uint8 j = i; j < replicas; ++j) {
+                if (revealedMask & (1 << j) != 0 && digest[j] == digest[i]) {
+                    agreeing |= uint8(1 << j);
+                    ++count;
+                }
+            }
+            if (count * 2 > replicas && count >= 2) return (digest[i], agreeing, revealedMask);
+        }
+        return (bytes32(0), 0, revealedMask);
+    }
+
+    /// @dev Writes a final settlement: releases `escrow`, refunds what was not paid, books fees once.
+    function _settle(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        TaskStatus status,
+        bytes32 resultDigest,
+        uint256 escrow
+    ) private {
+        address client = t.client;
+        uint256 refund = escrow - s.paid;
+        uint256 toClient = refund + s.toClient;
+        if (toClient != 0) balanceOf[client] += toClient;
+        uint256 toCreator = s.toCreator;
+        if (toCreator != 0) {
+            (address creator,,,) = _sources.getSourceTerms(t.sourceId);
+            balanceOf[creator] += toCreator;
+        }
+        _totalEscrow -= uint128(escrow);
+        _totalBalances += uint128(s.toProviders + toClient + toCreator);
+        if (s.toTreasury != 0) _treasuryAccrued += uint128(s.toTreasury);
+        if (s.toStakers != 0) _pendingStakerFees += uint128(s.toStakers);
+        emit TaskFinalized(taskId, client, status, resultDigest, s.paid, refund);
+    }
+
+    // ─── Internals: helpers ───
+
+    function _deposit(uint256 amount) private {
+        if (amount == 0) revert TaskMarketZeroAmount();
+        if (amount > type(uint128).max - _totalBalances) revert TaskMarketAmountTooLarge(amount);
+        balanceOf[msg.sender] += amount;
+        _totalBalances += uint128(amount);
+        emit Deposited(msg.sender, amount);
+        _asset.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    function _withdraw(address to, uint256 amount) private {
+        if (amount == 0) revert TaskMarketZeroAmount();
+        if (to == address(0)) revert TaskMarketZeroAddress();
+        uint256 balance = balanceOf[msg.sender];
+        if (amount > balance) revert TaskMarketInsufficientBalance(msg.sender, balance, amount);
+        balanceOf[msg.sender] = balance - amount;
+        _totalBalances -= uint128(amount);
+        emit Withdrawn(msg.sender, to, amount);
+        _asset.safeTransfer(to, amount);
+    }
+
+    /// @dev A permit front-run by someone else leaves the allowance in place, so its failure is not fatal;
+    /// the transfer that follows fails if there is no allowance.
+    function _permit(uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) private {
+        try IERC20Permit(address(_asset)).permit(msg.sender, address(this), value, deadline, v, r, s) {} catch {}
+    }
+
+    function _task(uint256 taskId) private view returns (TaskData storage t) {
+        t = _tasks[taskId];
+        if (t.status == TaskStatus.None) revert TaskMarketUnknownTask(taskId);
+    }
+
+    /// @dev The caller's claimed slot on the task. At most 7 iterations.
+    function _claimOf(uint256 taskId, TaskData storage t, address provider)
+        private
+        view
+        returns (uint8 slot, ClaimData storage c)
+    {
+        uint8 replicas = t.replicas;
+        uint8 open = t.openSlots;
+        for (; slot < replicas; ++slot) {
+            c = _claims[taskId][slot];
+            if (open & (1 << slot) == 0 && c.provider == provider) return (slot, c);
+        }
+        revert TaskMarketNotClaimant(taskId, provider);
+    }
+
+    function _collateral(uint96 maxPayment, MarketParams memory p) private pure returns (uint256 collateral) {
+        collateral = uint256(maxPayment) * p.collateralBps / BPS;
+        if (collateral < p.minCollateral) collateral = p.minCollateral;
+    }
+
+    function _capRuntime(uint32 reported, uint256 elapsed) private pure returns (uint32) {
+        return elapsed < reported ? uint32(elapsed) : reported;
+    }
+
+    function _requireCID(string calldata cid) private pure {
+        if (bytes(cid).length == 0 || bytes(cid).length > MAX_CID_LENGTH) revert TaskMarketInvalidCID();
+    }
+
+    function _fullMask(uint8 replicas) private pure returns (uint8) {
+        return uint8((1 << replicas) - 1);
+    }
+
+    function _max8(uint8 a, uint8 b) private pure returns (uint8) {
+        return a > b ? a : b;
+    }
+
+    function _setParams(MarketParams memory p) private {
+        if (p.protocolFeeBps > MAX_PROTOCOL_FEE_BPS) revert TaskMarketParamOutOfBounds("protocolFeeBps");
+        if (p.stakerShareBps > MAX_STAKER_SHARE_BPS) revert TaskMarketParamOutOfBounds("stakerShareBps");
+        if (p.collateralBps < MIN_COLLATERAL_BPS || p.collateralBps > MAX_COLLATERAL_BPS) {
+            revert TaskMarketParamOutOfBounds("collateralBps");
+        }
+        if (p.slashToClientBps > BPS) revert TaskMarketParamOutOfBounds("slashToClientBps");
+        if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert TaskMarketParamOutOfBounds("revealWindow");
+        if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert TaskMarketParamOutOfBounds("claimGrace");
+        if (p.minCollateral > MAX_MIN_COLLATERAL) revert TaskMarketParamOutOfBounds("minCollateral");
+        _params = p;
+        emit ParamsUpdated(p);
+    }
+
+    function _setTreasury(address treasury_) private {
+        if (treasury_ == address(0)) revert TaskMarketZeroAddress();
+        treasury = treasury_;
+        emit TreasuryUpdated(treasury_);
+    }
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Requirements} from "./ISourceRegistry.sol";
+
+/// @notice What a provider's host offers.
+struct Capabilities {
+    uint8 gpuCount;
+    /// @notice Memory of the smallest GPU, in MiB.
+    uint32 vramMiB;
+    /// @notice Lowest CUDA compute capability among the GPUs, times ten (89 for sm_89).
+    uint8 computeCapability;
+    uint16 cpuCores;
+    uint32 memoryMiB;
+}
+
+/// @notice Counters kept by the market; the basis of reputation gates.
+struct Reputation {
+    /// @notice Slots claimed.
+    uint32 claimed;
+    /// @notice Slots completed and paid.
+    uint32 completed;
+    /// @notice Slots not delivered in time (no-shows, missed reveals).
+    uint32 failed;
+    /// @notice Slots whose result lost a consensus vote.
+    uint32 outvoted;
+    /// @notice Sum of paid runtimes, in seconds.
+    uint64 totalRuntimeSec;
+    /// @notice Sum of slashed collateral.
+    uint128 slashedAmount;
+}
+
+/// @notice A provider's profile.
+struct ProviderInfo {
+    bool registered;
+    bool paused;
+    uint40 registeredAt;
+    Capabilities capabilities;
+    Reputation reputation;
+}
+
+/// @title Provider registry
+/// @notice Provider profiles, capabilities, source subscriptions and reputation counters.
+interface IProviderRegistry {
+    /// @notice Emitted when a provider registers. `profileCID` holds the full hardware report.
+    event ProviderRegistered(address indexed provider, Capabilities capabilities, string profileCID);
+    /// @notice Emitted when a provider updates its capabilities and profile.
+    event ProviderUpdated(address indexed provider, Capabilities capabilities, string profileCID);
+    /// @notice Emitted when a provider joins a source's pool.
+    event ProviderSubscribed(address indexed provider, uint32 indexed sourceId);
+    /// @notice Emitted when a provider leaves a source's pool.
+    event ProviderUnsubscribed(address indexed provider, uint32 indexed sourceId);
+    /// @notice Emitted when a provider stops taking tasks.
+    event ProviderPaused(address indexed provider);
+    /// @notice Emitted when a provider takes tasks again.
+    event ProviderResumed(address indexed provider);
+    /// @notice Emitted when the owner changes the stake needed to register.
+    event MinProviderStakeUpdated(uint256 minProviderStake);
+    /// @notice Emitted once, when the market is wired in.
+    event MarketSet(address market);
+
+    /// @notice The caller is already registered.
+    error ProviderRegistryAlreadyRegistered(address provider);
+    /// @notice The provider is not registered.
+    error ProviderRegistryNotRegistered(address provider);
+    /// @notice Available stake is below minProviderStake: stake more first.
+    error ProviderRegistryInsufficientStake(address provider, uint256 available, uint256 required);
+    /// @notice Capabilities must declare at least one CPU core and some memory.
+    error ProviderRegistryInvalidCapabilities();
+    /// @notice The profile CID is empty or longer than 128 bytes.
+    error ProviderRegistryInvalidProfileCID();
+    /// @notice The source does not exist.
+    error ProviderRegistryUnknownSource(uint32 sourceId);
+    /// @notice The provider is already paused / already active.
+    error ProviderRegistryPausedUnchanged(address provider, bool paused);
+    /// @notice The provider is paused and cannot claim.
+    error ProviderRegistryPaused(address provider);
+    /// @notice The provider is not subscribed to the task's source.
+    error ProviderRegistryNotSubscribed(address provider, uint32 sourceId);
+    /// @notice The provider's capabilities do not meet the task's requirements.
+    error ProviderRegistryInsufficientCapabilities(address provider);
+    /// @notice The provider's completed count or success rate is below the task's gates.
+    error ProviderRegistryReputationTooLow(address provider, uint32 completed, uint16 successBps);
+    /// @notice Only the market may do this.
+    error ProviderRegistryNotMarket(address caller);
+    /// @notice The market was already set.
+    error ProviderRegistryMarketAlreadySet(address market);
+    /// @notice The address is zero.
+    error ProviderRegistryZeroAddress();
+    /// @notice More than 100 source ids in one call; split the list.
+    error ProviderRegistryTooManySources(uint256 count);
+    /// @notice minProviderStake is above MAX_MIN_PROVIDER_STAKE.
+    error ProviderRegistryMinStakeOutOfBounds(uint256 value, uint256 max);
+
+    /// @notice Upper bound of minProviderStake.
+    function MAX_MIN_PROVIDER_STAKE() external view returns (uint256);
+    /// @notice Available stake needed to register.
+    function minProviderStake() external view returns (uint256);
+    /// @notice The market allowed to update reputation.
+    function market() external view returns (address);
+
+    /// @notice Registers the caller as a provider; needs available stake ≥ minProviderStake.
+    function register(Capabilities calldata capabilities, string calldata profileCID) external;
+    /// @notice Replaces the caller's capabilities and profile.
+    function updateCapabilities(Capabilities calldata capabilities, string calldata profileCID) external;
+    /// @notice Joins the pools of `sourceIds`. Already-subscribed ids are skipped.
+    function subscribe(uint32[] calldata sourceIds) external;
+    /// @notice Leaves the pools of `sourceIds`. Ids not subscribed are skipped.
+    function unsubscribe(uint32[] calldata sourceIds) external;
+    /// @notice Stops claiming new tasks; running claims are unaffected.
+    function pause() external;
+    /// @notice Takes tasks again.
+    function resume() external;
+
+    /// @notice The provider's profile (all zero if not registered).
+    function getProvider(address provider) external view returns (ProviderInfo memory);
+    /// @notice The provider's reputation counters.
+    function getReputation(address provider) external view returns (Reputation memory);
+    /// @notice completed / (completed + failed + outvoted) in basis points; 10000 with no history.
+    function successBps(address provider) external view returns (uint16);
+    /// @notice Whether `provider` is in `sourceId`'s pool.
+    function isSubscribed(address provider, uint32 sourceId) external view returns (bool);
+
+    /// @notice Market only: reverts with a typed error unless `provider` may claim a task with these terms;
+    /// otherwise counts the claim.
+    function recordClaim(
+        address provider,
+        uint32 sourceId,
+        Requirements calldata requirements,
+        uint16 minSuccessBps,
+        uint32 minCompleted
+    ) external;
+    /// @notice Market only: counts a paid slot and its runtime.
+    function recordCompletion(address provider, uint32 runtimeSec) external;
+    /// @notice Market only: counts a failed slot (`outvoted` or not) and the collateral slashed for it.
+    function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
+
+    /// @notice Owner only, once: the market that may update reputation.
+    function setMarket(address market) external;
+    /// @notice Owner only: stake needed to register (≤ MAX_MIN_PROVIDER_STAKE).
+    function setMinProviderStake(uint256 minProviderStake) external;
+}

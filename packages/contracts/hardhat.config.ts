@@ -1,0 +1,51 @@
+import { createRequire } from 'node:module'
+import hardhatToolboxViem from '@nomicfoundation/hardhat-toolbox-viem'
+import { configVariable, defineConfig } from 'hardhat/config'
+
+const require = createRequire(import.meta.url)
+
+// Hardhat cannot download compilers on machines without internet access, so the
+// compiler is the `solc` npm package pinned to the same version.
+const solc = {
+  version: '0.8.30',
+  path: require.resolve('solc/soljson.js'),
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: 'cancun',
+  },
+} as const
+
+export default defineConfig({
+  plugins: [hardhatToolboxViem],
+  solidity: {
+    profiles: {
+      default: solc,
+      production: solc,
+    },
+  },
+  paths: {
+    tests: {
+      solidity: './test/solidity',
+      nodejs: './test/nodejs',
+    },
+  },
+  networks: {
+    hardhat: {
+      type: 'edr-simulated',
+      chainType: 'l1',
+    },
+    localhost: {
+      type: 'http',
+      chainType: 'l1',
+      url: 'http://127.0.0.1:8545',
+    },
+    // Any real network: set GRIDFORGE_RPC_URL and GRIDFORGE_DEPLOYER_KEY
+    // (with `hardhat keystore set` or environment variables).
+    custom: {
+      type: 'http',
+      chainType: 'l1',
+      url: configVariable('GRIDFORGE_RPC_URL'),
+      accounts: [configVariable('GRIDFORGE_DEPLOYER_KEY')],
+    },
+  },
+})

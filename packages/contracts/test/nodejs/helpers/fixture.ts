@@ -1,0 +1,376 @@
+/**
+ * Shared fixture for the node:test + viem suites: the whole system deployed by
+ * the `LocalGridforge` Ignition module, funded accounts, and the few helpers
+ * every suite needs (publish a source, register a provider, deposit, submit a
+ * task, compute a commitment, check the DESIGN.md §2.5 invariants).
+ *
+ * Use it through `networkHelpers.loadFixture` so each test starts from the same
+ * snapshot:
+ *
+ * @example
+ * import { network } from 'hardhat'
+ * import { deployGridforge } from './helpers/fixture.js'
+ *
+ * const connection = await network.create()
+ * const { networkHelpers } = connection
+ *
+ * it('pays the provider', async () => {
+ *   const gf = await networkHelpers.loadFixture(deployGridforge)
+ *   const sourceId = await gf.publishSource(gf.owner)
+ *   await gf.registerProvider(gf.providerWallets[0], { sourceIds: [sourceId] })
+ *   const taskId = await gf.submitTask(gf.clients[0], await gf.defaultTaskParams(sourceId))
+ *   await gf.checkInvariants()
+ * })
+ */
+import assert from 'node:assert/strict'
+import type { NetworkConnection } from 'hardhat/types/network'
+import {
+  type Abi,
+  type Address,
+  type ContractEventName,
+  type Hash,
+  type Hex,
+  encodeAbiParameters,
+  keccak256,
+  parseEventLogs,
+  parseSignature,
+  parseUnits,
+  toHex,
+} from 'viem'
+import LocalGridforgeModule from '../../../ignition/modules/LocalGridforge.js'
+
+/** `amount` whole GRID (18 decimals) in wei: `grid(100)`, `grid('0.5')`. */
+export function grid(amount: number | string | bigint): bigint {
+  return parseUnits(String(amount), 18)
+}
+
+/** Mirrors `Requirements` in ISourceRegistry.sol. */
+export interface Requirements {
+  minGpus: number
+  minVramMiB: number
+  minComputeCapability: number
+  maxRuntimeSec: number
+  deterministic: boolean
+}
+
+/** Mirrors `Capabilities` in IProviderRegistry.sol. */
+export interface Capabilities {
+  gpuCount: number
+  vramMiB: number
+  computeCapability: number
+  cpuCores: number
+  memoryMiB: number
+}
+
+/** Mirrors `TaskParams` in ITaskMarket.sol. */
+export interface TaskParams {
+  sourceId: number
+  inputCID: string
+  maxPayment: bigint
+  pricePerSecond: bigint
+  replicas: number
+  deadline: number
+  requirements: Requirements
+  minSuccessBps: number
+  minCompleted: number
+}
+
+/** Requirements of the sources `publishSource` creates unless overridden: one sm_80 GPU with 16 GiB, 1 h, deterministic. */
+export const DEFAULT_SOURCE_REQUIREMENTS: Requirements = {
+  minGpus: 1,
+  minVramMiB: 16_384,
+  minComputeCapability: 80,
+  maxRuntimeSec: 3_600,
+  deterministic: true,
+}
+
+/** Task requirements that add nothing to the source's (all zero: the source's apply). */
+export const NO_EXTRA_REQUIREMENTS: Requirements = {
+  minGpus: 0,
+  minVramMiB: 0,
+  minComputeCapability: 0,
+  maxRuntimeSec: 0,
+  deterministic: false,
+}
+
+/** Capabilities `registerProvider` declares unless overridden: 2 × 24 GiB sm_89, 32 cores, 128 GiB. */
+export const DEFAULT_CAPABILITIES: Capabilities = {
+  gpuCount: 2,
+  vramMiB: 24_576,
+  computeCapability: 89,
+  cpuCores: 32,
+  memoryMiB: 131_072,
+}
+
+export const DEFAULT_IMAGE_DIGEST: Hex = keccak256(toHex('ghcr.io/gridforge/example@sha256'))
+export const DEFAULT_METADATA_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
+export const DEFAULT_PROFILE_CID = 'bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq'
+export const DEFAULT_INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
+
+/** Stake `registerProvider` puts up unless overridden (10× the default minProviderStake). */
+export const DEFAULT_PROVIDER_STAKE = grid(1_000)
+/** Tokens each client / provider / other account receives from the owner at deployment. */
+export const CLIENT_FUNDS = grid(1_000_000)
+export const PROVIDER_FUNDS = grid(100_000)
+export const OTHER_FUNDS = grid(100_000)
+
+/**
+ * Account layout (Hardhat's 20 default accounts):
+ * 0 owner/deployer (owns every contract, holds the rest of the supply),
+ * 1–4 clients, 5–12 providers, 13 treasury, 14–19 others (stakers, creators, attackers).
+ */
+const CLIENT_ACCOUNTS = [1, 5] as const
+const PROVIDER_ACCOUNTS = [5, 13] as const
+const TREASURY_ACCOUNT = 13
+const OTHER_ACCOUNTS = [14, 20] as const
+
+/**
+ * Deploys Gridforge with Ignition on `connection` (treasury = account 13, every
+ * other parameter the module's default), funds clients, providers and others
+ * with GRID, and returns the contracts, wallets and helpers. A `Fixture` for
+ * `networkHelpers.loadFixture(deployGridforge)`.
+ */
+export async function deployGridforge(connection: NetworkConnection) {
+  const { viem, networkHelpers } = connection
+  const publicClient = await viem.getPublicClient()
+  const wallets = await viem.getWalletClients()
+  assert.ok(wallets.length >= 20, 'the fixture needs 20 accounts')
+  const owner = wallets[0]!
+  const clients = wallets.slice(...CLIENT_ACCOUNTS)
+  const providerWallets = wallets.slice(...PROVIDER_ACCOUNTS)
+  const others = wallets.slice(...OTHER_ACCOUNTS)
+  const treasury = wallets[TREASURY_ACCOUNT]!.account.address
+
+  const { token, sources, staking, providers, market } = await connection.ignition.deploy(LocalGridforgeModule, {
+    parameters: { LocalGridforge: { treasury } },
+    displayUi: false,
+  })
+
+  type Wallet = typeof owner
+
+  /** Waits for `hash` and returns the args of every `eventName` log that `contract` emitted in it. */
+  async function getEvents<const TAbi extends Abi, TEventName extends ContractEventName<TAbi>>(
+    hash: Hash | Promise<Hash>,
+    contract: { address: Address; abi: TAbi },
+    eventName: TEventName,
+  ) {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })
+    assert.equal(receipt.status, 'success')
+    const logs = receipt.logs.filter((log) => log.address.toLowerCase() === contract.address.toLowerCase())
+    return parseEventLogs({ abi: contract.abi, eventName, logs }).map((log) => log.args)
+  }
+
+  /** Sends `amount` GRID from the owner to `account`. */
+  async function fund(account: Address | Wallet, amount: bigint) {
+    const to = typeof account === 'string' ? account : account.account.address
+    await token.write.transfer([to, amount], { account: owner.account })
+  }
+
+  /**
+   * Publishes a source as `wallet` (defaults: DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID,
+   * DEFAULT_SOURCE_REQUIREMENTS merged with `overrides.requirements`, creator fee 0, no predecessor)
+   * and returns its id.
+   */
+  async function publishSource(
+    wallet: Wallet,
+    overrides: {
+      imageDigest?: Hex
+      metadataCID?: string
+      requirements?: Partial<Requirements>
+      creatorFeeBps?: number
+      predecessor?: number
+    } = {},
+  ): Promise<number> {
+    const hash = await sources.write.publish(
+      [
+        overrides.imageDigest ?? DEFAULT_IMAGE_DIGEST,
+        overrides.metadataCID ?? DEFAULT_METADATA_CID,
+        { ...DEFAULT_SOURCE_REQUIREMENTS, ...overrides.requirements },
+        overrides.creatorFeeBps ?? 0,
+        overrides.predecessor ?? 0,
+      ],
+      { account: wallet.account },
+    )
+    const [event] = await getEvents(hash, sources, 'SourcePublished')
+    return event!.sourceId
+  }
+
+  /**
+   * Makes `wallet` a provider: approves and stakes `stake` (default DEFAULT_PROVIDER_STAKE; 0 skips
+   * staking), registers with `capabilities` (DEFAULT_CAPABILITIES merged with the given fields) and
+   * `profileCID`, then subscribes to `sourceIds` (if any). The wallet needs the tokens (providers are funded).
+   */
+  async function registerProvider(
+    wallet: Wallet,
+    options: {
+      stake?: bigint
+      capabilities?: Partial<Capabilities>
+      sourceIds?: readonly number[]
+      profileCID?: string
+    } = {},
+  ) {
+    const account = wallet.account
+    const stake = options.stake ?? DEFAULT_PROVIDER_STAKE
+    if (stake > 0n) {
+      await token.write.approve([staking.address, stake], { account })
+      await staking.write.stake([stake], { account })
+    }
+    await providers.write.register(
+      [{ ...DEFAULT_CAPABILITIES, ...options.capabilities }, options.profileCID ?? DEFAULT_PROFILE_CID],
+      { account },
+    )
+    if (options.sourceIds !== undefined && options.sourceIds.length > 0) {
+      await providers.write.subscribe([[...options.sourceIds]], { account })
+    }
+  }
+
+  /** Approves the market and deposits `amount` into `wallet`'s internal balance. */
+  async function deposit(wallet: Wallet, amount: bigint) {
+    await token.write.approve([market.address, amount], { account: wallet.account })
+    await market.write.deposit([amount], { account: wallet.account })
+  }
+
+  /**
+   * Task parameters for `sourceId`: a fixed price of 10 GRID per replica, one replica, deadline one
+   * day from the latest block, no extra requirements, no reputation gates; `overrides` replace fields.
+   */
+  async function defaultTaskParams(sourceId: number, overrides: Partial<TaskParams> = {}): Promise<TaskParams> {
+    const now = await networkHelpers.time.latest()
+    return {
+      sourceId,
+      inputCID: DEFAULT_INPUT_CID,
+      maxPayment: grid(10),
+      pricePerSecond: 0n,
+      replicas: 1,
+      deadline: now + 24 * 60 * 60,
+      requirements: NO_EXTRA_REQUIREMENTS,
+      minSuccessBps: 0,
+      minCompleted: 0,
+      ...overrides,
+    }
+  }
+
+  /**
+   * Submits a task as `wallet` and returns its id (from TaskSubmitted). If the internal balance is below
+   * replicas × maxPayment, approves exactly the shortfall first, so the market pulls it with transferFrom.
+   */
+  async function submitTask(wallet: Wallet, params: TaskParams): Promise<bigint> {
+    const account = wallet.account
+    const escrow = BigInt(params.replicas) * params.maxPayment
+    const balance = await market.read.balanceOf([account.address])
+    if (balance < escrow) await token.write.approve([market.address, escrow - balance], { account })
+    const hash = await market.write.submitTask([params], { account })
+    const [event] = await getEvents(hash, market, 'TaskSubmitted')
+    return event!.taskId
+  }
+
+  /**
+   * Signs an EIP-2612 permit of GridToken letting `spender` pull `value` from `wallet`, valid until
+   * `deadline` (default: one hour after the latest block), with the wallet's current nonce.
+   * Returns the fields of the `Permit` struct (and the arguments of `stakeWithPermit` / `depositWithPermit`).
+   */
+  async function signPermit(wallet: Wallet, spender: Address, value: bigint, deadline?: bigint) {
+    const owner = wallet.account.address
+    const validUntil = deadline ?? BigInt((await networkHelpers.time.latest()) + 60 * 60)
+    const [nonce, chainId, name] = await Promise.all([
+      token.read.nonces([owner]),
+      publicClient.getChainId(),
+      token.read.name(),
+    ])
+    const signature = await wallet.signTypedData({
+      account: wallet.account,
+      domain: { name, version: '1', chainId, verifyingContract: token.address },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: { owner, spender, value, nonce, deadline: validUntil },
+    })
+    const { r, s, v, yParity } = parseSignature(signature)
+    return { value, deadline: validUntil, v: v === undefined ? yParity + 27 : Number(v), r, s }
+  }
+
+  /** Asserts both DESIGN.md §2.5 balance invariants (TaskMarket and Staking). */
+  async function checkInvariants() {
+    const [marketTokens, totalBalances, totalEscrow, treasuryAccrued, pendingStakerFees] = await Promise.all([
+      token.read.balanceOf([market.address]),
+      market.read.totalBalances(),
+      market.read.totalEscrow(),
+      market.read.treasuryAccrued(),
+      market.read.pendingStakerFees(),
+    ])
+    assert.equal(
+      marketTokens,
+      totalBalances + totalEscrow + treasuryAccrued + pendingStakerFees,
+      'TaskMarket: token balance != balances + escrow + treasuryAccrued + pendingStakerFees',
+    )
+    const [stakingTokens, totalStaked, totalUnbonding, rewardsReserve] = await Promise.all([
+      token.read.balanceOf([staking.address]),
+      staking.read.totalStaked(),
+      staking.read.totalUnbonding(),
+      staking.read.rewardsReserve(),
+    ])
+    assert.equal(
+      stakingTokens,
+      totalStaked + totalUnbonding + rewardsReserve,
+      'Staking: token balance != totalStaked + totalUnbonding + rewardsReserve',
+    )
+  }
+
+  for (const wallet of clients) await fund(wallet, CLIENT_FUNDS)
+  for (const wallet of providerWallets) await fund(wallet, PROVIDER_FUNDS)
+  for (const wallet of others) await fund(wallet, OTHER_FUNDS)
+
+  return {
+    connection,
+    viem,
+    networkHelpers,
+    publicClient,
+    token,
+    sources,
+    staking,
+    providers,
+    market,
+    /** Account 0: deployer, owner of every contract, holder of the remaining supply. */
+    owner,
+    /** Accounts 1–4, each funded with CLIENT_FUNDS. */
+    clients,
+    /** Accounts 5–12, each funded with PROVIDER_FUNDS; not registered (see registerProvider). */
+    providerWallets,
+    /** Accounts 14–19, each funded with OTHER_FUNDS. */
+    others,
+    /** Account 13's address: the market's treasury. */
+    treasury,
+    fund,
+    publishSource,
+    registerProvider,
+    deposit,
+    defaultTaskParams,
+    submitTask,
+    commitment,
+    signPermit,
+    checkInvariants,
+    getEvents,
+  }
+}
+
+/** Everything `deployGridforge` returns. */
+export type Gridforge = Awaited<ReturnType<typeof deployGridforge>>
+/** A wallet client of the fixture. */
+export type Wallet = Gridforge['owner']
+
+/** The k > 1 commitment: keccak256(abi.encode(taskId, provider, resultDigest, salt)). */
+export function commitment(taskId: bigint, provider: Address, resultDigest: Hex, salt: Hex): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
+      [taskId, provider, resultDigest, salt],
+    ),
+  )
+}

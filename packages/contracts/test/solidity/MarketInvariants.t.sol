@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {GridToken} from "../../contracts/GridToken.sol";
+import {Staking} from "../../contracts/Staking.sol";
+import {TaskMarket} from "../../contracts/TaskMarket.sol";
+import {Slot, SlotStatus, Task} from "../../contracts/interfaces/ITaskMarket.sol";
+import {Fixture} from "./Fixture.sol";
+import {Handler} from "./Handler.sol";
+import {TestBase} from "./Vm.sol";
+
+/// @title Market invariants
+/// @notice DESIGN.md §2.5: the market and Staking always hold exactly what their ledgers owe, revenue share
+/// never exceeds what was received, tokens are neither minted nor burnt, nothing is paid twice, and after any
+/// sequence of actions every token can leave the system.
+/// @dev Campaign size is set per function for the `default` test profile (kept small for CI); a profile declared
+/// in hardhat.config.ts under test.solidity.profiles runs with that profile's invariant settings instead.
+contract MarketInvariantsTest is TestBase {
+    /// @dev Read by the runner (the StdInvariant shape): restricts the campaign to the handler's actions.
+    struct FuzzSelector {
+        address addr;
+        bytes4[] selectors;
+    }
+
+    /// @dev Rounding dust the revenue-share accumulator may leave in Staking once everyone has left:
+    /// below one wei per staker per fee release, far below this.
+    uint256 internal constant MAX_REWARD_DUST = 1e12;
+
+    Handler internal handler;
+    GridToken internal token;
+    TaskMarket internal market;
+    Staking internal staking;
+
+    function setUp() public {
+        handler = new Handler();
+        token = handler.token();
+        market = handler.market();
+        staking = handler.staking();
+    }
+
+    function targetContracts() public view returns (address[] memory targets) {
+        targets = new address[](1);
+        targets[0] = address(handler);
+    }
+
+    function targetSelectors() public view returns (FuzzSelector[] memory targets) {
+        targets = new FuzzSelector[](1);
+        targets[0] = FuzzSelector({addr: address(handler), selectors: handler.actions()});
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_marketHoldsItsLedger() public view {
+        assertEq(
+            token.balanceOf(address(market)),
+            market.totalBalances() + market.totalEscrow() + market.treasuryAccrued() + market.pendingStakerFees(),
+            "market token balance != balances + escrow + treasury + staker fees"
+        );
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_stakingHoldsItsLedger() public view {
+        assertEq(
+            token.balanceOf(address(staking)),
+            staking.totalStaked() + staking.totalUnbonding() + staking.rewardsReserve(),
+            "staking token balance != staked + unbonding + rewards reserve"
+        );
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_rewardsCovered() public view {
+        address[] memory stakers = handler.stakers();
+        uint256 owed;
+        for (uint256 i; i < stakers.length; ++i) {
+            owed += staking.earned(stakers[i]);
+        }
+        assertLe(owed, staking.rewardsReserve() + market.pendingStakerFees(), "earned > rewards reserve + pending");
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_supplyConserved() public view {
+        assertEq(token.totalSupply(), Fixture.INITIAL_SUPPLY, "total supply changed");
+        address[] memory accounts = handler.accounts();
+        uint256 held = token.balanceOf(address(handler)) + token.balanceOf(handler.TREASURY())
+            + token.balanceOf(address(market)) + token.balanceOf(address(staking));
+        for (uint256 i; i < accounts.length; ++i) {
+            held += token.balanceOf(accounts[i]);
+        }
+        assertEq(held, Fixture.INITIAL_SUPPLY, "tokens outside the known holders");
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_nothingPaidTwice() public view {
+        // Checked on every ReplicaPaid / TaskFinalized log: a slot paid once, a task finalized once,
+        // Σ payments ≤ replicas × maxPayment, paid + refund = escrow.
+        if (handler.ghostViolations() != 0) {
+            revert AssertionFailed(
+                string.concat("paid twice: ", handler.firstViolation()), handler.firstViolationTask(), 0
+            );
+        }
+    }
+
+    /**
+     * hardhat-config: default.invariant.runs = 24
+     * hardhat-config: default.invariant.depth = 60
+     */
+    function invariant_ledgersMatchAccounts() public view {
+        address[] memory accounts = handler.accounts();
+        uint256 balances;
+        for (uint256 i; i < accounts.length; ++i) {
+            balances += market.balanceOf(accounts[i]);
+        }
+        assertEq(market.totalBalances(), balances, "totalBalances != sum of internal balances");
+
+        uint256[] memory live = handler.liveTasks();
+        uint256 escrow;
+        for (uint256 i; i < live.length; ++i) {
+            escrow += handler.ghostEscrow(live[i]);
+        }
+        assertEq(market.totalEscrow(), escrow, "totalEscrow != escrow of live tasks");
+
+        address[] memory stakers = handler.stakers();
+        uint256 staked;
+        uint256 unbonding;
+        for (uint256 i; i < stakers.length; ++i) {
+            staked += staking.stakeOf(stakers[i]).staked;
+            unbonding += staking.stakeOf(stakers[i]).unbonding;
+        }
+        assertEq(staking.totalStaked(), staked, "totalStaked != sum of stakes");
+        assertEq(staking.totalUnbonding(), unbonding, "totalUnbonding != sum of unbonding");
+
+        // Each provider's locked stake is the collateral of its claims on live tasks.
+        address[] memory providers = handler.providerList();
+        uint256[] memory expectedLocked = new uint256[](providers.length);
+        for (uint256 i; i < live.length; ++i) {
+            Task memory t = market.getTask(live[i]);
+            Slot[] memory slots = market.getSlots(live[i]);
+            for (uint256 j; j < slots.length; ++j) {
+                if (slots[j].status == SlotStatus.Free) continue;
+                for (uint256 p; p < providers.length; ++p) {
+                    if (providers[p] == slots[j].provider) expectedLocked[p] += t.collateral;
+                }
+            }
+        }
+        for (uint256 p; p < providers.length; ++p) {
+            assertEq(staking.stakeOf(providers[p]).locked, expectedLocked[p], "locked != collateral of live claims");
+        }
+    }
+
+    /// @notice After every run: settle everything and take every token out; nothing may stay behind.
+    function afterInvariant() public {
+        handler.exitAll();
+        assertEq(market.totalEscrow(), 0, "escrow left after every task settled");
+        assertEq(market.totalBalances(), 0, "internal balances left after every withdrawal");
+        assertEq(market.treasuryAccrued(), 0, "treasury fees left after withdrawTreasury");
+        assertEq(token.balanceOf(address(market)), market.pendingStakerFees(), "market holds unowed tokens");
+        assertEq(staking.totalStaked(), 0, "stake left after everyone unbonded");
+        assertEq(staking.totalUnbonding(), 0, "unbonding left after everyone withdrew");
+        assertEq(token.balanceOf(address(staking)), staking.rewardsReserve(), "staking holds unowed tokens");
+        assertLe(staking.rewardsReserve(), MAX_REWARD_DUST, "revenue share stuck in Staking");
+    }
+}
