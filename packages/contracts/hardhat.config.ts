@@ -18,6 +18,12 @@ const solc = {
 export default defineConfig({
   plugins: [hardhatToolboxViem],
   solidity: {
+    // Hardhat 3 only builds npm contracts that are listed here; the governed module deploys OZ's timelock
+    // and reads any ERC-20 asset through IERC20.
+    npmFilesToBuild: [
+      '@openzeppelin/contracts/governance/TimelockController.sol',
+      '@openzeppelin/contracts/token/ERC20/IERC20.sol',
+    ],
     profiles: {
       default: solc,
       production: solc,

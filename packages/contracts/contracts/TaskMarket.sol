@@ -474,9 +474,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         task.creatorFeeBps = t.creatorFeeBps;
         task.discountBps = t.discountBps;
         task.collateral = t.collateral;
-        task.requirements = Requirements(
-            t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, t.replicas > 1
-        );
+        // `deterministic` is the source's property; it is not copied into the task's storage.
+        (,,, Requirements memory source) = _sources.getSourceTerms(t.sourceId);
+        task.requirements =
+            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, source.deterministic);
         task.minSuccessBps = t.minSuccessBps;
         task.minCompleted = t.minCompleted;
         task.revealDeadline = t.revealDeadline;

@@ -67,7 +67,7 @@ interface IStaking {
     error StakingUnbondingPeriodOutOfBounds(uint40 value, uint40 min, uint40 max);
     /// @notice More tiers than MAX_DISCOUNT_TIERS.
     error StakingTooManyTiers(uint256 count, uint256 max);
-    /// @notice Tiers must be sorted by strictly increasing minStake and non-decreasing discount, each ≤ MAX_DISCOUNT_BPS.
+    /// @notice Tiers need minStake > 0, strictly increasing minStake and non-decreasing discount, each ≤ MAX_DISCOUNT_BPS.
     error StakingInvalidTier(uint256 index);
     /// @notice An amount does not fit in 128 bits.
     error StakingAmountTooLarge(uint256 amount);

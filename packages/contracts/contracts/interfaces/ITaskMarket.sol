@@ -98,7 +98,8 @@ struct Slot {
     SlotStatus status;
     /// @notice The commitment, and after the reveal the result digest.
     bytes32 commitment;
-    /// @notice Runtime counted for payment (set at submission or reveal).
+    /// @notice Runtime counted for payment of a revealed k > 1 result. For k = 1 it is not stored (0);
+    /// the ResultSubmitted event carries it.
     uint32 runtimeSec;
 }
 

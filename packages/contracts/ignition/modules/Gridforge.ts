@@ -58,6 +58,11 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
  *   and anything they schedule is public (`CallScheduled`); `scripts/deploy.ts`
  *   checks after the deployment that the bootstrap batch is the only operation
  *   ever scheduled, and that owners, delay and roles are as described here.
+ * - With an open executor role (the zero address among the executors) anyone
+ *   may execute the scheduled bootstrap batch before the deployer does. The
+ *   result is the same; only the deployer's own `executeBatch` then reverts
+ *   and Ignition stops, and the remaining role clean-up (step 4) must be
+ *   resumed after `hardhat ignition wipe <deployment> Gridforge#Timelock_executeBootstrap`.
  */
 const Gridforge = buildModule('Gridforge', (m) => {
   const deployer = m.getAccount(0)
@@ -80,20 +85,29 @@ const Gridforge = buildModule('Gridforge', (m) => {
   const adminRole = m.staticCall(timelock, 'DEFAULT_ADMIN_ROLE', [], 0, { id: 'Timelock_DEFAULT_ADMIN_ROLE' })
 
   // 1. Temporary roles for the deployer.
-  const grantProposer = m.call(timelock, 'grantRole', [proposerRole, deployer], { id: 'Timelock_grantProposer' })
-  const grantExecutor = m.call(timelock, 'grantRole', [executorRole, deployer], { id: 'Timelock_grantExecutor' })
+  const grantProposer = m.call(timelock, 'grantRole', [proposerRole, deployer], {
+    id: 'Timelock_grantProposer',
+  })
+  const grantExecutor = m.call(timelock, 'grantRole', [executorRole, deployer], {
+    id: 'Timelock_grantExecutor',
+  })
 
   // 2. Hand over: the timelock becomes pending owner (after wiring, which is owner-only).
   const owned = [staking, providers, market] as const
   const transfers = owned.map((contract) =>
-    m.call(contract, 'transferOwnership', [timelock], { id: `${contract.contractName}_transferOwnership`, after: wired }),
+    m.call(contract, 'transferOwnership', [timelock], {
+      id: `${contract.contractName}_transferOwnership`,
+      after: wired,
+    }),
   )
 
   // 3. One atomic batch: accept ownership of all three, then switch the real delay on.
   const targets = [...owned, timelock]
   const payloads = [
     ...owned.map((contract) =>
-      m.encodeFunctionCall(contract, 'acceptOwnership', [], { id: `${contract.contractName}_acceptOwnership` }),
+      m.encodeFunctionCall(contract, 'acceptOwnership', [], {
+        id: `${contract.contractName}_acceptOwnership`,
+      }),
     ),
     m.encodeFunctionCall(timelock, 'updateDelay', [minDelay], { id: 'Timelock_updateDelay' }),
   ]

@@ -12,7 +12,7 @@ import type {
 export type AddressArgument =
   | string
   | AccountRuntimeValue
-  | ModuleParameterRuntimeValue<string>
+  | ModuleParameterRuntimeValue<string | AccountRuntimeValue>
   | AddressResolvableFuture
 
 /** DESIGN.md §2.3 defaults; every one is owner-settable within bounds after deployment. */
@@ -50,7 +50,11 @@ export function deployCore(
   { asset, owner, treasury }: { asset: AddressArgument; owner: AddressArgument; treasury: AddressArgument },
 ) {
   const sources = m.contract('SourceRegistry', [])
-  const staking = m.contract('Staking', [asset, owner, m.getParameter('unbondingPeriod', defaultUnbondingPeriod)])
+  const staking = m.contract('Staking', [
+    asset,
+    owner,
+    m.getParameter('unbondingPeriod', defaultUnbondingPeriod),
+  ])
   const providers = m.contract('ProviderRegistry', [
     sources,
     staking,

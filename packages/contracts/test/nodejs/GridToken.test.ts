@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { zeroAddress } from 'viem'
-import { deployGridforge, grid } from './helpers/fixture.js'
+import { assertAddress, deployGridforge, grid } from './helpers/fixture.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
@@ -21,7 +21,7 @@ describe('GridToken', () => {
       assert.equal(await token.read.balanceOf([recipient!.account.address]), grid(42))
       const [event] = await token.getEvents.Transfer()
       assert.equal(event?.args.from, zeroAddress)
-      assert.equal(event?.args.to?.toLowerCase(), recipient!.account.address.toLowerCase())
+      assertAddress(event?.args.to ?? '', recipient!)
       assert.equal(event?.args.value, grid(42))
     })
 
@@ -45,7 +45,7 @@ describe('GridToken', () => {
       assert.equal(name, 'Gridforge Token')
       assert.equal(version, '1')
       assert.equal(chainId, BigInt(await publicClient.getChainId()))
-      assert.equal(verifyingContract.toLowerCase(), token.address.toLowerCase())
+      assertAddress(verifyingContract, token.address)
     })
   })
 
@@ -180,7 +180,7 @@ describe('GridToken', () => {
         bob.account.address,
       ])
       await viem.assertions.emitWithArgs(hash, token, 'DelegateVotesChanged', [bob.account.address, 0n, balance])
-      assert.equal(await token.read.delegates([alice.account.address]), bob.account.address)
+      assertAddress(await token.read.delegates([alice.account.address]), bob)
       assert.equal(await token.read.getVotes([bob.account.address]), balance)
 
       const block = await token.read.clock()

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { keccak256, toHex, zeroAddress, zeroHash } from 'viem'
 import {
+  assertAddress,
   DEFAULT_IMAGE_DIGEST,
   DEFAULT_METADATA_CID,
   DEFAULT_SOURCE_REQUIREMENTS,
@@ -44,7 +45,7 @@ describe('SourceRegistry', () => {
 
       assert.equal(await sources.read.sourceCount(), 1)
       const source = await sources.read.getSource([1])
-      assert.equal(source.owner, alice.account.address)
+      assertAddress(source.owner, alice)
       assert.equal(source.publishedAt, published)
       assert.equal(source.active, true)
       assert.equal(source.creatorFeeBps, 250)
@@ -54,7 +55,7 @@ describe('SourceRegistry', () => {
       assert.equal(source.metadataCID, DEFAULT_METADATA_CID)
 
       const [owner, active, creatorFeeBps, terms] = await sources.read.getSourceTerms([1])
-      assert.equal(owner, alice.account.address)
+      assertAddress(owner, alice)
       assert.equal(active, true)
       assert.equal(creatorFeeBps, 250)
       assert.deepEqual(terms, requirements)
@@ -62,7 +63,7 @@ describe('SourceRegistry', () => {
       // The return value is the new id.
       const { result } = await sources.simulate.publish(
         [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, requirements, 0, 0],
-        { account: alice.account },
+        { account: alice.account.address },
       )
       assert.equal(result, 2)
     })
@@ -234,8 +235,8 @@ describe('SourceRegistry', () => {
         'SourceTransferred',
         [id, alice.account.address, bob.account.address],
       )
-      assert.equal((await sources.read.getSource([id])).owner, bob.account.address)
-      assert.equal((await sources.read.getSourceTerms([id]))[0], bob.account.address)
+      assertAddress((await sources.read.getSource([id])).owner, bob)
+      assertAddress((await sources.read.getSourceTerms([id]))[0], bob)
 
       await viem.assertions.revertWithCustomErrorWithArgs(
         sources.write.deactivate([id], { account: alice.account }),

@@ -17,8 +17,8 @@
  * it('pays the provider', async () => {
  *   const gf = await networkHelpers.loadFixture(deployGridforge)
  *   const sourceId = await gf.publishSource(gf.owner)
- *   await gf.registerProvider(gf.providerWallets[0], { sourceIds: [sourceId] })
- *   const taskId = await gf.submitTask(gf.clients[0], await gf.defaultTaskParams(sourceId))
+ *   await gf.registerProvider(gf.providerWallets[0]!, { sourceIds: [sourceId] })
+ *   const taskId = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
  *   await gf.checkInvariants()
  * })
  */
@@ -28,6 +28,7 @@ import {
   type Abi,
   type Address,
   type ContractEventName,
+  type GetEventArgs,
   type Hash,
   type Hex,
   encodeAbiParameters,
@@ -42,6 +43,15 @@ import LocalGridforgeModule from '../../../ignition/modules/LocalGridforge.js'
 /** `amount` whole GRID (18 decimals) in wei: `grid(100)`, `grid('0.5')`. */
 export function grid(amount: number | string | bigint): bigint {
   return parseUnits(String(amount), 18)
+}
+
+/**
+ * Asserts two addresses are equal regardless of checksum case (Hardhat's wallet clients report
+ * lower-case addresses, contract reads return checksummed ones).
+ */
+export function assertAddress(actual: string, expected: string | { account: { address: Address } }, message?: string) {
+  const want = typeof expected === 'string' ? expected : expected.account.address
+  assert.equal(actual.toLowerCase(), want.toLowerCase(), message)
 }
 
 /** Mirrors `Requirements` in ISourceRegistry.sol. */
@@ -148,16 +158,20 @@ export async function deployGridforge(connection: NetworkConnection) {
 
   type Wallet = typeof owner
 
-  /** Waits for `hash` and returns the args of every `eventName` log that `contract` emitted in it. */
+  /**
+   * Waits for `hash` and returns the args of every `eventName` log that `contract` emitted in it,
+   * in log order (an empty array when there is none).
+   */
   async function getEvents<const TAbi extends Abi, TEventName extends ContractEventName<TAbi>>(
     hash: Hash | Promise<Hash>,
     contract: { address: Address; abi: TAbi },
     eventName: TEventName,
-  ) {
+  ): Promise<GetEventArgs<TAbi, TEventName, { EnableUnion: false; IndexedOnly: false; Required: true }>[]> {
     const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })
     assert.equal(receipt.status, 'success')
     const logs = receipt.logs.filter((log) => log.address.toLowerCase() === contract.address.toLowerCase())
-    return parseEventLogs({ abi: contract.abi, eventName, logs }).map((log) => log.args)
+    const parsed = parseEventLogs({ abi: contract.abi as Abi, eventName: eventName as string, logs })
+    return parsed.map((log) => log.args) as never
   }
 
   /** Sends `amount` GRID from the owner to `account`. */

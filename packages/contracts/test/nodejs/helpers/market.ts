@@ -1,0 +1,324 @@
+/**
+ * Helpers for the TaskMarket suites, on top of the shared fixture: a deployment
+ * with a published source and registered providers, claim / submit / commit /
+ * reveal shortcuts, and a settlement model that says, from the brief's rules
+ * alone, how every internal balance must move when a task settles.
+ */
+import assert from 'node:assert/strict'
+import type { NetworkConnection } from 'hardhat/types/network'
+import { type Address, type Hex, getAddress, keccak256, toHex } from 'viem'
+import { defaultMarketParams } from '../../../ignition/modules/core.js'
+import { type TaskParams, type Wallet, commitment, deployGridforge } from './fixture.js'
+
+export const BPS = 10_000n
+
+/** Mirrors `TaskStatus` in ITaskMarket.sol. */
+export const TaskStatus = {
+  None: 0,
+  Open: 1,
+  Claimed: 2,
+  Revealing: 3,
+  Completed: 4,
+  Failed: 5,
+  Cancelled: 6,
+  Expired: 7,
+} as const
+
+/** Mirrors `SlotStatus` in ITaskMarket.sol. */
+export const SlotStatus = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 } as const
+
+export const DEFAULT_MARKET_PARAMS = defaultMarketParams
+/** Creator fee of the source `deployMarket` publishes. */
+export const SOURCE_CREATOR_FEE_BPS = 1_000
+/** maxRuntimeSec of the fixture's default source. */
+export const SOURCE_MAX_RUNTIME_SEC = 3_600
+export const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+export const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
+
+/** A 32-byte result digest derived from a label. */
+export function digestOf(label: string): Hex {
+  return keccak256(toHex(`result:${label}`))
+}
+
+/** A 32-byte salt derived from a label. */
+export function saltOf(label: string): Hex {
+  return keccak256(toHex(`salt:${label}`))
+}
+
+export function addressOf(wallet: Wallet | Address): Address {
+  return getAddress(typeof wallet === 'string' ? wallet : wallet.account.address)
+}
+
+/**
+ * The fixture plus a deterministic source (creator fee SOURCE_CREATOR_FEE_BPS, owned by `creator` =
+ * others[0]) and four registered providers subscribed to it (DEFAULT_PROVIDER_STAKE each).
+ * `client` is clients[0]. A named function, for `loadFixture`.
+ */
+export async function deployMarket(connection: NetworkConnection) {
+  const gf = await deployGridforge(connection)
+  const creator = gf.others[0]!
+  const sourceId = await gf.publishSource(creator, { creatorFeeBps: SOURCE_CREATOR_FEE_BPS })
+  const provs = gf.providerWallets.slice(0, 4)
+  for (const wallet of provs) await gf.registerProvider(wallet, { sourceIds: [sourceId] })
+  return { ...gf, client: gf.clients[0]!, creator, sourceId, provs }
+}
+
+export type Market = Awaited<ReturnType<typeof deployMarket>>
+
+/** Claims `taskId` as `wallet`; returns the TaskClaimed event's arguments. */
+export async function claim(m: Market, wallet: Wallet, taskId: bigint) {
+  const hash = await m.market.write.claimTask([taskId], { account: wallet.account })
+  const [event] = await m.getEvents(hash, m.market, 'TaskClaimed')
+  assert.ok(event !== undefined, 'TaskClaimed not emitted')
+  return event
+}
+
+/** k = 1: submits a result as `wallet`. */
+export function submitResult(m: Market, wallet: Wallet, taskId: bigint, runtimeSec = 60) {
+  return m.market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, runtimeSec], { account: wallet.account })
+}
+
+/** k > 1: commits to `digest` with `salt` as `wallet`. */
+export function commit(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex) {
+  return m.market.write.commitResult([taskId, commitment(taskId, wallet.account.address, digest, salt)], {
+    account: wallet.account,
+  })
+}
+
+/** k > 1: reveals `digest` and `salt` as `wallet`. */
+export function reveal(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex, runtimeSec = 60) {
+  return m.market.write.revealResult([taskId, digest, salt, RESULT_CID, RECEIPT_CID, runtimeSec], {
+    account: wallet.account,
+  })
+}
+
+/** Sets the timestamp of the next block (the next transaction). */
+export async function atTime(m: Market, timestamp: number | bigint) {
+  await m.networkHelpers.time.setNextBlockTimestamp(timestamp)
+}
+
+/** Timestamp of the block that included `hash`. */
+export async function blockTime(m: Market, hash: Hex): Promise<number> {
+  const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
+  const block = await m.publicClient.getBlock({ blockNumber: receipt.blockNumber })
+  return Number(block.timestamp)
+}
+
+/** Everything a settlement can move, for `accounts`. */
+export async function ledger(m: Market, accounts: readonly (Wallet | Address)[]) {
+  const addresses = [...new Set(accounts.map(addressOf))]
+  const balances = new Map<Address, bigint>()
+  const stakes = new Map<Address, { staked: bigint; locked: bigint }>()
+  const tokens = new Map<Address, bigint>()
+  for (const address of addresses) {
+    balances.set(address, await m.market.read.balanceOf([address]))
+    const info = await m.staking.read.stakeOf([address])
+    stakes.set(address, { staked: info.staked, locked: info.locked })
+    tokens.set(address, await m.token.read.balanceOf([address]))
+  }
+  return {
+    balances,
+    stakes,
+    tokens,
+    treasuryAccrued: await m.market.read.treasuryAccrued(),
+    pendingStakerFees: await m.market.read.pendingStakerFees(),
+    totalEscrow: await m.market.read.totalEscrow(),
+    totalBalances: await m.market.read.totalBalances(),
+    marketTokens: await m.token.read.balanceOf([m.market.address]),
+    stakingTokens: await m.token.read.balanceOf([m.staking.address]),
+  }
+}
+
+export type Ledger = Awaited<ReturnType<typeof ledger>>
+
+/** Asserts that nothing in the ledger moved. */
+export function assertLedgerUnchanged(before: Ledger, after: Ledger, message = 'ledger changed') {
+  assert.deepEqual(after, before, message)
+}
+
+/** How a fee is split, per the brief. */
+export interface FeeTerms {
+  feeBps: number
+  discountBps: number
+  creatorFeeBps: number
+  stakerShareBps: number
+}
+
+/** The brief's split of one replica payment. */
+export function splitPayment(payment: bigint, terms: FeeTerms) {
+  const fee = (payment * BigInt(terms.feeBps)) / BPS
+  const rebate = (fee * BigInt(terms.discountBps)) / BPS
+  const net = fee - rebate
+  const creator = (net * BigInt(terms.creatorFeeBps)) / BPS
+  const stakers = (net * BigInt(terms.stakerShareBps)) / BPS
+  const treasury = net - creator - stakers
+  return { payment, fee, toProvider: payment - fee, rebate, net, creator, stakers, treasury }
+}
+
+/** The brief's payment of a replica. */
+export function paymentFor(task: { maxPayment: bigint; pricePerSecond: bigint }, runtimeSec: number): bigint {
+  if (task.pricePerSecond === 0n) return task.maxPayment
+  const metered = task.pricePerSecond * BigInt(runtimeSec)
+  return metered < task.maxPayment ? metered : task.maxPayment
+}
+
+/** What happens to one slot when a task settles. */
+export type SlotOutcome =
+  | { provider: Address; kind: 'paid'; runtimeSec: number }
+  | { provider: Address; kind: 'slashed' | 'outvoted' | 'unlocked' }
+
+/** Terms of a stored task that settlement depends on (a subset of `Task`). */
+export interface TaskTerms {
+  client: Address
+  replicas: number
+  maxPayment: bigint
+  pricePerSecond: bigint
+  feeBps: number
+  discountBps: number
+  creatorFeeBps: number
+  collateral: bigint
+}
+
+/**
+ * Expected effect of a final settlement (or, with `final: false`, of a single reopen): internal balance
+ * deltas by account, treasury and stakers accruals, escrow released, paid and refund, and stake deltas.
+ */
+export function settlementModel(
+  task: TaskTerms,
+  params: { stakerShareBps: number; slashToClientBps: number },
+  creator: Address,
+  outcomes: readonly SlotOutcome[],
+  final = true,
+) {
+  const deltas = new Map<Address, bigint>()
+  const add = (account: Address, amount: bigint) => {
+    const key = getAddress(account)
+    deltas.set(key, (deltas.get(key) ?? 0n) + amount)
+  }
+  const stakeDeltas = new Map<Address, { staked: bigint; locked: bigint }>()
+  const addStake = (account: Address, staked: bigint, locked: bigint) => {
+    const key = getAddress(account)
+    const d = stakeDeltas.get(key) ?? { staked: 0n, locked: 0n }
+    stakeDeltas.set(key, { staked: d.staked + staked, locked: d.locked + locked })
+  }
+  let treasury = 0n
+  let stakers = 0n
+  let paid = 0n
+  const payments: { provider: Address; payment: bigint; fee: bigint }[] = []
+  const slashes: { provider: Address; amount: bigint; toClient: bigint; outvoted: boolean }[] = []
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'paid') {
+      const split = splitPayment(paymentFor(task, outcome.runtimeSec), {
+        feeBps: task.feeBps,
+        discountBps: task.discountBps,
+        creatorFeeBps: task.creatorFeeBps,
+        stakerShareBps: params.stakerShareBps,
+      })
+      add(outcome.provider, split.toProvider)
+      add(task.client, split.rebate)
+      if (split.creator !== 0n) add(creator, split.creator)
+      treasury += split.treasury
+      stakers += split.stakers
+      paid += split.payment
+      payments.push({ provider: getAddress(outcome.provider), payment: split.payment, fee: split.fee })
+      addStake(outcome.provider, 0n, -task.collateral)
+    } else if (outcome.kind === 'unlocked') {
+      addStake(outcome.provider, 0n, -task.collateral)
+    } else {
+      const amount = task.collateral
+      const toClient = (amount * BigInt(params.slashToClientBps)) / BPS
+      add(task.client, toClient)
+      treasury += amount - toClient
+      slashes.push({ provider: getAddress(outcome.provider), amount, toClient, outvoted: outcome.kind === 'outvoted' })
+      addStake(outcome.provider, -amount, -amount)
+    }
+  }
+  const escrow = final ? task.maxPayment * BigInt(task.replicas) : 0n
+  const refund = final ? escrow - paid : 0n
+  add(task.client, refund)
+  return { deltas, stakeDeltas, treasury, stakers, paid, refund, escrow, payments, slashes }
+}
+
+export type Settlement = ReturnType<typeof settlementModel>
+
+/** Asserts that the ledger moved exactly as `model` says (and nothing else among the tracked accounts). */
+export function assertSettlement(before: Ledger, after: Ledger, model: Settlement) {
+  for (const [address, balance] of before.balances) {
+    assert.equal(
+      after.balances.get(address)! - balance,
+      model.deltas.get(address) ?? 0n,
+      `internal balance delta of ${address}`,
+    )
+  }
+  for (const [address, stake] of before.stakes) {
+    const expected = model.stakeDeltas.get(address) ?? { staked: 0n, locked: 0n }
+    const now = after.stakes.get(address)!
+    assert.equal(now.staked - stake.staked, expected.staked, `staked delta of ${address}`)
+    assert.equal(now.locked - stake.locked, expected.locked, `locked delta of ${address}`)
+  }
+  for (const [address, tokens] of before.tokens) {
+    assert.equal(after.tokens.get(address), tokens, `wallet tokens of ${address} moved during settlement`)
+  }
+  const credited = [...model.deltas.values()].reduce((sum, d) => sum + d, 0n)
+  assert.equal(after.totalBalances - before.totalBalances, credited, 'totalBalances delta: nobody else was credited')
+  assert.equal(after.treasuryAccrued - before.treasuryAccrued, model.treasury, 'treasuryAccrued delta')
+  assert.equal(after.pendingStakerFees - before.pendingStakerFees, model.stakers, 'pendingStakerFees delta')
+  assert.equal(before.totalEscrow - after.totalEscrow, model.escrow, 'escrow released')
+  const slashed = model.slashes.reduce((sum, s) => sum + s.amount, 0n)
+  assert.equal(after.marketTokens - before.marketTokens, slashed, 'market received exactly the slashed collateral')
+  assert.equal(before.stakingTokens - after.stakingTokens, slashed, 'staking sent exactly the slashed collateral')
+}
+
+/** The stored task's settlement terms. */
+export async function taskTerms(m: Market, taskId: bigint): Promise<TaskTerms> {
+  const t = await m.market.read.getTask([taskId])
+  return {
+    client: t.client,
+    replicas: t.replicas,
+    maxPayment: t.maxPayment,
+    pricePerSecond: t.pricePerSecond,
+    feeBps: t.feeBps,
+    discountBps: t.discountBps,
+    creatorFeeBps: t.creatorFeeBps,
+    collateral: t.collateral,
+  }
+}
+
+/** Current market parameters that settlement reads. */
+export async function marketParams(m: Market) {
+  return m.market.read.params()
+}
+
+/** Submits a k-replica task on the market's source as the client and returns its id. */
+export async function submitOnSource(m: Market, overrides: Partial<TaskParams> = {}, wallet: Wallet = m.client) {
+  return m.submitTask(wallet, await m.defaultTaskParams(m.sourceId, overrides))
+}
+
+/**
+ * Beyond checkInvariants: the market's totalBalances is the sum of every account's internal balance, and
+ * Staking's totals are the sums of the positions (every fixture account, the contracts, and `extra`).
+ */
+export async function checkSums(m: Market, extra: readonly Address[] = []) {
+  const wallets = await m.viem.getWalletClients()
+  const accounts = [
+    ...new Set(
+      [...wallets.map((w) => w.account.address), m.market.address, m.staking.address, m.treasury, ...extra].map((a) =>
+        getAddress(a),
+      ),
+    ),
+  ]
+  let balances = 0n
+  let staked = 0n
+  let unbonding = 0n
+  for (const account of accounts) {
+    balances += await m.market.read.balanceOf([account])
+    const info = await m.staking.read.stakeOf([account])
+    staked += info.staked
+    unbonding += info.unbonding
+    assert.ok(info.locked <= info.staked, `locked > staked for ${account}`)
+  }
+  assert.equal(balances, await m.market.read.totalBalances(), 'Σ balanceOf != totalBalances')
+  assert.equal(staked, await m.staking.read.totalStaked(), 'Σ staked != totalStaked')
+  assert.equal(unbonding, await m.staking.read.totalUnbonding(), 'Σ unbonding != totalUnbonding')
+  await m.checkInvariants()
+}
