@@ -125,7 +125,8 @@ struct MarketParams {
 /// @notice Client balances, escrow, the task lifecycle, consensus, settlement and refunds.
 interface ITaskMarket {
     // ─── Balances ───
-    /// @notice Emitted when tokens enter `account`'s internal balance from outside.
+    /// @notice Emitted when `account`'s tokens enter the market from outside: a deposit, or the shortfall a
+    /// submission pulls straight into escrow.
     event Deposited(address indexed account, uint256 amount);
     /// @notice Emitted when tokens leave `account`'s internal balance.
     event Withdrawn(address indexed account, address indexed to, uint256 amount);
@@ -198,7 +199,6 @@ interface ITaskMarket {
     error TaskMarketAmountTooLarge(uint256 amount);
     /// @notice The task is not in a status that allows this.
     error TaskMarketWrongStatus(uint256 taskId, TaskStatus status);
-    error TaskMarketNoFreeSlot(uint256 taskId);
     error TaskMarketAlreadyClaimant(uint256 taskId, address provider);
     error TaskMarketTaskDeadlinePassed(uint256 taskId, uint40 deadline);
     error TaskMarketNotClaimant(uint256 taskId, address caller);

@@ -1,34 +1,46 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, getAddress } from 'viem'
-import { type Wallet, grid } from './helpers/fixture.js'
+import { grid, type Wallet } from './helpers/fixture.js'
 import {
-  BPS,
-  DEFAULT_MARKET_PARAMS,
-  type Market,
-  TaskStatus,
   assertLedgerUnchanged,
   assertSettlement,
   atTime,
+  BPS,
   blockTime,
   checkSums,
   claim,
   commit,
+  DEFAULT_MARKET_PARAMS,
   deployMarket,
   digestOf,
   ledger,
+  type Market,
   reveal,
   saltOf,
   settlementModel,
   splitPayment,
   submitOnSource,
   submitResult,
+  TaskStatus,
   taskTerms,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
+
+// Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
+let current: Market | undefined
+async function load() {
+  current = await networkHelpers.loadFixture(deployMarket)
+  return current
+}
+afterEach(async () => {
+  const m = current
+  current = undefined
+  if (m !== undefined) await checkSums(m)
+})
 const { time } = networkHelpers
 const { revertWithCustomError, revertWithCustomErrorWithArgs } = viem.assertions
 
@@ -41,7 +53,7 @@ async function earnedBy(m: Market, stakers: readonly Address[]) {
 
 describe('TaskMarket balances and fees', () => {
   it('splits the fee exactly as the brief says: provider, rebate, creator (current owner), stakers, treasury', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, staking, token, client, creator } = m
     const alice = m.provs[0]!
     const newOwner = m.others[2]!
@@ -72,7 +84,12 @@ describe('TaskMarket balances and fees', () => {
 
     // payment 100: fee 5 (5 %); rebate 1 (20 % of the fee); net 4; creator 0.4 (10 % of net);
     // stakers 0.48 (12 % of net); treasury the rest, 3.12; provider 95.
-    const expected = splitPayment(grid(100), { feeBps: 500, discountBps: 2_000, creatorFeeBps: 1_000, stakerShareBps: 1_200 })
+    const expected = splitPayment(grid(100), {
+      feeBps: 500,
+      discountBps: 2_000,
+      creatorFeeBps: 1_000,
+      stakerShareBps: 1_200,
+    })
     assert.deepEqual(expected, {
       payment: grid(100),
       fee: grid(5),
@@ -98,7 +115,10 @@ describe('TaskMarket balances and fees', () => {
       const mine = earned.get(getAddress(s))!
       const { staked } = await staking.read.stakeOf([s])
       const exact = (grid('0.48') * staked) / totalStaked
-      assert.ok(mine <= exact && exact - mine <= staked / 10n ** 18n + 1n, `earned of ${s}: ${mine} vs ${exact}`)
+      assert.ok(
+        mine <= exact && exact - mine <= staked / 10n ** 18n + 1n,
+        `earned of ${s}: ${mine} vs ${exact}`,
+      )
       sum += mine
     }
     assert.ok(sum <= grid('0.48') && grid('0.48') - sum <= totalStaked / 10n ** 18n + BigInt(stakers.length))
@@ -112,7 +132,8 @@ describe('TaskMarket balances and fees', () => {
       clientTokens + earned.get(getAddress(client.account.address))!,
     )
     assert.equal(await market.read.pendingStakerFees(), 0n)
-    for (const s of stakers.slice(0, 4)) assert.equal(await staking.read.earned([s]), earned.get(getAddress(s)))
+    for (const s of stakers.slice(0, 4))
+      assert.equal(await staking.read.earned([s]), earned.get(getAddress(s)))
 
     // The treasury's part, paid out by anyone.
     const treasuryTokens = await token.read.balanceOf([m.treasury])
@@ -136,7 +157,7 @@ describe('TaskMarket balances and fees', () => {
   })
 
   it('rounding: the treasury takes the remainder and the parts add up to the payment', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     await m.staking.write.setDiscountTiers([[{ minStake: 1n, discountBps: 3_333 }]])
     await m.token.write.approve([m.staking.address, 7n], { account: m.client.account })
     await m.staking.write.stake([7n], { account: m.client.account })
@@ -169,7 +190,7 @@ describe('TaskMarket balances and fees', () => {
   })
 
   it('slashed collateral goes to the client by slashToClientBps, the rest to the treasury (0 % and 100 %)', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob] = m.provs as [Wallet, Wallet]
     for (const [wallet, slashToClientBps] of [
       [alice, 10_000],
@@ -208,7 +229,7 @@ describe('TaskMarket balances and fees', () => {
   })
 
   it('collateral is max(minCollateral, maxPayment × collateralBps), fixed at submission', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     await m.market.write.setParams([{ ...DEFAULT_MARKET_PARAMS, minCollateral: grid(8) }])
     const small = await submitOnSource(m, { maxPayment: grid(10) })
     const large = await submitOnSource(m, { maxPayment: grid(40) })
@@ -231,15 +252,20 @@ describe('TaskMarket balances and fees', () => {
 
   describe('nothing is ever paid twice', () => {
     it('a completed k = 1 task: every further call reverts and no balance moves', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob] = m.provs as [Wallet, Wallet]
       const taskId = await submitOnSource(m, { maxPayment: grid(10) })
       await claim(m, alice, taskId)
       await submitResult(m, alice, taskId)
       const tracked = [m.client, alice, bob, m.creator, m.treasury, m.market.address, m.staking.address]
       const before = await ledger(m, tracked)
-      const wrong = [taskId, TaskStatus.Completed] as const
-      await revertWithCustomErrorWithArgs(submitResult(m, alice, taskId), m.market, 'TaskMarketWrongStatus', wrong)
+      const wrong: [bigint, number] = [taskId, TaskStatus.Completed]
+      await revertWithCustomErrorWithArgs(
+        submitResult(m, alice, taskId),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([taskId], { account: bob.account }),
         m.market,
@@ -252,20 +278,36 @@ describe('TaskMarket balances and fees', () => {
         'TaskMarketWrongStatus',
         wrong,
       )
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([taskId, 0]), m.market, 'TaskMarketWrongStatus', wrong)
-      await revertWithCustomErrorWithArgs(m.market.write.finalizeTask([taskId]), m.market, 'TaskMarketWrongStatus', wrong)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([taskId, 0]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
+      await revertWithCustomErrorWithArgs(
+        m.market.write.finalizeTask([taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       await time.increase(2 * 24 * 60 * 60)
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([taskId]), m.market, 'TaskMarketWrongStatus', wrong)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       assertLedgerUnchanged(before, await ledger(m, tracked))
       await checkSums(m)
     })
 
     it('a consensus task: finalize, reveal, expire and reopen after settlement change nothing', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
       const taskId = await submitOnSource(m, { maxPayment: grid(10), replicas: 3 })
       for (const w of [alice, bob, carol]) await claim(m, w, taskId)
-      for (const w of [alice, bob, carol]) await commit(m, w, taskId, digestOf('d'), saltOf(w.account.address))
+      for (const w of [alice, bob, carol])
+        await commit(m, w, taskId, digestOf('d'), saltOf(w.account.address))
       await reveal(m, alice, taskId, digestOf('d'), saltOf(alice.account.address))
       await reveal(m, bob, taskId, digestOf('d'), saltOf(bob.account.address))
       const deadline = (await m.market.read.getTask([taskId])).revealDeadline
@@ -273,23 +315,38 @@ describe('TaskMarket balances and fees', () => {
       await m.market.write.finalizeTask([taskId]) // carol slashed, alice and bob paid
       const tracked = [m.client, alice, bob, carol, m.creator, m.treasury]
       const before = await ledger(m, tracked)
-      const wrong = [taskId, TaskStatus.Completed] as const
-      await revertWithCustomErrorWithArgs(m.market.write.finalizeTask([taskId]), m.market, 'TaskMarketWrongStatus', wrong)
+      const wrong: [bigint, number] = [taskId, TaskStatus.Completed]
+      await revertWithCustomErrorWithArgs(
+        m.market.write.finalizeTask([taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       await revertWithCustomErrorWithArgs(
         reveal(m, carol, taskId, digestOf('d'), saltOf(carol.account.address)),
         m.market,
         'TaskMarketWrongStatus',
         wrong,
       )
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([taskId, 2]), m.market, 'TaskMarketWrongStatus', wrong)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([taskId, 2]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       await time.increase(2 * 24 * 60 * 60)
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([taskId]), m.market, 'TaskMarketWrongStatus', wrong)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        wrong,
+      )
       assertLedgerUnchanged(before, await ledger(m, tracked))
       await checkSums(m)
     })
 
     it('expired, cancelled and reopened states cannot be settled again', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob] = m.provs as [Wallet, Wallet]
       const now = await time.latest()
       const expiring = await submitOnSource(m, { deadline: now + 10_000 })
@@ -304,35 +361,43 @@ describe('TaskMarket balances and fees', () => {
 
       const tracked = [m.client, alice, bob, m.creator, m.treasury]
       const before = await ledger(m, tracked)
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([expiring]), m.market, 'TaskMarketWrongStatus', [
-        expiring,
-        TaskStatus.Expired,
-      ])
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([expiring, 0]), m.market, 'TaskMarketWrongStatus', [
-        expiring,
-        TaskStatus.Expired,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([expiring]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [expiring, TaskStatus.Expired],
+      )
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([expiring, 0]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [expiring, TaskStatus.Expired],
+      )
       await revertWithCustomErrorWithArgs(
         m.market.write.cancelTask([cancelled], { account: m.client.account }),
         m.market,
         'TaskMarketWrongStatus',
         [cancelled, TaskStatus.Cancelled],
       )
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([cancelled]), m.market, 'TaskMarketWrongStatus', [
-        cancelled,
-        TaskStatus.Cancelled,
-      ])
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([reopened, 0]), m.market, 'TaskMarketSlotNotClaimed', [
-        reopened,
-        0,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([cancelled]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [cancelled, TaskStatus.Cancelled],
+      )
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([reopened, 0]),
+        m.market,
+        'TaskMarketSlotNotClaimed',
+        [reopened, 0],
+      )
       assertLedgerUnchanged(before, await ledger(m, tracked))
       assert.equal((await m.providers.read.getReputation([bob.account.address])).failed, 1)
       await checkSums(m)
     })
 
     it('withdrawals, treasury payouts and rewards are paid once', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { maxPayment: grid(10) })
       await claim(m, alice, taskId)
@@ -358,7 +423,7 @@ describe('TaskMarket balances and fees', () => {
   })
 
   it('the invariants hold through a long mixed history, and everything can be drained at the end', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, staking, token } = m
     const [alice, bob, carol, dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
     const [c1, c2, c3] = m.clients as [Wallet, Wallet, Wallet]
@@ -379,7 +444,10 @@ describe('TaskMarket balances and fees', () => {
     await m.providers.write.subscribe([[source2]], { account: dave.account })
 
     // k = 1 metered, by c1 (from balance)
-    const t1 = await m.submitTask(c1, await m.defaultTaskParams(m.sourceId, { maxPayment: grid(50), pricePerSecond: grid('0.1') }))
+    const t1 = await m.submitTask(
+      c1,
+      await m.defaultTaskParams(m.sourceId, { maxPayment: grid(50), pricePerSecond: grid('0.1') }),
+    )
     await step()
     await claim(m, alice, t1)
     await time.increase(123)
@@ -387,7 +455,10 @@ describe('TaskMarket balances and fees', () => {
     await step()
 
     // k = 3 with one outvoted, by c2 (discount 30 %)
-    const t2 = await m.submitTask(c2, await m.defaultTaskParams(m.sourceId, { maxPayment: grid(33), replicas: 3 }))
+    const t2 = await m.submitTask(
+      c2,
+      await m.defaultTaskParams(m.sourceId, { maxPayment: grid(33), replicas: 3 }),
+    )
     for (const w of [alice, bob, carol]) await claim(m, w, t2)
     await step()
     await commit(m, alice, t2, digestOf('ok'), saltOf('1'))
@@ -436,7 +507,10 @@ describe('TaskMarket balances and fees', () => {
     await step()
 
     // k = 2 failing consensus with a missed reveal
-    const t5 = await m.submitTask(c2, await m.defaultTaskParams(m.sourceId, { maxPayment: grid(11), replicas: 2 }))
+    const t5 = await m.submitTask(
+      c2,
+      await m.defaultTaskParams(m.sourceId, { maxPayment: grid(11), replicas: 2 }),
+    )
     await claim(m, carol, t5)
     await claim(m, dave, t5)
     await commit(m, carol, t5, digestOf('q'), saltOf('q'))
@@ -462,7 +536,11 @@ describe('TaskMarket balances and fees', () => {
     assert.equal(await market.read.totalEscrow(), 0n)
     assert.equal(await market.read.treasuryAccrued(), 0n)
     assert.equal(await market.read.pendingStakerFees(), 0n)
-    assert.equal(await token.read.balanceOf([market.address]), 0n, 'the market holds nothing once everything is paid')
+    assert.equal(
+      await token.read.balanceOf([market.address]),
+      0n,
+      'the market holds nothing once everything is paid',
+    )
     // only division dust may stay in the rewards reserve
     assert.ok((await staking.read.rewardsReserve()) < 10n ** 6n)
   })

@@ -1,32 +1,45 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { type Hex, getAddress, zeroHash } from 'viem'
-import { type Wallet, commitment, grid } from './helpers/fixture.js'
+import { getAddress, type Hex, zeroHash } from 'viem'
+import { commitment, grid, type Wallet } from './helpers/fixture.js'
 import {
-  DEFAULT_MARKET_PARAMS,
-  type Market,
-  RECEIPT_CID,
-  RESULT_CID,
-  SlotStatus,
-  TaskStatus,
   assertSettlement,
   atTime,
   blockTime,
+  checkSums,
   claim,
   commit,
+  DEFAULT_MARKET_PARAMS,
   deployMarket,
   digestOf,
   ledger,
+  type Market,
+  RECEIPT_CID,
+  RESULT_CID,
   reveal,
+  SlotStatus,
   saltOf,
   settlementModel,
   submitOnSource,
+  TaskStatus,
   taskTerms,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
+
+// Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
+let current: Market | undefined
+async function load() {
+  current = await networkHelpers.loadFixture(deployMarket)
+  return current
+}
+afterEach(async () => {
+  const m = current
+  current = undefined
+  if (m !== undefined) await checkSums(m)
+})
 
 const REVEAL_WINDOW = DEFAULT_MARKET_PARAMS.revealWindow
 
@@ -54,7 +67,13 @@ async function claimAndCommitAll(m: Market, replicas: Replica[], overrides = {},
     commitHash = await commit(m, r.wallet, taskId, r.digest, r.salt)
   }
   const committedAt = await blockTime(m, commitHash!)
-  return { taskId, claimedAt, committedAt, revealDeadline: committedAt + REVEAL_WINDOW, lastCommitHash: commitHash! }
+  return {
+    taskId,
+    claimedAt,
+    committedAt,
+    revealDeadline: committedAt + REVEAL_WINDOW,
+    lastCommitHash: commitHash!,
+  }
 }
 
 function replica(wallet: Wallet, label: string, result: string): Replica {
@@ -63,7 +82,7 @@ function replica(wallet: Wallet, label: string, result: string): Replica {
 
 describe('TaskMarket consensus (k > 1)', () => {
   it('k = 2: both agree, both paid; events of commit, reveal opening, reveal and settlement', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client, creator } = m
     const [alice, bob] = m.provs as [Wallet, Wallet]
     const a = replica(alice, 'alice', 'same')
@@ -76,7 +95,12 @@ describe('TaskMarket consensus (k > 1)', () => {
 
     const aCommitment = commitment(taskId, alice.account.address, a.digest, a.salt)
     const first = await commit(m, alice, taskId, a.digest, a.salt)
-    await viem.assertions.emitWithArgs(first, market, 'ResultCommitted', [taskId, alice.account.address, 0, aCommitment])
+    await viem.assertions.emitWithArgs(first, market, 'ResultCommitted', [
+      taskId,
+      alice.account.address,
+      0,
+      aCommitment,
+    ])
     const firstAt = await blockTime(m, first)
     let slots = await market.read.getSlots([taskId])
     assert.equal(slots[0]!.status, SlotStatus.Committed)
@@ -152,7 +176,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 2: disagreement is no majority: Failed, client refunded, both unlocked, nobody slashed', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob] = m.provs as [Wallet, Wallet]
     const reps = [replica(alice, 'a', 'x'), replica(bob, 'b', 'y')]
     const { taskId } = await claimAndCommitAll(m, reps)
@@ -181,7 +205,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 3: the outvoted provider is slashed, counted as outvoted, and the client compensated', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client, creator } = m
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'good'), replica(bob, 'b', 'bad'), replica(carol, 'c', 'good')]
@@ -209,8 +233,20 @@ describe('TaskMarket consensus (k > 1)', () => {
       grid(5),
       true,
     ])
-    await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [taskId, alice.account.address, 0, grid(20), grid(1)])
-    await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [taskId, carol.account.address, 2, grid(20), grid(1)])
+    await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [
+      taskId,
+      alice.account.address,
+      0,
+      grid(20),
+      grid(1),
+    ])
+    await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [
+      taskId,
+      carol.account.address,
+      2,
+      grid(20),
+      grid(1),
+    ])
     await viem.assertions.emitWithArgs(hash, market, 'TaskFinalized', [
       taskId,
       client.account.address,
@@ -230,7 +266,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 3, no majority: client refunded all escrow, only the non-revealer slashed, revealers unlocked', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client, creator } = m
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'one'), replica(bob, 'b', 'two'), replica(carol, 'c', 'three')]
@@ -286,7 +322,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 3, three different results all revealed: the last reveal fails the task, nobody is slashed', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', '1'), replica(bob, 'b', '2'), replica(carol, 'c', '3')]
     const { taskId } = await claimAndCommitAll(m, reps)
@@ -317,7 +353,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 3, two agree and one never reveals: finalize after the window pays the two, slashes the third', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'r'), replica(bob, 'b', 'r'), replica(carol, 'c', 'r')]
     const { taskId, revealDeadline } = await claimAndCommitAll(m, reps)
@@ -357,7 +393,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('k = 4: a 2–2 split is not a strict majority (Failed); k = 5: 3 of 5 is (Completed)', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const extra = m.providerWallets.slice(4, 5)
     for (const w of extra) await m.registerProvider(w, { sourceIds: [m.sourceId] })
     const five = [...m.provs, ...extra] as Wallet[]
@@ -409,7 +445,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('metered k = 3: each revealed runtime is capped by its commit time − claim time', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'm'), replica(bob, 'b', 'm'), replica(carol, 'c', 'm')]
     const { taskId, claimedAt } = await claimAndCommitAll(m, reps, { pricePerSecond: grid('0.01') }, 300)
@@ -451,7 +487,7 @@ describe('TaskMarket consensus (k > 1)', () => {
   })
 
   it('a no-show on a k = 3 task is reopened while others have committed; a newcomer completes the quorum', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const [alice, bob, carol, dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
     const taskId = await submitOnSource(m, { maxPayment: grid(20), replicas: 3 })
     await claim(m, alice, taskId)
@@ -483,7 +519,13 @@ describe('TaskMarket consensus (k > 1)', () => {
     await viem.assertions.emit(opened, m.market, 'RevealOpened')
     for (const r of [a, c]) await reveal(m, r.wallet, taskId, r.digest, r.salt)
     const last = await reveal(m, dave, taskId, d.digest, d.salt)
-    await viem.assertions.emitWithArgs(last, m.market, 'ReplicaPaid', [taskId, dave.account.address, 1, grid(20), grid(1)])
+    await viem.assertions.emitWithArgs(last, m.market, 'ReplicaPaid', [
+      taskId,
+      dave.account.address,
+      1,
+      grid(20),
+      grid(1),
+    ])
     task = await m.market.read.getTask([taskId])
     assert.equal(task.status, TaskStatus.Completed)
     await m.checkInvariants()

@@ -1,32 +1,45 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { zeroAddress, zeroHash } from 'viem'
-import { type Wallet, commitment, grid } from './helpers/fixture.js'
+import { type Hex, zeroAddress, zeroHash } from 'viem'
+import { commitment, grid, type Wallet } from './helpers/fixture.js'
 import {
-  DEFAULT_MARKET_PARAMS,
-  type Market,
-  RECEIPT_CID,
-  RESULT_CID,
-  TaskStatus,
   assertSettlement,
   atTime,
   blockTime,
+  checkSums,
   claim,
   commit,
+  DEFAULT_MARKET_PARAMS,
   deployMarket,
   digestOf,
   ledger,
+  type Market,
+  RECEIPT_CID,
+  RESULT_CID,
   reveal,
   saltOf,
   settlementModel,
   submitOnSource,
   submitResult,
+  TaskStatus,
   taskTerms,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
+
+// Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
+let current: Market | undefined
+async function load() {
+  current = await networkHelpers.loadFixture(deployMarket)
+  return current
+}
+afterEach(async () => {
+  const m = current
+  current = undefined
+  if (m !== undefined) await checkSums(m)
+})
 const { time } = networkHelpers
 const { revertWithCustomError, revertWithCustomErrorWithArgs } = viem.assertions
 
@@ -48,7 +61,7 @@ async function revealingTask(m: Market, replicas: number) {
     digest: digestOf('agreed'),
     salt: saltOf(`hostile:${i}`),
   }))
-  let hash
+  let hash: Hex | undefined
   for (const r of replicasInfo) hash = await commit(m, r.wallet, taskId, r.digest, r.salt)
   const revealDeadline = (await blockTime(m, hash!)) + DEFAULT_MARKET_PARAMS.revealWindow
   return { taskId, replicas: replicasInfo, revealDeadline }
@@ -57,10 +70,12 @@ async function revealingTask(m: Market, replicas: number) {
 describe('TaskMarket hostile paths', () => {
   describe('submitTask validation', () => {
     it('rejects replicas outside 1..7', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       for (const replicas of [0, 8]) {
         await revertWithCustomErrorWithArgs(
-          m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, { replicas })], { account: m.client.account }),
+          m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, { replicas })], {
+            account: m.client.account,
+          }),
           m.market,
           'TaskMarketInvalidReplicas',
           [replicas],
@@ -69,10 +84,12 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects k > 1 on a non-deterministic source', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const sourceId = await m.publishSource(m.creator, { requirements: { deterministic: false } })
       await revertWithCustomErrorWithArgs(
-        m.market.write.submitTask([await m.defaultTaskParams(sourceId, { replicas: 2 })], { account: m.client.account }),
+        m.market.write.submitTask([await m.defaultTaskParams(sourceId, { replicas: 2 })], {
+          account: m.client.account,
+        }),
         m.market,
         'TaskMarketSourceNotDeterministic',
         [sourceId],
@@ -82,7 +99,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a deadline not in the future or more than 30 days away', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const now = await time.latest()
       for (const deadline of [now, now - 1, now + 30 * DAY + 100]) {
         await revertWithCustomErrorWithArgs(
@@ -104,20 +121,25 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a zero payment, a bad input CID and an impossible success gate', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const submit = async (overrides: object) =>
-        m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, overrides)], { account: m.client.account })
+        m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, overrides)], {
+          account: m.client.account,
+        })
       await revertWithCustomError(submit({ maxPayment: 0n }), m.market, 'TaskMarketZeroPayment')
       await revertWithCustomError(submit({ inputCID: '' }), m.market, 'TaskMarketInvalidCID')
       await revertWithCustomError(submit({ inputCID: 'b'.repeat(129) }), m.market, 'TaskMarketInvalidCID')
-      await revertWithCustomErrorWithArgs(submit({ minSuccessBps: 10_001 }), m.market, 'TaskMarketInvalidGates', [
-        10_001,
-      ])
+      await revertWithCustomErrorWithArgs(
+        submit({ minSuccessBps: 10_001 }),
+        m.market,
+        'TaskMarketInvalidGates',
+        [10_001],
+      )
       await m.submitTask(m.client, await m.defaultTaskParams(m.sourceId, { inputCID: 'b'.repeat(128) }))
     })
 
     it('rejects an inactive or unknown source', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       await m.sources.write.deactivate([m.sourceId], { account: m.creator.account })
       await revertWithCustomErrorWithArgs(
         m.market.write.submitTask([await m.defaultTaskParams(m.sourceId)], { account: m.client.account }),
@@ -134,7 +156,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a collateral that does not fit its storage width', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       await m.market.write.setParams([{ ...DEFAULT_MARKET_PARAMS, collateralBps: 20_000 }])
       const maxPayment = 2n ** 88n
       await revertWithCustomErrorWithArgs(
@@ -148,7 +170,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a shortfall the market may not pull', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       await m.deposit(m.client, grid(3))
       await revertWithCustomErrorWithArgs(
         m.market.write.submitTask([await m.defaultTaskParams(m.sourceId)], { account: m.client.account }),
@@ -167,10 +189,18 @@ describe('TaskMarket hostile paths', () => {
 
   describe('balances', () => {
     it('rejects zero amounts, the zero address, and withdrawals beyond the balance', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, client } = m
-      await revertWithCustomError(market.write.deposit([0n], { account: client.account }), market, 'TaskMarketZeroAmount')
-      await revertWithCustomError(market.write.withdraw([0n], { account: client.account }), market, 'TaskMarketZeroAmount')
+      await revertWithCustomError(
+        market.write.deposit([0n], { account: client.account }),
+        market,
+        'TaskMarketZeroAmount',
+      )
+      await revertWithCustomError(
+        market.write.withdraw([0n], { account: client.account }),
+        market,
+        'TaskMarketZeroAmount',
+      )
       await revertWithCustomError(
         market.write.withdrawTo([client.account.address, 0n], { account: client.account }),
         market,
@@ -212,7 +242,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('withdrawTreasury with nothing accrued and releaseStakerFees by anyone but Staking revert', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       await revertWithCustomError(m.market.write.withdrawTreasury(), m.market, 'TaskMarketNothingToWithdraw')
       await revertWithCustomErrorWithArgs(
         m.market.write.releaseStakerFees({ account: m.others[1]!.account }),
@@ -225,19 +255,23 @@ describe('TaskMarket hostile paths', () => {
 
   describe('claim gates', () => {
     it('rejects an unknown task', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([99n], { account: m.provs[0]!.account }),
         m.market,
         'TaskMarketUnknownTask',
         [99n],
       )
-      await revertWithCustomErrorWithArgs(m.market.read.getTask([0n]), m.market, 'TaskMarketUnknownTask', [0n])
-      await revertWithCustomErrorWithArgs(m.market.read.getSlots([1n]), m.market, 'TaskMarketUnknownTask', [1n])
+      await revertWithCustomErrorWithArgs(m.market.read.getTask([0n]), m.market, 'TaskMarketUnknownTask', [
+        0n,
+      ])
+      await revertWithCustomErrorWithArgs(m.market.read.getSlots([1n]), m.market, 'TaskMarketUnknownTask', [
+        1n,
+      ])
     })
 
     it('rejects unregistered, unsubscribed and paused providers', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const taskId = await submitOnSource(m)
       const [stranger, loner] = m.providerWallets.slice(4, 6) as [Wallet, Wallet]
       await revertWithCustomErrorWithArgs(
@@ -275,7 +309,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects an under-staked provider (StakingInsufficientAvailable)', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const thin = m.providerWallets[4]!
       await m.registerProvider(thin, { stake: grid(100), sourceIds: [m.sourceId] })
       const taskId = await submitOnSource(m, { maxPayment: grid(300) })
@@ -308,7 +342,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects providers below the GPU count, VRAM or compute capability required', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [noGpu, smallVram, oldArch] = m.providerWallets.slice(4, 7) as [Wallet, Wallet, Wallet]
       await m.registerProvider(noGpu, { sourceIds: [m.sourceId], capabilities: { gpuCount: 0 } })
       await m.registerProvider(smallVram, { sourceIds: [m.sourceId], capabilities: { vramMiB: 8_192 } })
@@ -342,7 +376,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects providers below minCompleted or minSuccessBps', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob] = m.provs as [Wallet, Wallet]
       const gated = await submitOnSource(m, { minCompleted: 1 })
       await revertWithCustomErrorWithArgs(
@@ -373,7 +407,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a second claim by the same provider', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { replicas: 3 })
       await claim(m, alice, taskId)
@@ -385,8 +419,8 @@ describe('TaskMarket hostile paths', () => {
       )
     })
 
-    it('rejects a claim when every slot is taken (status Claimed; TaskMarketNoFreeSlot is never reached)', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+    it('rejects a claim when every slot is taken (status Claimed)', async () => {
+      const m = await load()
       const one = await claimedTask(m, 1)
       const two = await claimedTask(m, 2)
       const late = m.provs[3]!
@@ -401,7 +435,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('rejects a claim past the task deadline', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const now = await time.latest()
       const taskId = await submitOnSource(m, { deadline: now + 100 })
       await time.increaseTo(now + 101)
@@ -416,15 +450,13 @@ describe('TaskMarket hostile paths', () => {
 
   describe('results', () => {
     it('k = 1: only the claimant, only on a claimed task, only until dueAt, only with CIDs', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob] = m.provs as [Wallet, Wallet]
       const taskId = await submitOnSource(m)
-      await revertWithCustomErrorWithArgs(
-        submitResult(m, alice, taskId),
-        m.market,
-        'TaskMarketWrongStatus',
-        [taskId, TaskStatus.Open],
-      )
+      await revertWithCustomErrorWithArgs(submitResult(m, alice, taskId), m.market, 'TaskMarketWrongStatus', [
+        taskId,
+        TaskStatus.Open,
+      ])
       const { dueAt } = await claim(m, alice, taskId)
       await revertWithCustomErrorWithArgs(submitResult(m, bob, taskId), m.market, 'TaskMarketNotClaimant', [
         taskId,
@@ -441,16 +473,17 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketInvalidCID',
       )
       await time.increaseTo(dueAt + 1)
-      await revertWithCustomErrorWithArgs(submitResult(m, alice, taskId), m.market, 'TaskMarketClaimOverdue', [
-        taskId,
-        0,
-        dueAt,
-      ])
+      await revertWithCustomErrorWithArgs(
+        submitResult(m, alice, taskId),
+        m.market,
+        'TaskMarketClaimOverdue',
+        [taskId, 0, dueAt],
+      )
       await m.checkInvariants()
     })
 
     it('k = 1: a result exactly at dueAt is on time', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m)
       const { dueAt } = await claim(m, alice, taskId)
@@ -460,13 +493,15 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('mode checks: k > 1 cannot submitResult, k = 1 cannot commit', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const { taskId: consensus } = await claimedTask(m, 2)
-      await revertWithCustomErrorWithArgs(submitResult(m, alice, consensus), m.market, 'TaskMarketWrongMode', [
-        consensus,
-        2,
-      ])
+      await revertWithCustomErrorWithArgs(
+        submitResult(m, alice, consensus),
+        m.market,
+        'TaskMarketWrongMode',
+        [consensus, 2],
+      )
       const { taskId: single } = await claimedTask(m, 1)
       await revertWithCustomErrorWithArgs(
         commit(m, alice, single, digestOf('x'), saltOf('x')),
@@ -477,7 +512,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('commit: not zero, only claimants, only once, only until dueAt', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob, , dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
       const { taskId, claims } = await claimedTask(m, 3)
       await revertWithCustomError(
@@ -508,7 +543,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('reveal: only once reveals are open, only matching, only once, only by claimants, only within the window', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const [alice, bob, carol, dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
       const { taskId } = await claimedTask(m, 3)
       await commit(m, alice, taskId, digestOf('r'), saltOf('a'))
@@ -567,7 +602,7 @@ describe('TaskMarket hostile paths', () => {
     })
 
     it('a copied commitment cannot be revealed by the copier, who is slashed as a non-revealer', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, client, creator } = m
       const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
       const { taskId } = await claimedTask(m, 3)
@@ -621,17 +656,21 @@ describe('TaskMarket hostile paths', () => {
 
   describe('permissionless exits', () => {
     it('reopenSlot: only an overdue claimed slot of a live task', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const taskId = await submitOnSource(m, { replicas: 2 })
       const { dueAt } = await claim(m, m.provs[0]!, taskId)
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([taskId, 1]), m.market, 'TaskMarketSlotNotClaimed', [
-        taskId,
-        1,
-      ])
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([taskId, 5]), m.market, 'TaskMarketSlotNotClaimed', [
-        taskId,
-        5,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([taskId, 1]),
+        m.market,
+        'TaskMarketSlotNotClaimed',
+        [taskId, 1],
+      )
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([taskId, 5]),
+        m.market,
+        'TaskMarketSlotNotClaimed',
+        [taskId, 5],
+      )
       await atTime(m, dueAt)
       await revertWithCustomErrorWithArgs(
         m.market.write.reopenSlot([taskId, 0]),
@@ -647,19 +686,23 @@ describe('TaskMarket hostile paths', () => {
       )
       const { taskId: done } = await claimedTask(m, 1)
       await submitResult(m, m.provs[0]!, done)
-      await revertWithCustomErrorWithArgs(m.market.write.reopenSlot([done, 0]), m.market, 'TaskMarketWrongStatus', [
-        done,
-        TaskStatus.Completed,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([done, 0]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [done, TaskStatus.Completed],
+      )
     })
 
     it('finalizeTask: only a revealing task whose window closed', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { taskId: claimed } = await claimedTask(m, 2)
-      await revertWithCustomErrorWithArgs(m.market.write.finalizeTask([claimed]), m.market, 'TaskMarketWrongStatus', [
-        claimed,
-        TaskStatus.Claimed,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.finalizeTask([claimed]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [claimed, TaskStatus.Claimed],
+      )
       const r = await revealingTask(m, 2)
       await revertWithCustomErrorWithArgs(
         m.market.write.finalizeTask([r.taskId]),
@@ -671,35 +714,41 @@ describe('TaskMarket hostile paths', () => {
       await m.market.write.finalizeTask([r.taskId])
       // nobody revealed: Failed, both slashed
       assert.equal((await m.market.read.getTask([r.taskId])).status, TaskStatus.Failed)
-      await revertWithCustomErrorWithArgs(m.market.write.finalizeTask([r.taskId]), m.market, 'TaskMarketWrongStatus', [
-        r.taskId,
-        TaskStatus.Failed,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.finalizeTask([r.taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [r.taskId, TaskStatus.Failed],
+      )
       await m.checkInvariants()
     })
 
     it('expireTask: only after the deadline, never once reveals are open or the task is final', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const now = await time.latest()
       const open = await submitOnSource(m, { deadline: now + DAY })
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([open]), m.market, 'TaskMarketDeadlineNotPassed', [
-        open,
-        now + DAY,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([open]),
+        m.market,
+        'TaskMarketDeadlineNotPassed',
+        [open, now + DAY],
+      )
       const r = await revealingTask(m, 2)
       const deadline = (await m.market.read.getTask([r.taskId])).deadline
       await time.increaseTo(deadline + 1)
-      await revertWithCustomErrorWithArgs(m.market.write.expireTask([r.taskId]), m.market, 'TaskMarketWrongStatus', [
-        r.taskId,
-        TaskStatus.Revealing,
-      ])
+      await revertWithCustomErrorWithArgs(
+        m.market.write.expireTask([r.taskId]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [r.taskId, TaskStatus.Revealing],
+      )
       // the revealing task still has its exit
       await m.market.write.finalizeTask([r.taskId])
       await m.checkInvariants()
     })
 
     it('cancelTask: only the client, only before any claim', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { replicas: 2 })
       await revertWithCustomErrorWithArgs(
@@ -732,7 +781,7 @@ describe('TaskMarket hostile paths', () => {
 
   describe('governance bounds', () => {
     it('setParams rejects each parameter outside its bound, and accepts the bounds themselves', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const base = DEFAULT_MARKET_PARAMS
       const cases: [string, object][] = [
         ['protocolFeeBps', { protocolFeeBps: 2_001 }],
@@ -778,8 +827,44 @@ describe('TaskMarket hostile paths', () => {
       assert.deepEqual(await m.market.read.params(), lower)
     })
 
+    it('the constructor rejects zero addresses and out-of-bounds parameters', async () => {
+      const m = await load()
+      const args = (overrides: { asset?: `0x${string}`; treasury?: `0x${string}`; params?: object } = {}) =>
+        [
+          overrides.asset ?? m.token.address,
+          m.sources.address,
+          m.providers.address,
+          m.staking.address,
+          overrides.treasury ?? m.treasury,
+          m.owner.account.address,
+          { ...DEFAULT_MARKET_PARAMS, ...overrides.params },
+        ] as const
+      await revertWithCustomError(
+        viem.deployContract('TaskMarket', args({ asset: zeroAddress })) as unknown as Promise<`0x${string}`>,
+        m.market,
+        'TaskMarketZeroAddress',
+      )
+      await revertWithCustomError(
+        viem.deployContract(
+          'TaskMarket',
+          args({ treasury: zeroAddress }),
+        ) as unknown as Promise<`0x${string}`>,
+        m.market,
+        'TaskMarketZeroAddress',
+      )
+      await revertWithCustomErrorWithArgs(
+        viem.deployContract(
+          'TaskMarket',
+          args({ params: { protocolFeeBps: 2_001 } }),
+        ) as unknown as Promise<`0x${string}`>,
+        m.market,
+        'TaskMarketParamOutOfBounds',
+        ['protocolFeeBps'],
+      )
+    })
+
     it('only the owner sets parameters and the treasury; the treasury is never zero', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const mallory = m.others[5]!
       await revertWithCustomErrorWithArgs(
         m.market.write.setParams([DEFAULT_MARKET_PARAMS], { account: mallory.account }),
@@ -793,7 +878,11 @@ describe('TaskMarket hostile paths', () => {
         'OwnableUnauthorizedAccount',
         [mallory.account.address],
       )
-      await revertWithCustomError(m.market.write.setTreasury([zeroAddress]), m.market, 'TaskMarketZeroAddress')
+      await revertWithCustomError(
+        m.market.write.setTreasury([zeroAddress]),
+        m.market,
+        'TaskMarketZeroAddress',
+      )
       assert.equal((await m.market.read.treasury()).toLowerCase(), m.treasury.toLowerCase())
     })
   })

@@ -1,41 +1,55 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { getAddress, zeroHash } from 'viem'
-import { DEFAULT_INPUT_CID, DEFAULT_SOURCE_REQUIREMENTS, type TaskParams, grid } from './helpers/fixture.js'
+import { DEFAULT_INPUT_CID, DEFAULT_SOURCE_REQUIREMENTS, grid, type TaskParams } from './helpers/fixture.js'
 import {
-  DEFAULT_MARKET_PARAMS,
-  RECEIPT_CID,
-  RESULT_CID,
-  SOURCE_CREATOR_FEE_BPS,
-  SOURCE_MAX_RUNTIME_SEC,
-  SlotStatus,
-  TaskStatus,
   addressOf,
   assertSettlement,
   atTime,
   blockTime,
+  checkSums,
   claim,
   commit,
+  DEFAULT_MARKET_PARAMS,
   deployMarket,
   digestOf,
   ledger,
+  type Market,
+  RECEIPT_CID,
+  RESULT_CID,
+  SlotStatus,
+  SOURCE_CREATOR_FEE_BPS,
+  SOURCE_MAX_RUNTIME_SEC,
   saltOf,
   settlementModel,
   submitOnSource,
   submitResult,
+  TaskStatus,
   taskTerms,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
+
+// Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
+let current: Market | undefined
+async function load() {
+  current = await networkHelpers.loadFixture(deployMarket)
+  return current
+}
+afterEach(async () => {
+  const m = current
+  current = undefined
+  if (m !== undefined) await checkSums(m)
+})
 const { time } = networkHelpers
 
 const DAY = 24 * 60 * 60
 
 describe('TaskMarket lifecycle', () => {
   it('is deployed and wired as the Ignition module says', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market } = m
     assert.equal(await market.read.MAX_REPLICAS(), 7)
     assert.equal(await market.read.MAX_TASK_DURATION(), 30 * DAY)
@@ -57,10 +71,14 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('k = 1, fixed price: submit → claim → submitResult settles in one transaction', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client, creator } = m
     const [alice] = m.provs as [typeof client]
-    const params = await m.defaultTaskParams(m.sourceId, { maxPayment: grid(40), minCompleted: 0, minSuccessBps: 0 })
+    const params = await m.defaultTaskParams(m.sourceId, {
+      maxPayment: grid(40),
+      minCompleted: 0,
+      minSuccessBps: 0,
+    })
     const escrow = grid(40)
 
     // submit: the whole escrow is pulled with transferFrom (nothing deposited yet)
@@ -108,8 +126,17 @@ describe('TaskMarket lifecycle', () => {
     const claimHash = await market.write.claimTask([1n], { account: alice.account })
     const claimedAt = await blockTime(m, claimHash)
     const dueAt = claimedAt + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace
-    await viem.assertions.emitWithArgs(claimHash, market, 'TaskClaimed', [1n, alice.account.address, 0, dueAt, grid(20)])
-    await viem.assertions.emitWithArgs(claimHash, m.staking, 'CollateralLocked', [alice.account.address, grid(20)])
+    await viem.assertions.emitWithArgs(claimHash, market, 'TaskClaimed', [
+      1n,
+      alice.account.address,
+      0,
+      dueAt,
+      grid(20),
+    ])
+    await viem.assertions.emitWithArgs(claimHash, m.staking, 'CollateralLocked', [
+      alice.account.address,
+      grid(20),
+    ])
     assert.equal((await market.read.getTask([1n])).status, TaskStatus.Claimed)
     assert.equal((await market.read.getTask([1n])).openSlots, 0)
     const [slot] = await market.read.getSlots([1n])
@@ -185,12 +212,24 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('getTask reports the merged requirements: minimums raised, maxRuntimeSec lowered, deterministic = source’s', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const loose = await m.defaultTaskParams(m.sourceId, {
-      requirements: { minGpus: 0, minVramMiB: 8_192, minComputeCapability: 70, maxRuntimeSec: 7_200, deterministic: false },
+      requirements: {
+        minGpus: 0,
+        minVramMiB: 8_192,
+        minComputeCapability: 70,
+        maxRuntimeSec: 7_200,
+        deterministic: false,
+      },
     })
     const strict = await m.defaultTaskParams(m.sourceId, {
-      requirements: { minGpus: 2, minVramMiB: 20_000, minComputeCapability: 86, maxRuntimeSec: 600, deterministic: false },
+      requirements: {
+        minGpus: 2,
+        minVramMiB: 20_000,
+        minComputeCapability: 86,
+        maxRuntimeSec: 600,
+        deterministic: false,
+      },
     })
     const looseId = await m.submitTask(m.client, loose)
     const strictId = await m.submitTask(m.client, strict)
@@ -199,11 +238,23 @@ describe('TaskMarket lifecycle', () => {
     const strictTask = await m.market.read.getTask([strictId])
     assert.deepEqual(
       { ...looseTask.requirements, deterministic: undefined },
-      { minGpus: 1, minVramMiB: 16_384, minComputeCapability: 80, maxRuntimeSec: 3_600, deterministic: undefined },
+      {
+        minGpus: 1,
+        minVramMiB: 16_384,
+        minComputeCapability: 80,
+        maxRuntimeSec: 3_600,
+        deterministic: undefined,
+      },
     )
     assert.deepEqual(
       { ...strictTask.requirements, deterministic: undefined },
-      { minGpus: 2, minVramMiB: 20_000, minComputeCapability: 86, maxRuntimeSec: 600, deterministic: undefined },
+      {
+        minGpus: 2,
+        minVramMiB: 20_000,
+        minComputeCapability: 86,
+        maxRuntimeSec: 600,
+        deterministic: undefined,
+      },
     )
     // A lowered maxRuntimeSec shortens the claim's due time.
     const claimed = await claim(m, m.provs[0]!, strictId)
@@ -216,7 +267,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('dueAt is capped by the task deadline', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const now = await time.latest()
     const taskId = await submitOnSource(m, { deadline: now + 1_000 })
     const claimed = await claim(m, m.provs[0]!, taskId)
@@ -225,7 +276,7 @@ describe('TaskMarket lifecycle', () => {
 
   describe('k = 1, metered', () => {
     it('pays pricePerSecond × runtime, refunds the rest, and caps the runtime by the time since the claim', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, client, creator } = m
       const alice = m.provs[0]!
       // 0.01 GRID/s up to 10 GRID: 1000 s reach the cap
@@ -273,19 +324,26 @@ describe('TaskMarket lifecycle', () => {
       await m.checkInvariants()
     })
 
-    it('records the counted (capped) runtime in the slot (Slot.runtimeSec: "set at submission or reveal")', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+    it('reports the counted (capped) runtime in ResultSubmitted; k = 1 slots do not store it (saves a write)', async () => {
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
       const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
       await atTime(m, claimedAt + 200)
-      await submitResult(m, alice, taskId, 5_000)
-      assert.equal((await m.market.read.getSlots([taskId]))[0]!.runtimeSec, 200)
+      await m.viem.assertions.emitWithArgs(submitResult(m, alice, taskId, 5_000), m.market, 'ResultSubmitted', [
+        taskId,
+        alice.account.address,
+        0,
+        RESULT_CID,
+        RECEIPT_CID,
+        200,
+      ])
+      assert.equal((await m.market.read.getSlots([taskId]))[0]!.runtimeSec, 0)
     })
 
     it('uses the reported runtime when it is below the elapsed time', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
@@ -312,7 +370,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('never pays more than maxPayment', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const alice = m.provs[0]!
       const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
@@ -334,7 +392,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('no-show: reopenSlot slashes the claimant, frees the slot, and a second provider completes', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client, creator } = m
     const [alice, bob] = m.provs as [typeof client, typeof client]
     const keeper = m.others[1]!
@@ -411,7 +469,7 @@ describe('TaskMarket lifecycle', () => {
 
   describe('expiry', () => {
     it('refunds all escrow; overdue claimants are slashed, committed ones unlocked', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, client, creator } = m
       const [alice, bob, carol] = m.provs as [typeof client, typeof client, typeof client]
       const now = await time.latest()
@@ -445,7 +503,10 @@ describe('TaskMarket lifecycle', () => {
         grid(5),
         false,
       ])
-      await viem.assertions.emitWithArgs(hash, m.staking, 'CollateralUnlocked', [alice.account.address, grid(10)])
+      await viem.assertions.emitWithArgs(hash, m.staking, 'CollateralUnlocked', [
+        alice.account.address,
+        grid(10),
+      ])
       await viem.assertions.emitWithArgs(hash, market, 'TaskFinalized', [
         taskId,
         client.account.address,
@@ -466,7 +527,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('refunds an unclaimed task', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const now = await time.latest()
       const taskId = await submitOnSource(m, { maxPayment: grid(7), deadline: now + 100 })
       await atTime(m, now + 101)
@@ -486,7 +547,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('cancel: the client gets the escrow back before any claim', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client } = m
     const taskId = await submitOnSource(m, { maxPayment: grid(12), replicas: 2 })
     assert.equal(await market.read.totalEscrow(), grid(24))
@@ -519,7 +580,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('submitTasks: 20 tasks, consecutive ids, one shortfall pull', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, client } = m
     await submitOnSource(m) // task 1, so the batch starts at 2
     await m.deposit(client, grid(50))
@@ -536,7 +597,9 @@ describe('TaskMarket lifecycle', () => {
     const total = batch.reduce((sum, p) => sum + p.maxPayment * BigInt(p.replicas), 0n)
     const shortfall = total - grid(50)
     await m.token.write.approve([market.address, shortfall], { account: client.account })
-    const { result: firstId } = await market.simulate.submitTasks([batch], { account: client.account })
+    const { result: firstId } = await market.simulate.submitTasks([batch], {
+      account: client.account.address,
+    })
     assert.equal(firstId, 2n)
     const escrowBefore = await market.read.totalEscrow()
     const tokens = await m.token.read.balanceOf([client.account.address])
@@ -575,9 +638,12 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('submitTasks takes nothing from the wallet when the internal balance covers the batch', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     await m.deposit(m.client, grid(100))
-    const batch = [await m.defaultTaskParams(m.sourceId), await m.defaultTaskParams(m.sourceId, { replicas: 2 })]
+    const batch = [
+      await m.defaultTaskParams(m.sourceId),
+      await m.defaultTaskParams(m.sourceId, { replicas: 2 }),
+    ]
     const hash = await m.market.write.submitTasks([batch], { account: m.client.account })
     assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(70))
     const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
@@ -591,14 +657,17 @@ describe('TaskMarket lifecycle', () => {
 
   describe('balances', () => {
     it('deposit, withdraw and withdrawTo move tokens and emit events', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, token, client } = m
       const friend = m.others[3]!
       const clientTokens = await token.read.balanceOf([client.account.address])
 
       await token.write.approve([market.address, grid(100)], { account: client.account })
       const depositHash = await market.write.deposit([grid(100)], { account: client.account })
-      await viem.assertions.emitWithArgs(depositHash, market, 'Deposited', [client.account.address, grid(100)])
+      await viem.assertions.emitWithArgs(depositHash, market, 'Deposited', [
+        client.account.address,
+        grid(100),
+      ])
       assert.equal(await market.read.balanceOf([client.account.address]), grid(100))
       assert.equal(await market.read.totalBalances(), grid(100))
       assert.equal(await token.read.balanceOf([client.account.address]), clientTokens - grid(100))
@@ -615,7 +684,9 @@ describe('TaskMarket lifecycle', () => {
       await m.checkInvariants()
 
       const friendTokens = await token.read.balanceOf([friend.account.address])
-      const toHash = await market.write.withdrawTo([friend.account.address, grid(70)], { account: client.account })
+      const toHash = await market.write.withdrawTo([friend.account.address, grid(70)], {
+        account: client.account,
+      })
       await viem.assertions.emitWithArgs(toHash, market, 'Withdrawn', [
         client.account.address,
         friend.account.address,
@@ -629,7 +700,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('depositWithPermit needs no prior approval', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, token, client } = m
       const permit = await m.signPermit(client, market.address, grid(25))
       const hash = await market.write.depositWithPermit(
@@ -644,7 +715,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('submitTaskWithPermit pulls only the shortfall with the permit', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, token, client } = m
       await m.deposit(client, grid(4))
       const params = await m.defaultTaskParams(m.sourceId, { maxPayment: grid(5), replicas: 2 })
@@ -670,7 +741,7 @@ describe('TaskMarket lifecycle', () => {
 
   describe('governance', () => {
     it('setParams applies to new tasks only and emits ParamsUpdated', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market } = m
       const oldTask = await submitOnSource(m, { maxPayment: grid(10) })
       const next = {
@@ -706,7 +777,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('setTreasury redirects withdrawTreasury and emits TreasuryUpdated', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market, token } = m
       const newTreasury = m.others[4]!.account.address
       const hash = await market.write.setTreasury([newTreasury])
@@ -722,7 +793,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(accrued, grid('3.9'))
       const oldTreasuryTokens = await token.read.balanceOf([m.treasury])
       const newTreasuryTokens = await token.read.balanceOf([newTreasury])
-      const { result } = await market.simulate.withdrawTreasury({ account: m.others[5]!.account })
+      const { result } = await market.simulate.withdrawTreasury({ account: m.others[5]!.account.address })
       assert.equal(result, accrued)
       const withdrawHash = await market.write.withdrawTreasury({ account: m.others[5]!.account })
       await viem.assertions.emitWithArgs(withdrawHash, market, 'TreasuryWithdrawn', [newTreasury, accrued])
@@ -733,7 +804,7 @@ describe('TaskMarket lifecycle', () => {
     })
 
     it('ownership moves in two steps', async () => {
-      const m = await networkHelpers.loadFixture(deployMarket)
+      const m = await load()
       const { market } = m
       const next = m.others[5]!
       await market.write.transferOwnership([next.account.address])
@@ -752,7 +823,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('releaseStakerFees: Staking pulls the stakers’ share when someone claims rewards', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const { market, staking } = m
     const alice = m.provs[0]!
     const taskId = await submitOnSource(m, { maxPayment: grid(100) })
@@ -770,7 +841,7 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('a claimant may commit while other slots are still free (k > 1)', async () => {
-    const m = await networkHelpers.loadFixture(deployMarket)
+    const m = await load()
     const alice = m.provs[0]!
     const taskId = await submitOnSource(m, { replicas: 3 })
     await claim(m, alice, taskId)

@@ -4,24 +4,24 @@
  * stopped by the reentrancy guard while the outer call completes and the books stay exact.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
 import type { NetworkConnection } from 'hardhat/types/network'
-import { type Address, type Hex, encodeFunctionData, getAddress, parseSignature } from 'viem'
+import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature } from 'viem'
 import { defaultMarketParams } from '../../ignition/modules/core.js'
 import {
+  commitment,
   DEFAULT_CAPABILITIES,
   DEFAULT_IMAGE_DIGEST,
   DEFAULT_INPUT_CID,
   DEFAULT_METADATA_CID,
   DEFAULT_PROFILE_CID,
   DEFAULT_SOURCE_REQUIREMENTS,
+  grid,
   NO_EXTRA_REQUIREMENTS,
   type TaskParams,
-  commitment,
-  grid,
 } from './helpers/fixture.js'
-import { RECEIPT_CID, RESULT_CID, TaskStatus, digestOf, saltOf } from './helpers/market.js'
+import { digestOf, RECEIPT_CID, RESULT_CID, saltOf, TaskStatus } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
@@ -49,7 +49,11 @@ async function deployReentrantSystem(connection: NetworkConnection) {
 
   const token = await viem.deployContract('ReentrantToken', [])
   const sources = await viem.deployContract('SourceRegistry', [])
-  const staking = await viem.deployContract('Staking', [token.address, owner.account.address, UNBONDING_PERIOD])
+  const staking = await viem.deployContract('Staking', [
+    token.address,
+    owner.account.address,
+    UNBONDING_PERIOD,
+  ])
   const providers = await viem.deployContract('ProviderRegistry', [
     sources.address,
     staking.address,
@@ -75,9 +79,12 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     await staking.write.stake([grid(1_000)], { account: w.account })
     await providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: w.account })
   }
-  await sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0], {
-    account: owner.account,
-  })
+  await sources.write.publish(
+    [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0],
+    {
+      account: owner.account,
+    },
+  )
   const sourceId = 1
   for (const w of provs) await providers.write.subscribe([[sourceId]], { account: w.account })
 
@@ -118,7 +125,9 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     )
     assert.equal(
       await token.read.balanceOf([staking.address]),
-      (await staking.read.totalStaked()) + (await staking.read.totalUnbonding()) + (await staking.read.rewardsReserve()),
+      (await staking.read.totalStaked()) +
+        (await staking.read.totalUnbonding()) +
+        (await staking.read.rewardsReserve()),
       'Staking: token balance != totalStaked + totalUnbonding + rewardsReserve',
     )
   }
@@ -142,6 +151,18 @@ async function deployReentrantSystem(connection: NetworkConnection) {
 }
 
 type System = Awaited<ReturnType<typeof deployReentrantSystem>>
+
+// Every scenario ends with the DESIGN.md §2.5 invariants of the second system.
+let current: System | undefined
+async function load() {
+  current = await networkHelpers.loadFixture(deployReentrantSystem)
+  return current
+}
+afterEach(async () => {
+  const s = current
+  current = undefined
+  if (s !== undefined) await s.checkInvariants()
+})
 
 /** Arms the token: its next matching transfer calls `target` with `data`. */
 async function arm(s: System, target: Address, data: Hex, trigger: number = Trigger.Any) {
@@ -202,7 +223,7 @@ async function submit(s: System, overrides: Partial<TaskParams> = {}) {
 
 describe('TaskMarket reentrancy through a malicious token', () => {
   it('control: the hook really calls back into the market mid-transfer (an unguarded view goes through)', async () => {
-    const s = await networkHelpers.loadFixture(deployReentrantSystem)
+    const s = await load()
     await arm(s, s.market.address, marketCall(s, 'balanceOf', [s.token.address]))
     await s.token.write.approve([s.market.address, grid(5)], { account: s.client.account })
     await s.market.write.deposit([grid(5)], { account: s.client.account })
@@ -214,20 +235,24 @@ describe('TaskMarket reentrancy through a malicious token', () => {
 
   describe('market entries that pull tokens (transferFrom)', () => {
     it('deposit: a reentrant withdraw is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token, client } = s
       await arm(s, market.address, marketCall(s, 'withdraw', [grid(100)]), Trigger.TransferFrom)
       await token.write.approve([market.address, grid(50)], { account: client.account })
       await market.write.deposit([grid(50)], { account: client.account })
       await assertBlocked(s, 'deposit → withdraw')
       assert.equal(await market.read.balanceOf([client.account.address]), grid(50))
-      assert.equal(await market.read.balanceOf([token.address]), grid(100), 'the attacker kept its balance in the market')
+      assert.equal(
+        await market.read.balanceOf([token.address]),
+        grid(100),
+        'the attacker kept its balance in the market',
+      )
       assert.equal(await token.read.balanceOf([token.address]), grid(900), 'the attacker took nothing out')
       await s.checkInvariants()
     })
 
     it('depositWithPermit: a reentrant deposit is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token, client } = s
       await token.write.execute([
         token.address,
@@ -245,7 +270,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('submitTask: a reentrant submitTask is blocked; exactly one task exists', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const inner = await s.taskParams({ maxPayment: grid(10) })
       await arm(s, s.market.address, marketCall(s, 'submitTask', [inner]))
       const taskId = await submit(s, { maxPayment: grid(10) })
@@ -258,7 +283,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('submitTasks: a reentrant cancelTask of the attacker’s own task is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token, client } = s
       await token.write.execute([
         market.address,
@@ -278,7 +303,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('submitTaskWithPermit: a reentrant withdraw is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, client } = s
       await arm(s, market.address, marketCall(s, 'withdraw', [grid(1)]))
       const permit = await signPermit(s, client, market.address, grid(10))
@@ -292,7 +317,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
 
   describe('market entries that send tokens (transfer)', () => {
     it('withdraw: a reentrant withdraw is blocked and the client is paid once', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token, client } = s
       await token.write.approve([market.address, grid(50)], { account: client.account })
       await market.write.deposit([grid(50)], { account: client.account })
@@ -307,11 +332,16 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('withdrawTo: a reentrant withdrawTo is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token, client, outsider } = s
       await token.write.approve([market.address, grid(50)], { account: client.account })
       await market.write.deposit([grid(50)], { account: client.account })
-      await arm(s, market.address, marketCall(s, 'withdrawTo', [outsider.account.address, grid(100)]), Trigger.Transfer)
+      await arm(
+        s,
+        market.address,
+        marketCall(s, 'withdrawTo', [outsider.account.address, grid(100)]),
+        Trigger.Transfer,
+      )
       await market.write.withdrawTo([outsider.account.address, grid(20)], { account: client.account })
       await assertBlocked(s, 'withdrawTo → withdrawTo')
       assert.equal(await token.read.balanceOf([outsider.account.address]), grid(20))
@@ -321,7 +351,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('withdrawTreasury: a reentrant withdrawTreasury is blocked and the treasury is paid once', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, token } = s
       const taskId = await submit(s, { maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: s.provs[0]!.account })
@@ -337,7 +367,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('releaseStakerFees (pulled by Staking.claimRewards): reentry into the market and into Staking is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, staking, token } = s
       const alice = s.provs[0]!
       const taskId = await submit(s, { maxPayment: grid(100) })
@@ -366,8 +396,8 @@ describe('TaskMarket reentrancy through a malicious token', () => {
   })
 
   describe('settlements that slash (Staking sends the collateral to the market mid-call)', () => {
-    it('reopenSlot: reentrant withdraw and reopenSlot are blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+    it('reopenSlot: a reentrant reopenSlot is blocked; the no-show is slashed once', async () => {
+      const s = await load()
       const { market, staking } = s
       const alice = s.provs[0]!
       const taskId = await submit(s, { maxPayment: grid(20), replicas: 2 })
@@ -383,7 +413,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('finalizeTask: a reentrant finalizeTask is blocked; the non-revealer is slashed once', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, staking } = s
       const [alice, bob, carol] = s.provs as [System['client'], System['client'], System['client']]
       const taskId = await submit(s, { maxPayment: grid(20), replicas: 3 })
@@ -413,7 +443,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     })
 
     it('expireTask: a reentrant expireTask is blocked; the overdue claimant is slashed once', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { market, staking } = s
       const alice = s.provs[0]!
       const now = await time.latest()
@@ -432,7 +462,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
 
   describe('Staking entries', () => {
     it('stake (transferFrom) and withdrawUnbonded (transfer): reentry into Staking is blocked', async () => {
-      const s = await networkHelpers.loadFixture(deployReentrantSystem)
+      const s = await load()
       const { staking, token } = s
       const alice = s.provs[0]!
       await token.write.approve([staking.address, grid(10)], { account: alice.account })
@@ -454,7 +484,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
   })
 
   it('normal use still works on the same token: k = 1 metered and k = 2 consensus settle exactly', async () => {
-    const s = await networkHelpers.loadFixture(deployReentrantSystem)
+    const s = await load()
     const { market, token, client } = s
     const [alice, bob] = s.provs as [System['client'], System['client']]
 
@@ -477,9 +507,12 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       )
     }
     for (const w of [alice, bob]) {
-      await market.write.revealResult([t2, digestOf('r'), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1], {
-        account: w.account,
-      })
+      await market.write.revealResult(
+        [t2, digestOf('r'), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1],
+        {
+          account: w.account,
+        },
+      )
     }
     const task = await market.read.getTask([t2])
     assert.equal(task.status, TaskStatus.Completed)

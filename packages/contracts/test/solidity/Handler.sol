@@ -224,8 +224,8 @@ contract Handler is TestBase {
     // ─── Providers and keepers: one step of a live task ───
 
     function claim(uint256 taskSeed, uint256 providerSeed) external action {
-        (bool found, uint256 taskId,) = _find(taskSeed, _claimable);
-        if (found) _claim(taskId, providerSeed);
+        (bool found, uint256 taskId, Task memory t) = _find(taskSeed, _claimable);
+        if (found) _claim(taskId, t.collateral, providerSeed);
     }
 
     function submitResult(uint256 taskSeed, uint32 runtimeSec) external action {
@@ -260,13 +260,13 @@ contract Handler is TestBase {
         if (found) _expire(taskId);
     }
 
-    /// @notice Takes a random live task up to eight steps along its lifecycle (claims, result or commitments,
+    /// @notice Takes a random live task up to twelve steps along its lifecycle (claims, result or commitments,
     /// reveals, keeper exits), so that complete k-replica lifecycles are common rather than rare. Each step may
     /// also be a no-show: a reveal is sometimes withheld.
     function advance(uint256 taskSeed, uint256 seed) external action {
         if (_live.length == 0) return;
         uint256 taskId = _live[taskSeed % _live.length];
-        uint256 steps = 1 + seed % 8;
+        uint256 steps = 1 + seed % 12;
         for (uint256 i; i < steps && _liveIndex[taskId] != 0; ++i) {
             _step(taskId, market.getTask(taskId), uint256(keccak256(abi.encode(seed, i))));
             _readLogs();
@@ -403,10 +403,8 @@ contract Handler is TestBase {
     }
 
     function _step(uint256 taskId, Task memory t, uint256 seed) private {
-        calls[bytes4(uint32(100 + uint8(t.status)))]++;
-        if (t.status == TaskStatus.Open && !_claimable(taskId, t)) calls[bytes4(uint32(200))]++;
         if (_claimable(taskId, t) && (t.replicas == 1 || seed % 2 == 0 || !_committable(taskId, t))) {
-            _claim(taskId, seed);
+            _claim(taskId, t.collateral, seed);
         } else if (_submittable(taskId, t)) {
             _submitResult(taskId, t, uint32(seed >> 8));
         } else if (_committable(taskId, t)) {
@@ -422,11 +420,13 @@ contract Handler is TestBase {
         }
     }
 
-    function _claim(uint256 taskId, uint256 providerSeed) private {
+    /// @dev Claims with the first provider, from a random start, that is not on the task and can lock the
+    /// collateral (providers unbond too, so some cannot).
+    function _claim(uint256 taskId, uint256 collateral, uint256 providerSeed) private {
         Slot[] memory slots = market.getSlots(taskId);
         for (uint256 i; i < PROVIDERS; ++i) {
             address provider = _providers[(providerSeed + i) % PROVIDERS];
-            if (_onTask(slots, provider)) continue;
+            if (_onTask(slots, provider) || staking.availableOf(provider) < collateral) continue;
             _acted = true;
             vm.prank(provider);
             market.claimTask(taskId);

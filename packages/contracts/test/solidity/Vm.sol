@@ -27,6 +27,8 @@ interface Vm {
     function label(address account, string calldata newLabel) external;
     /// @notice The next call must revert with exactly `revertData`.
     function expectRevert(bytes calldata revertData) external;
+    /// @notice The next call must revert, with any data.
+    function expectRevert() external;
 }
 
 Vm constant VM = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import type { NetworkConnection } from 'hardhat/types/network'
-import { type Address, type Hex, getAddress, keccak256, toHex } from 'viem'
+import { type Address, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { defaultMarketParams } from '../../../ignition/modules/core.js'
-import { type TaskParams, type Wallet, commitment, deployGridforge } from './fixture.js'
+import { commitment, deployGridforge, type Gridforge, type TaskParams, type Wallet } from './fixture.js'
 
 export const BPS = 10_000n
 
@@ -54,7 +54,7 @@ export function addressOf(wallet: Wallet | Address): Address {
  * others[0]) and four registered providers subscribed to it (DEFAULT_PROVIDER_STAKE each).
  * `client` is clients[0]. A named function, for `loadFixture`.
  */
-export async function deployMarket(connection: NetworkConnection) {
+export async function deployMarket(connection: NetworkConnection): Promise<Market> {
   const gf = await deployGridforge(connection)
   const creator = gf.others[0]!
   const sourceId = await gf.publishSource(creator, { creatorFeeBps: SOURCE_CREATOR_FEE_BPS })
@@ -63,7 +63,15 @@ export async function deployMarket(connection: NetworkConnection) {
   return { ...gf, client: gf.clients[0]!, creator, sourceId, provs }
 }
 
-export type Market = Awaited<ReturnType<typeof deployMarket>>
+export type Market = Gridforge & {
+  /** clients[0]. */
+  client: Wallet
+  /** others[0], owner of the source `sourceId`. */
+  creator: Wallet
+  sourceId: number
+  /** providerWallets[0..3], registered and subscribed to `sourceId`. */
+  provs: Wallet[]
+}
 
 /** Claims `taskId` as `wallet`; returns the TaskClaimed event's arguments. */
 export async function claim(m: Market, wallet: Wallet, taskId: bigint) {
@@ -75,7 +83,9 @@ export async function claim(m: Market, wallet: Wallet, taskId: bigint) {
 
 /** k = 1: submits a result as `wallet`. */
 export function submitResult(m: Market, wallet: Wallet, taskId: bigint, runtimeSec = 60) {
-  return m.market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, runtimeSec], { account: wallet.account })
+  return m.market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, runtimeSec], {
+    account: wallet.account,
+  })
 }
 
 /** k > 1: commits to `digest` with `salt` as `wallet`. */
@@ -229,7 +239,12 @@ export function settlementModel(
       const toClient = (amount * BigInt(params.slashToClientBps)) / BPS
       add(task.client, toClient)
       treasury += amount - toClient
-      slashes.push({ provider: getAddress(outcome.provider), amount, toClient, outvoted: outcome.kind === 'outvoted' })
+      slashes.push({
+        provider: getAddress(outcome.provider),
+        amount,
+        toClient,
+        outvoted: outcome.kind === 'outvoted',
+      })
       addStake(outcome.provider, -amount, -amount)
     }
   }
@@ -260,13 +275,25 @@ export function assertSettlement(before: Ledger, after: Ledger, model: Settlemen
     assert.equal(after.tokens.get(address), tokens, `wallet tokens of ${address} moved during settlement`)
   }
   const credited = [...model.deltas.values()].reduce((sum, d) => sum + d, 0n)
-  assert.equal(after.totalBalances - before.totalBalances, credited, 'totalBalances delta: nobody else was credited')
+  assert.equal(
+    after.totalBalances - before.totalBalances,
+    credited,
+    'totalBalances delta: nobody else was credited',
+  )
   assert.equal(after.treasuryAccrued - before.treasuryAccrued, model.treasury, 'treasuryAccrued delta')
   assert.equal(after.pendingStakerFees - before.pendingStakerFees, model.stakers, 'pendingStakerFees delta')
   assert.equal(before.totalEscrow - after.totalEscrow, model.escrow, 'escrow released')
   const slashed = model.slashes.reduce((sum, s) => sum + s.amount, 0n)
-  assert.equal(after.marketTokens - before.marketTokens, slashed, 'market received exactly the slashed collateral')
-  assert.equal(before.stakingTokens - after.stakingTokens, slashed, 'staking sent exactly the slashed collateral')
+  assert.equal(
+    after.marketTokens - before.marketTokens,
+    slashed,
+    'market received exactly the slashed collateral',
+  )
+  assert.equal(
+    before.stakingTokens - after.stakingTokens,
+    slashed,
+    'staking sent exactly the slashed collateral',
+  )
 }
 
 /** The stored task's settlement terms. */
@@ -290,7 +317,11 @@ export async function marketParams(m: Market) {
 }
 
 /** Submits a k-replica task on the market's source as the client and returns its id. */
-export async function submitOnSource(m: Market, overrides: Partial<TaskParams> = {}, wallet: Wallet = m.client) {
+export async function submitOnSource(
+  m: Market,
+  overrides: Partial<TaskParams> = {},
+  wallet: Wallet = m.client,
+) {
   return m.submitTask(wallet, await m.defaultTaskParams(m.sourceId, overrides))
 }
 
@@ -302,9 +333,13 @@ export async function checkSums(m: Market, extra: readonly Address[] = []) {
   const wallets = await m.viem.getWalletClients()
   const accounts = [
     ...new Set(
-      [...wallets.map((w) => w.account.address), m.market.address, m.staking.address, m.treasury, ...extra].map((a) =>
-        getAddress(a),
-      ),
+      [
+        ...wallets.map((w) => w.account.address),
+        m.market.address,
+        m.staking.address,
+        m.treasury,
+        ...extra,
+      ].map((a) => getAddress(a)),
     ),
   ]
   let balances = 0n
