@@ -19,7 +19,7 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     /// @dev Bounds one subscribe/unsubscribe call; call again for more.
     uint256 private constant MAX_SOURCES_PER_CALL = 100;
 
-    /// @dev Slot 0 holds everything a claim reads and writes, so a claim costs one warm SSTORE here.
+    /// @dev Slot 0 holds what a claim reads and a settlement writes (one SSTORE per completion).
     struct Provider {
         // slot 0
         uint8 gpuCount;
@@ -29,20 +29,21 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         uint32 memoryMiB;
         bool registered;
         bool paused;
-        uint32 claimed;
         uint32 completed;
         uint32 failed;
         uint32 outvoted;
-        // slot 1 (registeredAt keeps it non-zero, so the first completion is not a zero-to-non-zero write)
+        uint48 totalRuntimeSec;
+        // slot 1 (registeredAt keeps it non-zero, so the first claim is not a zero-to-non-zero write)
+        uint32 claimed;
         uint40 registeredAt;
-        uint64 totalRuntimeSec;
         uint128 slashedAmount;
     }
 
     ISourceRegistry private immutable _sources;
     IStaking private immutable _staking;
     /// @inheritdoc IProviderRegistry
-    address public market;
+    /// @dev Immutable: the market deploys this contract; the market check costs no storage read.
+    address public immutable market;
     /// @inheritdoc IProviderRegistry
     uint256 public minProviderStake;
 
@@ -54,12 +55,20 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         _;
     }
 
-    constructor(ISourceRegistry sources_, IStaking staking_, address initialOwner, uint256 minProviderStake_)
-        Ownable(initialOwner)
-    {
-        if (address(sources_) == address(0) || address(staking_) == address(0)) revert ProviderRegistryZeroAddress();
+    /// @param market_ The task market (the deployer, when deployed by TaskMarket's constructor).
+    constructor(
+        ISourceRegistry sources_,
+        IStaking staking_,
+        address market_,
+        address initialOwner,
+        uint256 minProviderStake_
+    ) Ownable(initialOwner) {
+        if (address(sources_) == address(0) || address(staking_) == address(0) || market_ == address(0)) {
+            revert ProviderRegistryZeroAddress();
+        }
         _sources = sources_;
         _staking = staking_;
+        market = market_;
         _setMinProviderStake(minProviderStake_);
     }
 
@@ -198,14 +207,6 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     // ─── Owner ───
-
-    /// @inheritdoc IProviderRegistry
-    function setMarket(address market_) external onlyOwner {
-        if (market_ == address(0)) revert ProviderRegistryZeroAddress();
-        if (market != address(0)) revert ProviderRegistryMarketAlreadySet(market);
-        market = market_;
-        emit MarketSet(market_);
-    }
 
     /// @inheritdoc IProviderRegistry
     function setMinProviderStake(uint256 minProviderStake_) external onlyOwner {

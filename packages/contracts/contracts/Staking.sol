@@ -42,7 +42,9 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
 
     IERC20 private immutable _asset;
     /// @inheritdoc IStaking
-    address public market;
+    /// @dev Immutable: the market deploys this contract, so no owner can ever swap in a market that drains stake,
+    /// and the market check costs no storage read.
+    address public immutable market;
     /// @inheritdoc IStaking
     uint40 public unbondingPeriod;
     /// @inheritdoc IStaking
@@ -62,9 +64,11 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         _;
     }
 
-    constructor(IERC20 asset_, address initialOwner, uint40 unbondingPeriod_) Ownable(initialOwner) {
-        if (address(asset_) == address(0)) revert StakingZeroAddress();
+    /// @param market_ The task market (the deployer, when deployed by TaskMarket's constructor).
+    constructor(IERC20 asset_, address market_, address initialOwner, uint40 unbondingPeriod_) Ownable(initialOwner) {
+        if (address(asset_) == address(0) || market_ == address(0)) revert StakingZeroAddress();
         _asset = asset_;
+        market = market_;
         _setUnbondingPeriod(unbondingPeriod_);
     }
 
@@ -168,7 +172,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         Account storage a = _accounts[account];
         uint256 perToken = rewardPerToken;
         uint256 total = totalStaked;
-        if (market != address(0) && total != 0) {
+        if (total != 0) {
             perToken += ITaskMarket(market).pendingStakerFees() * PRECISION / total;
         }
         return a.rewards + uint256(a.staked) * (perToken - a.rewardPerTokenPaid) / PRECISION;
@@ -207,14 +211,6 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     // ─── Owner ───
 
     /// @inheritdoc IStaking
-    function setMarket(address market_) external onlyOwner {
-        if (market_ == address(0)) revert StakingZeroAddress();
-        if (market != address(0)) revert StakingMarketAlreadySet(market);
-        market = market_;
-        emit MarketSet(market_);
-    }
-
-    /// @inheritdoc IStaking
     function setUnbondingPeriod(uint40 unbondingPeriod_) external onlyOwner {
         _setUnbondingPeriod(unbondingPeriod_);
     }
@@ -250,11 +246,10 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     /// @dev Pulls stakers' fees accrued in the market and spreads them over the current stake.
     /// With nothing staked they stay in the market until someone stakes.
     function _releaseMarketFees() private {
-        address market_ = market;
         uint256 total = totalStaked;
-        if (market_ == address(0) || total == 0) return;
-        if (ITaskMarket(market_).pendingStakerFees() == 0) return;
-        uint256 amount = ITaskMarket(market_).releaseStakerFees();
+        if (total == 0) return;
+        if (ITaskMarket(market).pendingStakerFees() == 0) return;
+        uint256 amount = ITaskMarket(market).releaseStakerFees();
         uint256 perToken = rewardPerToken + amount * PRECISION / total;
         rewardPerToken = perToken;
         rewardsReserve += amount;

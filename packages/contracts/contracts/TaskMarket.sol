@@ -6,6 +6,8 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {ProviderRegistry} from "./ProviderRegistry.sol";
+import {Staking} from "./Staking.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
@@ -17,6 +19,8 @@ import {
 /// @notice Client balances (the "cloud wallet"), escrow, the task lifecycle, consensus, settlement and refunds.
 /// @dev Every non-final state has a permissionless exit after a deadline (reopenSlot, finalizeTask,
 /// expireTask); balances are pull-based. Loops run over a task's slots only (k ≤ 7).
+/// The constructor deploys Staking and ProviderRegistry with this contract as their immutable market: the wiring
+/// can never change, and their market checks cost no storage reads.
 /// The asset must be a plain ERC-20: fee-on-transfer and rebasing tokens break the escrow accounting.
 contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
@@ -36,7 +40,8 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     uint32 private constant MAX_WINDOW = 1 days;
     uint96 private constant MAX_MIN_COLLATERAL = 1e24;
 
-    /// @dev Three slots; field order is the packing.
+    /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
+    /// settlement reads; slot 2 holds what only claims, metering and reveals need.
     struct TaskData {
         // slot 0
         address client;
@@ -47,14 +52,15 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint8 committed;
         uint8 revealed;
         uint16 feeBps;
+        bool metered;
         // slot 1
         uint96 maxPayment;
-        uint80 pricePerSecond;
+        uint88 collateral;
         uint40 deadline;
         uint16 creatorFeeBps;
         uint16 discountBps;
         // slot 2
-        uint88 collateral;
+        uint80 pricePerSecond;
         uint8 minGpus;
         uint32 minVramMiB;
         uint8 minComputeCapability;
@@ -77,7 +83,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @dev Amounts gathered while settling a task and written once at the end.
     struct Settlement {
         uint256 paid;
-        uint256 toProviders;
         uint256 toClient;
         uint256 toCreator;
         uint256 toStakers;
@@ -95,9 +100,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc ITaskMarket
     uint256 public taskCount;
 
-    // Ledger: two slots, so that a settlement writes each once.
-    uint128 private _totalBalances;
-    uint128 private _totalEscrow;
+    // Protocol fees not yet paid out, in one slot: a settlement writes it once.
     uint128 private _treasuryAccrued;
     uint128 private _pendingStakerFees;
 
@@ -109,24 +112,33 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     mapping(uint256 taskId => bytes32[7]) private _commitments;
     /// @dev Revealed runtimes, seven 32-bit lanes in one word.
     mapping(uint256 taskId => uint256) private _runtimes;
+    /// @inheritdoc ITaskMarket
+    /// @dev Accrued per source rather than paid to its owner at settlement: a settlement then needs no call to
+    /// the registry, and fees follow the source when it changes hands.
+    mapping(uint32 sourceId => uint256) public creatorFeesOf;
 
+    /// @param asset_ The ERC-20 of payments and stake.
+    /// @param sources_ The source registry.
+    /// @param treasury_ Receives the treasury's part of fees and slashes.
+    /// @param initialOwner Owner of this contract, Staking and ProviderRegistry.
+    /// @param initialParams Market parameters, each checked against its bound.
+    /// @param unbondingPeriod Staking's unbonding period.
+    /// @param minProviderStake Stake a provider needs to register.
     constructor(
         IERC20 asset_,
         ISourceRegistry sources_,
-        IProviderRegistry providers_,
-        IStaking staking_,
         address treasury_,
         address initialOwner,
-        MarketParams memory initialParams
+        MarketParams memory initialParams,
+        uint40 unbondingPeriod,
+        uint256 minProviderStake
     ) Ownable(initialOwner) {
-        if (
-            address(asset_) == address(0) || address(sources_) == address(0) || address(providers_) == address(0)
-                || address(staking_) == address(0)
-        ) revert TaskMarketZeroAddress();
+        if (address(asset_) == address(0) || address(sources_) == address(0)) revert TaskMarketZeroAddress();
         _asset = asset_;
         _sources = sources_;
-        _providers = providers_;
+        Staking staking_ = new Staking(asset_, address(this), initialOwner, unbondingPeriod);
         _staking = staking_;
+        _providers = new ProviderRegistry(sources_, staking_, address(this), initialOwner, minProviderStake);
         _setTreasury(treasury_);
         _setParams(initialParams);
     }
@@ -197,8 +209,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         t.status = TaskStatus.Cancelled;
         uint256 refund = uint256(t.maxPayment) * t.replicas;
         balanceOf[msg.sender] += refund;
-        _totalEscrow -= uint128(refund);
-        _totalBalances += uint128(refund);
         emit TaskFinalized(taskId, msg.sender, TaskStatus.Cancelled, bytes32(0), 0, refund);
     }
 
@@ -342,9 +352,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
         Settlement memory s;
         _slash(s, t, taskId, slot, provider, false);
-        address client = t.client;
-        balanceOf[client] += s.toClient;
-        _totalBalances += uint128(s.toClient);
+        balanceOf[t.client] += s.toClient;
         _treasuryAccrued += uint128(s.toTreasury);
     }
 
@@ -386,6 +394,17 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         address to = treasury;
         emit TreasuryWithdrawn(to, amount);
         _asset.safeTransfer(to, amount);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function claimCreatorFees(uint32 sourceId) external nonReentrant returns (uint256 amount) {
+        (address owner_,,,) = _sources.getSourceTerms(sourceId);
+        if (owner_ != msg.sender) revert TaskMarketNotSourceOwner(sourceId, msg.sender);
+        amount = creatorFeesOf[sourceId];
+        if (amount == 0) revert TaskMarketNothingToWithdraw();
+        creatorFeesOf[sourceId] = 0;
+        balanceOf[msg.sender] += amount;
+        emit CreatorFeesClaimed(sourceId, msg.sender, amount);
     }
 
     /// @inheritdoc ITaskMarket
@@ -435,16 +454,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc ITaskMarket
     function params() external view returns (MarketParams memory) {
         return _params;
-    }
-
-    /// @inheritdoc ITaskMarket
-    function totalEscrow() external view returns (uint256) {
-        return _totalEscrow;
-    }
-
-    /// @inheritdoc ITaskMarket
-    function totalBalances() external view returns (uint256) {
-        return _totalBalances;
     }
 
     /// @inheritdoc ITaskMarket
@@ -521,40 +530,40 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (collateral > type(uint88).max) revert TaskMarketAmountTooLarge(collateral);
 
         taskId = ++taskCount;
-        TaskData storage t = _tasks[taskId];
-        t.client = msg.sender;
-        t.sourceId = params_.sourceId;
-        t.replicas = replicas;
-        t.status = TaskStatus.Open;
-        t.openSlots = _fullMask(replicas);
-        t.feeBps = p.protocolFeeBps;
-        t.maxPayment = params_.maxPayment;
-        t.pricePerSecond = params_.pricePerSecond;
-        t.deadline = params_.deadline;
-        t.creatorFeeBps = creatorFeeBps;
-        t.discountBps = _staking.feeDiscountBps(msg.sender);
-        t.collateral = uint88(collateral);
-        _storeRequirements(t, params_.requirements, source);
-        t.minSuccessBps = params_.minSuccessBps;
-        t.minCompleted = params_.minCompleted;
+        Requirements calldata asked = params_.requirements;
+        // One assignment of the whole struct: whole-slot writes, no read-modify-write of fresh slots.
+        _tasks[taskId] = TaskData({
+            client: msg.sender,
+            sourceId: params_.sourceId,
+            replicas: replicas,
+            status: TaskStatus.Open,
+            openSlots: _fullMask(replicas),
+            committed: 0,
+            revealed: 0,
+            feeBps: p.protocolFeeBps,
+            metered: params_.pricePerSecond != 0,
+            maxPayment: params_.maxPayment,
+            collateral: uint88(collateral),
+            deadline: params_.deadline,
+            creatorFeeBps: creatorFeeBps,
+            discountBps: _staking.feeDiscountBps(msg.sender),
+            pricePerSecond: params_.pricePerSecond,
+            minGpus: _max8(asked.minGpus, source.minGpus),
+            minVramMiB: asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB,
+            minComputeCapability: _max8(asked.minComputeCapability, source.minComputeCapability),
+            maxRuntimeSec: _tighterRuntime(asked.maxRuntimeSec, source.maxRuntimeSec),
+            minSuccessBps: params_.minSuccessBps,
+            minCompleted: params_.minCompleted,
+            revealDeadline: 0
+        });
 
         escrow = uint256(params_.maxPayment) * replicas;
-        _emitSubmitted(taskId, params_, escrow);
+        emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, escrow);
     }
 
-    /// @dev Tasks only tighten the source's requirements: minimums take the larger value, a non-zero
-    /// maxRuntimeSec the smaller one.
-    function _storeRequirements(TaskData storage t, Requirements calldata asked, Requirements memory source) private {
-        t.minGpus = _max8(asked.minGpus, source.minGpus);
-        t.minVramMiB = asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB;
-        t.minComputeCapability = _max8(asked.minComputeCapability, source.minComputeCapability);
-        t.maxRuntimeSec = asked.maxRuntimeSec != 0 && asked.maxRuntimeSec < source.maxRuntimeSec
-            ? asked.maxRuntimeSec
-            : source.maxRuntimeSec;
-    }
-
-    function _emitSubmitted(uint256 taskId, TaskParams calldata params_, uint256 escrow) private {
-        emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, params_, escrow);
+    /// @dev Tasks only tighten the source's requirements: a non-zero maxRuntimeSec can only lower it.
+    function _tighterRuntime(uint32 asked, uint32 source) private pure returns (uint32) {
+        return asked != 0 && asked < source ? asked : source;
     }
 
     /// @dev Takes `escrow` from the caller's internal balance, pulling any shortfall with transferFrom (last).
@@ -562,12 +571,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint256 balance = balanceOf[msg.sender];
         uint256 fromBalance = balance < escrow ? balance : escrow;
         uint256 shortfall = escrow - fromBalance;
-        if (fromBalance != 0) {
-            balanceOf[msg.sender] = balance - fromBalance;
-            _totalBalances -= uint128(fromBalance);
-        }
-        if (escrow > type(uint128).max - _totalEscrow) revert TaskMarketAmountTooLarge(escrow);
-        _totalEscrow += uint128(escrow);
+        if (fromBalance != 0) balanceOf[msg.sender] = balance - fromBalance;
         if (shortfall != 0) {
             uint256 allowance = _asset.allowance(msg.sender, address(this));
             if (allowance < shortfall) revert TaskMarketInsufficientBalance(msg.sender, balance, escrow);
@@ -588,8 +592,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint32 runtime
     ) private {
         uint256 payment = t.maxPayment;
-        uint256 price = t.pricePerSecond;
-        if (price != 0 && price * runtime < payment) payment = price * runtime;
+        if (t.metered) {
+            uint256 metered = uint256(t.pricePerSecond) * runtime;
+            if (metered < payment) payment = metered;
+        }
         uint256 fee = payment * t.feeBps / BPS;
         uint256 rebate = fee * t.discountBps / BPS;
         uint256 net = fee - rebate;
@@ -598,7 +604,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
         balanceOf[provider] += payment - fee;
         s.paid += payment;
-        s.toProviders += payment - fee;
         s.toClient += rebate;
         s.toCreator += toCreator;
         s.toStakers += toStakers;
@@ -696,15 +701,11 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint256 refund = escrow - s.paid;
         uint256 toClient = refund + s.toClient;
         if (toClient != 0) balanceOf[client] += toClient;
-        uint256 toCreator = s.toCreator;
-        if (toCreator != 0) {
-            (address creator,,,) = _sources.getSourceTerms(t.sourceId);
-            balanceOf[creator] += toCreator;
+        if (s.toCreator != 0) creatorFeesOf[t.sourceId] += s.toCreator;
+        if (s.toTreasury != 0 || s.toStakers != 0) {
+            _treasuryAccrued += uint128(s.toTreasury);
+            _pendingStakerFees += uint128(s.toStakers);
         }
-        _totalEscrow -= uint128(escrow);
-        _totalBalances += uint128(s.toProviders + toClient + toCreator);
-        if (s.toTreasury != 0) _treasuryAccrued += uint128(s.toTreasury);
-        if (s.toStakers != 0) _pendingStakerFees += uint128(s.toStakers);
         emit TaskFinalized(taskId, client, status, resultDigest, s.paid, refund);
     }
 
@@ -712,9 +713,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
     function _deposit(uint256 amount) private {
         if (amount == 0) revert TaskMarketZeroAmount();
-        if (amount > type(uint128).max - _totalBalances) revert TaskMarketAmountTooLarge(amount);
         balanceOf[msg.sender] += amount;
-        _totalBalances += uint128(amount);
         emit Deposited(msg.sender, amount);
         _asset.safeTransferFrom(msg.sender, address(this), amount);
     }
@@ -725,7 +724,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint256 balance = balanceOf[msg.sender];
         if (amount > balance) revert TaskMarketInsufficientBalance(msg.sender, balance, amount);
         balanceOf[msg.sender] = balance - amount;
-        _totalBalances -= uint128(amount);
         emit Withdrawn(msg.sender, to, amount);
         _asset.safeTransfer(to, amount);
     }

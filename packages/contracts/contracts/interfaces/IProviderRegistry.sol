@@ -56,8 +56,6 @@ interface IProviderRegistry {
     event ProviderResumed(address indexed provider);
     /// @notice Emitted when the owner changes the stake needed to register.
     event MinProviderStakeUpdated(uint256 minProviderStake);
-    /// @notice Emitted once, when the market is wired in.
-    event MarketSet(address market);
 
     /// @notice The caller is already registered.
     error ProviderRegistryAlreadyRegistered(address provider);
@@ -83,8 +81,6 @@ interface IProviderRegistry {
     error ProviderRegistryReputationTooLow(address provider, uint32 completed, uint16 successBps);
     /// @notice Only the market may do this.
     error ProviderRegistryNotMarket(address caller);
-    /// @notice The market was already set.
-    error ProviderRegistryMarketAlreadySet(address market);
     /// @notice The address is zero.
     error ProviderRegistryZeroAddress();
     /// @notice More than 100 source ids in one call; split the list.
@@ -96,7 +92,7 @@ interface IProviderRegistry {
     function MAX_MIN_PROVIDER_STAKE() external view returns (uint256);
     /// @notice Available stake needed to register.
     function minProviderStake() external view returns (uint256);
-    /// @notice The market allowed to update reputation.
+    /// @notice The market allowed to update reputation (it deploys this contract).
     function market() external view returns (address);
 
     /// @notice Registers the caller as a provider; needs available stake ≥ minProviderStake.
@@ -135,8 +131,6 @@ interface IProviderRegistry {
     /// @notice Market only: counts a failed slot (`outvoted` or not) and the collateral slashed for it.
     function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
 
-    /// @notice Owner only, once: the market that may update reputation.
-    function setMarket(address market) external;
     /// @notice Owner only: stake needed to register (≤ MAX_MIN_PROVIDER_STAKE).
     function setMinProviderStake(uint256 minProviderStake) external;
 }

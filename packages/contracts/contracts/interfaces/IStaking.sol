@@ -44,8 +44,6 @@ interface IStaking {
     event UnbondingPeriodUpdated(uint40 unbondingPeriod);
     /// @notice Emitted when the owner replaces the discount tiers.
     event DiscountTiersUpdated(DiscountTier[] tiers);
-    /// @notice Emitted once, when the market is wired in.
-    event MarketSet(address market);
 
     /// @notice The amount is zero.
     error StakingZeroAmount();
@@ -53,8 +51,6 @@ interface IStaking {
     error StakingInsufficientAvailable(address account, uint256 available, uint256 needed);
     /// @notice Only the market may lock, unlock or slash.
     error StakingNotMarket(address caller);
-    /// @notice The market was already set.
-    error StakingMarketAlreadySet(address market);
     /// @notice The address is zero.
     error StakingZeroAddress();
     /// @notice Nothing is unbonding.
@@ -82,7 +78,7 @@ interface IStaking {
 
     /// @notice The ERC-20 staked and paid out.
     function asset() external view returns (address);
-    /// @notice The task market allowed to lock, unlock and slash.
+    /// @notice The task market allowed to lock, unlock and slash (it deploys this contract).
     function market() external view returns (address);
     /// @notice Current unbonding period, in seconds.
     function unbondingPeriod() external view returns (uint40);
@@ -125,8 +121,6 @@ interface IStaking {
     /// @notice Market only: takes `amount` of locked collateral and sends it to the market.
     function slash(address account, uint256 amount) external;
 
-    /// @notice Owner only, once: the market that may lock, unlock and slash.
-    function setMarket(address market) external;
     /// @notice Owner only: unbonding period within [MIN_UNBONDING_PERIOD, MAX_UNBONDING_PERIOD].
     function setUnbondingPeriod(uint40 unbondingPeriod) external;
     /// @notice Owner only: replaces the discount tiers (at most MAX_DISCOUNT_TIERS).

@@ -123,6 +123,8 @@ struct MarketParams {
 
 /// @title Task market
 /// @notice Client balances, escrow, the task lifecycle, consensus, settlement and refunds.
+/// @dev Accounting invariant: asset.balanceOf(market) == Σ balanceOf(account) + Σ creatorFeesOf(source)
+/// + Σ escrow of tasks not final (replicas × maxPayment) + treasuryAccrued + pendingStakerFees.
 interface ITaskMarket {
     // ─── Balances ───
     /// @notice Emitted when `account`'s tokens enter the market from outside: a deposit, or the shortfall a
@@ -132,9 +134,9 @@ interface ITaskMarket {
     event Withdrawn(address indexed account, address indexed to, uint256 amount);
 
     // ─── Lifecycle ───
-    /// @notice Emitted for each submitted task; `escrow` = replicas × maxPayment.
+    /// @notice Emitted for each submitted task; `escrow` = replicas × maxPayment. The terms are in getTask.
     event TaskSubmitted(
-        uint256 indexed taskId, address indexed client, uint32 indexed sourceId, string inputCID, TaskParams params, uint256 escrow
+        uint256 indexed taskId, address indexed client, uint32 indexed sourceId, string inputCID, uint256 escrow
     );
     /// @notice Emitted when `provider` claims `slot` and locks `collateral` until `dueAt`.
     event TaskClaimed(uint256 indexed taskId, address indexed provider, uint8 slot, uint40 dueAt, uint256 collateral);
@@ -178,6 +180,8 @@ interface ITaskMarket {
     event TreasuryWithdrawn(address indexed treasury, uint256 amount);
     /// @notice Emitted when stakers' fees move to Staking.
     event StakerFeesReleased(uint256 amount);
+    /// @notice Emitted when a source's accrued creator fees move to its owner's internal balance.
+    event CreatorFeesClaimed(uint32 indexed sourceId, address indexed owner, uint256 amount);
 
     error TaskMarketZeroAmount();
     error TaskMarketZeroAddress();
@@ -223,6 +227,8 @@ interface ITaskMarket {
     error TaskMarketParamOutOfBounds(string name);
     error TaskMarketNotStaking(address caller);
     error TaskMarketNothingToWithdraw();
+    /// @notice Only the source's owner may claim its creator fees.
+    error TaskMarketNotSourceOwner(uint32 sourceId, address caller);
 
     // ─── Constants and state ───
     function MAX_REPLICAS() external view returns (uint8);
@@ -237,10 +243,8 @@ interface ITaskMarket {
     function taskCount() external view returns (uint256);
     /// @notice Internal balance of `account` (free to withdraw or to escrow).
     function balanceOf(address account) external view returns (uint256);
-    /// @notice Sum of tokens held in escrow for live tasks.
-    function totalEscrow() external view returns (uint256);
-    /// @notice Sum of all internal balances.
-    function totalBalances() external view returns (uint256);
+    /// @notice Creator fees accrued to a source and not yet claimed by its owner.
+    function creatorFeesOf(uint32 sourceId) external view returns (uint256);
     /// @notice Treasury fees not yet withdrawn.
     function treasuryAccrued() external view returns (uint256);
     /// @notice Stakers' fees not yet moved to Staking.
@@ -299,6 +303,11 @@ interface ITaskMarket {
     function expireTask(uint256 taskId) external;
     /// @notice Pays accrued treasury fees to the treasury.
     function withdrawTreasury() external returns (uint256 amount);
+
+    // ─── Source owners ───
+    /// @notice Moves the source's accrued creator fees to the caller's internal balance; the caller must own
+    /// the source now (fees follow the source when it is transferred).
+    function claimCreatorFees(uint32 sourceId) external returns (uint256 amount);
 
     // ─── Staking ───
     /// @notice Staking only: sends pending stakers' fees to Staking and returns the amount.

@@ -24,8 +24,8 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
  *
  * ## The ownership bootstrap, and why it is safe
  *
- * The core is deployed with the deployer as owner, because wiring
- * (`setMarket`, once) is owner-only. Ownership then moves to the timelock.
+ * The core is deployed with the deployer as owner (so one module can deploy
+ * it and the timelock together). Ownership then moves to the timelock.
  * `Ownable2Step` needs the new owner to call `acceptOwnership()`, and a
  * timelock only calls out through scheduled operations, which wait the
  * minimum delay: with a real delay (days) one Ignition run could not finish.
@@ -67,7 +67,7 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
 const Gridforge = buildModule('Gridforge', (m) => {
   const deployer = m.getAccount(0)
   const asset = m.contractAt('IERC20', m.getParameter<string>('asset'), { id: 'Asset' })
-  const { sources, staking, providers, market, wired } = deployCore(m, {
+  const { sources, staking, providers, market } = deployCore(m, {
     asset,
     owner: deployer,
     treasury: m.getParameter<string>('treasury'),
@@ -97,7 +97,6 @@ const Gridforge = buildModule('Gridforge', (m) => {
   const transfers = owned.map((contract) =>
     m.call(contract, 'transferOwnership', [timelock], {
       id: `${contract.contractName}_transferOwnership`,
-      after: wired,
     }),
   )
 

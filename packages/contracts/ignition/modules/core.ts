@@ -33,45 +33,36 @@ export const defaultUnbondingPeriod = 7 * 24 * 60 * 60
 export const defaultMinProviderStake = 100n * 10n ** 18n
 
 /**
- * Deploys and wires SourceRegistry, Staking, ProviderRegistry and TaskMarket
- * around an existing ERC-20 `asset`, owned by `owner` (the deployer; the
- * governed module hands ownership to a TimelockController afterwards), paying
- * protocol fees to `treasury`.
+ * Deploys SourceRegistry and TaskMarket around an existing ERC-20 `asset`,
+ * owned by `owner` (the deployer; the governed module hands ownership to a
+ * TimelockController afterwards), paying protocol fees to `treasury`.
+ * TaskMarket's constructor deploys Staking and ProviderRegistry with itself as
+ * their immutable market, so there is no wiring step and no owner can ever
+ * point them at another market; their addresses are read back from the market.
  *
  * Reads the module parameters `unbondingPeriod`, `minProviderStake` and
  * `marketParams` (defaults above) of the calling module.
  *
  * Shared by the local and the governed module so both deploy the same system.
- * `wired` holds the two `setMarket` calls: anything that changes ownership
- * must come after them (`setMarket` is owner-only).
  */
 export function deployCore(
   m: IgnitionModuleBuilder,
   { asset, owner, treasury }: { asset: AddressArgument; owner: AddressArgument; treasury: AddressArgument },
 ) {
   const sources = m.contract('SourceRegistry', [])
-  const staking = m.contract('Staking', [
-    asset,
-    owner,
-    m.getParameter('unbondingPeriod', defaultUnbondingPeriod),
-  ])
-  const providers = m.contract('ProviderRegistry', [
-    sources,
-    staking,
-    owner,
-    m.getParameter('minProviderStake', defaultMinProviderStake),
-  ])
   const market = m.contract('TaskMarket', [
     asset,
     sources,
-    providers,
-    staking,
     treasury,
     owner,
     m.getParameter('marketParams', defaultMarketParams),
+    m.getParameter('unbondingPeriod', defaultUnbondingPeriod),
+    m.getParameter('minProviderStake', defaultMinProviderStake),
   ])
-  // The market address is fixed once: no later owner can swap in a market that drains stake.
-  const stakingWired = m.call(staking, 'setMarket', [market], { id: 'Staking_setMarket' })
-  const providersWired = m.call(providers, 'setMarket', [market], { id: 'ProviderRegistry_setMarket' })
-  return { sources, staking, providers, market, wired: [stakingWired, providersWired] }
+  const staking = m.contractAt('Staking', m.staticCall(market, 'staking', [], 0, { id: 'TaskMarket_staking' }))
+  const providers = m.contractAt(
+    'ProviderRegistry',
+    m.staticCall(market, 'providers', [], 0, { id: 'TaskMarket_providers' }),
+  )
+  return { sources, staking, providers, market }
 }
