@@ -19,7 +19,8 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     /// @dev Bounds one subscribe/unsubscribe call; call again for more.
     uint256 private constant MAX_SOURCES_PER_CALL = 100;
 
-    /// @dev Slot 0 holds what a claim reads and a settlement writes (one SSTORE per completion).
+    /// @dev Slot 0 holds what every claim reads and writes; slot 1 what a completion writes. A claim reads
+    /// slot 1 only when the task gates on reputation. (Field order is the packing: 31 bytes in slot 0.)
     struct Provider {
         // slot 0
         uint8 gpuCount;
@@ -29,13 +30,13 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         uint32 memoryMiB;
         bool registered;
         bool paused;
-        uint32 completed;
+        uint32 claimed;
         uint32 failed;
         uint32 outvoted;
-        uint48 totalRuntimeSec;
-        // slot 1 (registeredAt keeps it non-zero, so the first claim is not a zero-to-non-zero write)
-        uint32 claimed;
         uint40 registeredAt;
+        // slot 1
+        uint32 completed;
+        uint48 totalRuntimeSec;
         uint128 slashedAmount;
     }
 
@@ -154,9 +155,11 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
             p.gpuCount < requirements.minGpus || p.vramMiB < requirements.minVramMiB
                 || p.computeCapability < requirements.minComputeCapability
         ) revert ProviderRegistryInsufficientCapabilities(provider);
-        uint16 success = _successBps(p);
-        if (p.completed < minCompleted || success < minSuccessBps) {
-            revert ProviderRegistryReputationTooLow(provider, p.completed, success);
+        if (minCompleted != 0 || minSuccessBps != 0) {
+            uint16 success = _successBps(p);
+            if (p.completed < minCompleted || success < minSuccessBps) {
+                revert ProviderRegistryReputationTooLow(provider, p.completed, success);
+            }
         }
         ++p.claimed;
     }

@@ -14,8 +14,29 @@ contract SourceRegistry is ISourceRegistry {
     /// @dev CIDv1 strings are ~60 bytes; the cap keeps calldata and storage costs bounded.
     uint256 internal constant MAX_CID_LENGTH = 128;
 
+    /// @dev Slot 0 holds everything the market reads when a task is submitted, so that costs one SLOAD.
+    struct SourceData {
+        // slot 0
+        bool active;
+        uint16 creatorFeeBps;
+        uint8 minGpus;
+        uint32 minVramMiB;
+        uint8 minComputeCapability;
+        uint32 maxRuntimeSec;
+        bool deterministic;
+        /// @dev Non-zero for every published source: the existence check.
+        uint40 publishedAt;
+        uint32 predecessor;
+        // slot 1
+        address owner;
+        // slot 2
+        bytes32 imageDigest;
+        // slot 3+
+        string metadataCID;
+    }
+
     uint32 private _sourceCount;
-    mapping(uint32 sourceId => Source) private _sources;
+    mapping(uint32 sourceId => SourceData) private _sources;
 
     /// @inheritdoc ISourceRegistry
     function publish(
@@ -38,21 +59,25 @@ contract SourceRegistry is ISourceRegistry {
         if (predecessor != 0) _requireOwner(predecessor);
 
         sourceId = ++_sourceCount;
-        Source storage source = _sources[sourceId];
-        source.owner = msg.sender;
-        source.publishedAt = uint40(block.timestamp);
+        SourceData storage source = _sources[sourceId];
         source.active = true;
         source.creatorFeeBps = creatorFeeBps;
+        source.minGpus = requirements.minGpus;
+        source.minVramMiB = requirements.minVramMiB;
+        source.minComputeCapability = requirements.minComputeCapability;
+        source.maxRuntimeSec = requirements.maxRuntimeSec;
+        source.deterministic = requirements.deterministic;
+        source.publishedAt = uint40(block.timestamp);
         source.predecessor = predecessor;
+        source.owner = msg.sender;
         source.imageDigest = imageDigest;
-        source.requirements = requirements;
         source.metadataCID = metadataCID;
         emit SourcePublished(sourceId, msg.sender, predecessor, imageDigest, metadataCID, requirements, creatorFeeBps);
     }
 
     /// @inheritdoc ISourceRegistry
     function deactivate(uint32 sourceId) external {
-        Source storage source = _requireOwner(sourceId);
+        SourceData storage source = _requireOwner(sourceId);
         if (!source.active) revert SourceRegistryActiveUnchanged(sourceId, false);
         source.active = false;
         emit SourceDeactivated(sourceId);
@@ -60,7 +85,7 @@ contract SourceRegistry is ISourceRegistry {
 
     /// @inheritdoc ISourceRegistry
     function reactivate(uint32 sourceId) external {
-        Source storage source = _requireOwner(sourceId);
+        SourceData storage source = _requireOwner(sourceId);
         if (source.active) revert SourceRegistryActiveUnchanged(sourceId, true);
         source.active = true;
         emit SourceReactivated(sourceId);
@@ -69,24 +94,39 @@ contract SourceRegistry is ISourceRegistry {
     /// @inheritdoc ISourceRegistry
     function transfer(uint32 sourceId, address to) external {
         if (to == address(0)) revert SourceRegistryZeroAddress();
-        Source storage source = _requireOwner(sourceId);
+        SourceData storage source = _requireOwner(sourceId);
         source.owner = to;
         emit SourceTransferred(sourceId, msg.sender, to);
     }
 
     /// @inheritdoc ISourceRegistry
     function getSource(uint32 sourceId) external view returns (Source memory) {
-        return _requireExists(sourceId);
+        SourceData storage source = _requireExists(sourceId);
+        return Source({
+            owner: source.owner,
+            publishedAt: source.publishedAt,
+            active: source.active,
+            creatorFeeBps: source.creatorFeeBps,
+            predecessor: source.predecessor,
+            imageDigest: source.imageDigest,
+            requirements: _requirements(source),
+            metadataCID: source.metadataCID
+        });
     }
 
     /// @inheritdoc ISourceRegistry
     function getSourceTerms(uint32 sourceId)
         external
         view
-        returns (address owner, bool active, uint16 creatorFeeBps, Requirements memory requirements)
+        returns (bool active, uint16 creatorFeeBps, Requirements memory requirements)
     {
-        Source storage source = _requireExists(sourceId);
-        return (source.owner, source.active, source.creatorFeeBps, source.requirements);
+        SourceData storage source = _requireExists(sourceId);
+        return (source.active, source.creatorFeeBps, _requirements(source));
+    }
+
+    /// @inheritdoc ISourceRegistry
+    function ownerOf(uint32 sourceId) external view returns (address) {
+        return _requireExists(sourceId).owner;
     }
 
     /// @inheritdoc ISourceRegistry
@@ -94,13 +134,19 @@ contract SourceRegistry is ISourceRegistry {
         return _sourceCount;
     }
 
-    function _requireExists(uint32 sourceId) private view returns (Source storage source) {
+    function _requireExists(uint32 sourceId) private view returns (SourceData storage source) {
         source = _sources[sourceId];
-        if (source.owner == address(0)) revert SourceRegistryUnknownSource(sourceId);
+        if (source.publishedAt == 0) revert SourceRegistryUnknownSource(sourceId);
     }
 
-    function _requireOwner(uint32 sourceId) private view returns (Source storage source) {
+    function _requireOwner(uint32 sourceId) private view returns (SourceData storage source) {
         source = _requireExists(sourceId);
         if (source.owner != msg.sender) revert SourceRegistryNotSourceOwner(sourceId, msg.sender);
+    }
+
+    function _requirements(SourceData storage source) private view returns (Requirements memory) {
+        return Requirements(
+            source.minGpus, source.minVramMiB, source.minComputeCapability, source.maxRuntimeSec, source.deterministic
+        );
     }
 }

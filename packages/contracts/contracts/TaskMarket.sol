@@ -398,8 +398,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
     /// @inheritdoc ITaskMarket
     function claimCreatorFees(uint32 sourceId) external nonReentrant returns (uint256 amount) {
-        (address owner_,,,) = _sources.getSourceTerms(sourceId);
-        if (owner_ != msg.sender) revert TaskMarketNotSourceOwner(sourceId, msg.sender);
+        if (_sources.ownerOf(sourceId) != msg.sender) revert TaskMarketNotSourceOwner(sourceId, msg.sender);
         amount = creatorFeesOf[sourceId];
         if (amount == 0) revert TaskMarketNothingToWithdraw();
         creatorFeesOf[sourceId] = 0;
@@ -484,7 +483,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         task.discountBps = t.discountBps;
         task.collateral = t.collateral;
         // `deterministic` is the source's property; it is not copied into the task's storage.
-        (,,, Requirements memory source) = _sources.getSourceTerms(t.sourceId);
+        (,, Requirements memory source) = _sources.getSourceTerms(t.sourceId);
         task.requirements =
             Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, source.deterministic);
         task.minSuccessBps = t.minSuccessBps;
@@ -522,7 +521,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (params_.minSuccessBps > BPS) revert TaskMarketInvalidGates(params_.minSuccessBps);
         _requireCID(params_.inputCID);
 
-        (, bool active, uint16 creatorFeeBps, Requirements memory source) = _sources.getSourceTerms(params_.sourceId);
+        (bool active, uint16 creatorFeeBps, Requirements memory source) = _sources.getSourceTerms(params_.sourceId);
         if (!active) revert TaskMarketInactiveSource(params_.sourceId);
         if (replicas > 1 && !source.deterministic) revert TaskMarketSourceNotDeterministic(params_.sourceId);
 

@@ -102,11 +102,14 @@ interface ISourceRegistry {
     /// @notice Returns a source; reverts with SourceRegistryUnknownSource if it does not exist.
     function getSource(uint32 sourceId) external view returns (Source memory);
 
-    /// @notice Returns what the market checks at submission, in one call.
+    /// @notice Returns what the market checks at submission (one storage slot); reverts for unknown sources.
     function getSourceTerms(uint32 sourceId)
         external
         view
-        returns (address owner, bool active, uint16 creatorFeeBps, Requirements memory requirements);
+        returns (bool active, uint16 creatorFeeBps, Requirements memory requirements);
+
+    /// @notice The source's current owner; reverts with SourceRegistryUnknownSource if it does not exist.
+    function ownerOf(uint32 sourceId) external view returns (address);
 
     /// @notice Number of sources published so far (the highest id).
     function sourceCount() external view returns (uint32);
