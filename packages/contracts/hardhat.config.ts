@@ -31,6 +31,16 @@ export default defineConfig({
       production: solc,
     },
   },
+  test: {
+    solidity: {
+      // `hardhat test solidity` runs the default campaign (set in the test files); CI can go deeper with
+      // `hardhat test solidity --test-profile deep`.
+      profiles: {
+        default: {},
+        deep: { fuzz: { runs: 5_000 }, invariant: { runs: 256, depth: 200 } },
+      },
+    },
+  },
   paths: {
     tests: {
       solidity: './test/solidity',

@@ -18,11 +18,14 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { network } from 'hardhat'
+import hre, { network } from 'hardhat'
 import { type Address, encodeAbiParameters, type Hash, type Hex, keccak256, parseUnits, toHex } from 'viem'
 import LocalGridforgeModule from '../ignition/modules/LocalGridforge.js'
 
-const RESULTS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bench/results/gas.json')
+const RESULTS_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../bench/results/gas.json',
+)
 
 /** Gas targets per lifecycle (DESIGN.md, issue 2). */
 const TARGETS = { k1_fixed: 300_000n, k2_consensus: 700_000n } as const
@@ -66,12 +69,18 @@ const connection = await network.create()
 const { viem, ignition, networkHelpers } = connection
 const { token, sources, staking, providers, market } = await ignition.deploy(LocalGridforgeModule)
 const publicClient = await viem.getPublicClient()
-const [owner, client, creator, ...rest] = await viem.getWalletClients()
-if (owner === undefined || client === undefined || creator === undefined || rest.length < 3) {
-  throw new Error('bench-gas needs at least 6 accounts')
+const wallets = await viem.getWalletClients()
+function wallet(index: number) {
+  const found = wallets[index]
+  if (found === undefined) throw new Error(`bench-gas needs account #${index}`)
+  return found
 }
-const provs = rest.slice(0, 3)
-type Wallet = typeof client
+type Wallet = ReturnType<typeof wallet>
+const owner = wallet(0)
+const client = wallet(1)
+const creator = wallet(2)
+/** Three providers: k3 needs one per replica. */
+const provs = [wallet(3), wallet(4), wallet(5)]
 
 /** gasUsed of a sent transaction; throws if it reverted. */
 async function gas(hash: Promise<Hash>): Promise<bigint> {
@@ -92,7 +101,13 @@ async function setup() {
       [
         keccak256(toHex('ghcr.io/gridforge/bench@sha256')),
         METADATA_CID,
-        { minGpus: 1, minVramMiB: 16_384, minComputeCapability: 80, maxRuntimeSec: 3_600, deterministic: true },
+        {
+          minGpus: 1,
+          minVramMiB: 16_384,
+          minComputeCapability: 80,
+          maxRuntimeSec: 3_600,
+          deterministic: true,
+        },
         1_000,
         0,
       ],
@@ -107,7 +122,10 @@ async function setup() {
     await gas(staking.write.stake([PROVIDER_STAKE], as(p)))
     await gas(
       providers.write.register(
-        [{ gpuCount: 2, vramMiB: 24_576, computeCapability: 89, cpuCores: 32, memoryMiB: 131_072 }, PROFILE_CID],
+        [
+          { gpuCount: 2, vramMiB: 24_576, computeCapability: 89, cpuCores: 32, memoryMiB: 131_072 },
+          PROFILE_CID,
+        ],
         as(p),
       ),
     )
@@ -127,7 +145,13 @@ async function taskParams(replicas: number, pricePerSecond: bigint) {
     pricePerSecond,
     replicas,
     deadline: now + 86_400,
-    requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 0, deterministic: false },
+    requirements: {
+      minGpus: 0,
+      minVramMiB: 0,
+      minComputeCapability: 0,
+      maxRuntimeSec: 0,
+      deterministic: false,
+    },
     minSuccessBps: 0,
     minCompleted: 0,
   }
@@ -153,7 +177,7 @@ function commitment(taskId: bigint, provider: Address, digest: Hex, salt: Hex): 
 type Steps = [label: string, gas: bigint][]
 
 async function runK1(metered: boolean): Promise<Steps> {
-  const [p] = provs as [Wallet]
+  const p = wallet(3)
   const steps: Steps = []
   const { taskId, gas: submitGas } = await submit(1, metered ? PRICE_PER_SECOND : 0n)
   steps.push(['submitTask', submitGas])
@@ -161,32 +185,37 @@ async function runK1(metered: boolean): Promise<Steps> {
   await networkHelpers.time.increase(RUNTIME_SEC)
   steps.push([
     metered ? 'submitResult_metered' : 'submitResult',
-    await gas(market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], { account: p.account })),
+    await gas(
+      market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], { account: p.account }),
+    ),
   ])
   return steps
 }
 
 async function runConsensus(k: number): Promise<Steps> {
-  const wallets = provs.slice(0, k)
+  const claimants = provs.slice(0, k)
   const steps: Steps = []
   const { taskId, gas: submitGas } = await submit(k)
   steps.push(['submitTask', submitGas])
-  for (const [i, p] of wallets.entries()) {
+  for (const [i, p] of claimants.entries()) {
     steps.push([`claimTask #${i + 1}`, await gas(market.write.claimTask([taskId], { account: p.account }))])
   }
   await networkHelpers.time.increase(RUNTIME_SEC)
   const digest = keccak256(toHex(`bench output ${taskId}`))
-  const salts = wallets.map((p) => keccak256(toHex(`salt ${taskId} ${p.account.address}`)))
-  for (const [i, p] of wallets.entries()) {
-    const c = commitment(taskId, p.account.address, digest, salts[i]!)
+  const saltOf = (p: Wallet) => keccak256(toHex(`salt ${taskId} ${p.account.address}`))
+  for (const [i, p] of claimants.entries()) {
+    const c = commitment(taskId, p.account.address, digest, saltOf(p))
     const label = i === k - 1 ? `commitResult #${i + 1} (opens reveal)` : `commitResult #${i + 1}`
     steps.push([label, await gas(market.write.commitResult([taskId, c], { account: p.account }))])
   }
-  for (const [i, p] of wallets.entries()) {
+  for (const [i, p] of claimants.entries()) {
     const label = i === k - 1 ? `revealResult #${i + 1} (settles)` : `revealResult #${i + 1}`
-    const hash = market.write.revealResult([taskId, digest, salts[i]!, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
-      account: p.account,
-    })
+    const hash = market.write.revealResult(
+      [taskId, digest, saltOf(p), RESULT_CID, RECEIPT_CID, RUNTIME_SEC],
+      {
+        account: p.account,
+      },
+    )
     steps.push([label, await gas(hash)])
   }
   return steps
@@ -213,7 +242,7 @@ const step = (steps: Steps, label: string) => {
 
 /** Operations outside the lifecycles, each measured in steady state (second time for the same account). */
 async function standalone() {
-  const [p] = provs as [Wallet]
+  const p = wallet(3)
   const as = (wallet: Wallet) => ({ account: wallet.account })
 
   const batch = await Promise.all(Array.from({ length: 20 }, () => taskParams(1, 0n)))
@@ -258,23 +287,36 @@ const operations: Record<Operation, number> = {
   reopenSlot: Number(other.reopenGas),
   expireTask: Number(other.expireGas),
 }
-const lifecycles = Object.fromEntries(LIFECYCLES.map((name) => [name, Number(total(steadyRun[name]))])) as Record<
-  Lifecycle,
-  number
->
+const lifecycles = Object.fromEntries(
+  LIFECYCLES.map((name) => [name, Number(total(steadyRun[name]))]),
+) as Record<Lifecycle, number>
 
 // ─── Report ───
 
 const fmt = (n: bigint | number) => Number(n).toLocaleString('en-US')
 const row = (cells: string[], widths: number[]) =>
-  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
 
-console.log('\nGridforge gas benchmark (gasUsed per transaction receipt, EDR, optimizer runs 1000)\n')
+/** The compiler settings the figures depend on, as configured for the build profile in use. */
+function compilerSettings(): string {
+  const profile = hre.globalOptions.buildProfile ?? 'default'
+  const compiler = hre.config.solidity.profiles[profile]?.compilers[0]
+  if (compiler === undefined) return `build profile ${profile}`
+  const settings = (compiler.settings ?? {}) as {
+    optimizer?: { enabled?: boolean; runs?: number }
+    viaIR?: boolean
+  }
+  const optimizer =
+    settings.optimizer?.enabled === true ? `optimizer ${settings.optimizer.runs ?? 200} runs` : 'no optimizer'
+  return `solc ${compiler.version}, ${optimizer}${settings.viaIR === true ? ', via-IR' : ''}, build profile ${profile}`
+}
+
+console.log(`\nGridforge gas benchmark: gasUsed per transaction receipt, EDR; ${compilerSettings()}\n`)
 for (const name of LIFECYCLES) {
   const widths = [36, 12, 12]
   console.log(row([name, 'steady', 'first run'], widths))
   for (const [i, [label, g]] of steadyRun[name].entries()) {
-    console.log(row([`  ${label}`, fmt(g), fmt(firstRun[name][i]![1])], widths))
+    console.log(row([`  ${label}`, fmt(g), fmt(firstRun[name][i]?.[1] ?? 0n)], widths))
   }
   console.log(row(['  total', fmt(total(steadyRun[name])), fmt(total(firstRun[name]))], widths))
   console.log()
@@ -292,7 +334,9 @@ for (const name of LIFECYCLES) {
   const ok = target === undefined || value <= target
   if (!ok) failed = true
   const result = target === undefined ? '-' : ok ? 'PASS' : 'FAIL'
-  console.log(row([`  ${name}`, fmt(value), target === undefined ? '-' : `≤ ${fmt(target)}`, result], [36, 12, 12, 8]))
+  console.log(
+    row([`  ${name}`, fmt(value), target === undefined ? '-' : `≤ ${fmt(target)}`, result], [36, 12, 12, 8]),
+  )
 }
 
 await mkdir(path.dirname(RESULTS_FILE), { recursive: true })

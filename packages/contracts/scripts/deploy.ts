@@ -56,7 +56,9 @@ export interface DeploymentRecord {
     /** The ERC-20 asset: the deployed GridToken, or the `asset` parameter. */
     token: Address
     sources: Address
+    /** Deployed by the market's constructor (read back with `market.staking()`). */
     staking: Address
+    /** Deployed by the market's constructor (read back with `market.providers()`). */
     providers: Address
     market: Address
     /** The TimelockController owning every contract (governed deployments only). */
@@ -180,7 +182,8 @@ async function checkGovernedParameters(connection: NetworkConnection, parameters
 
 /**
  * Checks the end state of the timelock bootstrap (see ignition/modules/Gridforge.ts):
- * every owned contract is owned by the timelock with no pending owner, the minimum
+ * the recorded Staking and ProviderRegistry are the ones the market deployed (their
+ * immutable `market` is the market), every owned contract is owned by the timelock with no pending owner, the minimum
  * delay is `minDelay`, the deployer (account 0) holds no timelock role, and the
  * bootstrap batch is the only operation ever scheduled on the timelock.
  * Throws on the first difference.
@@ -198,11 +201,27 @@ export async function verifyGovernedDeployment(
   const deployerAddress = deployer.account.address
   const timelock = await viem.getContractAt('TimelockController', timelockAddress)
 
-  const owned = [
-    await viem.getContractAt('Staking', record.contracts.staking),
-    await viem.getContractAt('ProviderRegistry', record.contracts.providers),
-    await viem.getContractAt('TaskMarket', record.contracts.market),
-  ]
+  const staking = await viem.getContractAt('Staking', record.contracts.staking)
+  const providers = await viem.getContractAt('ProviderRegistry', record.contracts.providers)
+  const market = await viem.getContractAt('TaskMarket', record.contracts.market)
+  const [marketStaking, marketProviders, stakingMarket, providersMarket] = await Promise.all([
+    market.read.staking(),
+    market.read.providers(),
+    staking.read.market(),
+    providers.read.market(),
+  ])
+  if (
+    !isAddressEqual(marketStaking, staking.address) ||
+    !isAddressEqual(marketProviders, providers.address) ||
+    !isAddressEqual(stakingMarket, market.address) ||
+    !isAddressEqual(providersMarket, market.address)
+  ) {
+    throw new Error(
+      `verify: staking ${staking.address} and providers ${providers.address} are not the ones market ${market.address} deployed`,
+    )
+  }
+
+  const owned = [staking, providers, market]
   for (const contract of owned) {
     const [owner, pendingOwner] = await Promise.all([contract.read.owner(), contract.read.pendingOwner()])
     if (!isAddressEqual(owner, timelockAddress) || !isAddressEqual(pendingOwner, zeroAddress)) {

@@ -126,7 +126,7 @@ describe('ABIs with viem', () => {
     expectTypeOf(staking.read.availableOf).returns.resolves.toEqualTypeOf<bigint>()
   })
 
-  it('types TaskSubmitted event arguments', () => {
+  it('types TaskSubmitted event arguments (the terms are not in the event: read them with getTask)', () => {
     const client = '0x00000000000000000000000000000000000000C1'
     const topics = encodeEventTopics({
       abi: taskMarketAbi,
@@ -134,9 +134,16 @@ describe('ABIs with viem', () => {
       args: { taskId: 7n, client, sourceId: 1 },
     }) as [Hex, ...Hex[]]
     const event = getAbiItem({ abi: taskMarketAbi, name: 'TaskSubmitted' })
+    expect(event.inputs.map((input) => [input.name, input.type, input.indexed])).toEqual([
+      ['taskId', 'uint256', true],
+      ['client', 'address', true],
+      ['sourceId', 'uint32', true],
+      ['inputCID', 'string', false],
+      ['escrow', 'uint256', false],
+    ])
     const data = encodeAbiParameters(
       event.inputs.filter((input) => !input.indexed),
-      [taskParams.inputCID, taskParams, 2n * taskParams.maxPayment],
+      [taskParams.inputCID, 2n * taskParams.maxPayment],
     )
     const log = decodeEventLog({ abi: taskMarketAbi, topics, data })
     expect(log.eventName).toBe('TaskSubmitted')
@@ -144,15 +151,46 @@ describe('ABIs with viem', () => {
     expectTypeOf(log.args.taskId).toEqualTypeOf<bigint>()
     expectTypeOf(log.args.client).toEqualTypeOf<Address>()
     expectTypeOf(log.args.sourceId).toEqualTypeOf<number>()
-    expectTypeOf(log.args.params.maxPayment).toEqualTypeOf<bigint>()
+    expectTypeOf(log.args.inputCID).toEqualTypeOf<string>()
+    expectTypeOf(log.args.escrow).toEqualTypeOf<bigint>()
     expect(log.args).toEqual({
       taskId: 7n,
       client,
       sourceId: 1,
       inputCID: taskParams.inputCID,
-      params: taskParams,
       escrow: 2n * taskParams.maxPayment,
     })
+  })
+
+  it('types the creator fee views, claim and event', () => {
+    type FeesArgs = ContractFunctionArgs<typeof taskMarketAbi, 'view', 'creatorFeesOf'>
+    expectTypeOf<FeesArgs>().toEqualTypeOf<readonly [number]>()
+    expectTypeOf<
+      ContractFunctionReturnType<typeof taskMarketAbi, 'view', 'creatorFeesOf'>
+    >().toEqualTypeOf<bigint>()
+    expectTypeOf<
+      ContractFunctionReturnType<typeof taskMarketAbi, 'nonpayable', 'claimCreatorFees'>
+    >().toEqualTypeOf<bigint>()
+    const data = encodeFunctionData({ abi: taskMarketAbi, functionName: 'claimCreatorFees', args: [3] })
+    expect(data.slice(0, 10)).toMatch(/^0x[0-9a-f]{8}$/)
+    const owner = '0x00000000000000000000000000000000000000A1'
+    const topics = encodeEventTopics({
+      abi: taskMarketAbi,
+      eventName: 'CreatorFeesClaimed',
+      args: { sourceId: 3, owner },
+    }) as [Hex, ...Hex[]]
+    const log = decodeEventLog({
+      abi: taskMarketAbi,
+      topics,
+      data: encodeAbiParameters([{ type: 'uint256' }], [5n]),
+    })
+    expect(log).toEqual({ eventName: 'CreatorFeesClaimed', args: { sourceId: 3, owner, amount: 5n } })
+    // the totals and the wiring setters are gone
+    const names = taskMarketAbi.map((item) => ('name' in item ? item.name : undefined))
+    for (const gone of ['totalBalances', 'totalEscrow']) expect(names).not.toContain(gone)
+    for (const abi of [stakingAbi, contracts.providerRegistryAbi]) {
+      expect(abi.map((item) => ('name' in item ? item.name : undefined))).not.toContain('setMarket')
+    }
   })
 })
 

@@ -92,7 +92,7 @@ const Gridforge = buildModule('Gridforge', (m) => {
     id: 'Timelock_grantExecutor',
   })
 
-  // 2. Hand over: the timelock becomes pending owner (after wiring, which is owner-only).
+  // 2. Hand over: the timelock becomes pending owner; the deployer stays owner until the batch below.
   const owned = [staking, providers, market] as const
   const transfers = owned.map((contract) =>
     m.call(contract, 'transferOwnership', [timelock], {

@@ -59,7 +59,10 @@ export function deployCore(
     m.getParameter('unbondingPeriod', defaultUnbondingPeriod),
     m.getParameter('minProviderStake', defaultMinProviderStake),
   ])
-  const staking = m.contractAt('Staking', m.staticCall(market, 'staking', [], 0, { id: 'TaskMarket_staking' }))
+  const staking = m.contractAt(
+    'Staking',
+    m.staticCall(market, 'staking', [], 0, { id: 'TaskMarket_staking' }),
+  )
   const providers = m.contractAt(
     'ProviderRegistry',
     m.staticCall(market, 'providers', [], 0, { id: 'TaskMarket_providers' }),

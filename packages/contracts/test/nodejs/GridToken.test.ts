@@ -26,7 +26,8 @@ describe('GridToken', () => {
     })
 
     it('has a fixed supply and no minting or owner functions', async () => {
-      const { token, owner, clients, providerWallets, others } = await networkHelpers.loadFixture(deployGridforge)
+      const { token, owner, clients, providerWallets, others } =
+        await networkHelpers.loadFixture(deployGridforge)
       assert.equal(await token.read.totalSupply(), SUPPLY)
       let held = await token.read.balanceOf([owner.account.address])
       for (const wallet of [...clients, ...providerWallets, ...others]) {
@@ -73,7 +74,9 @@ describe('GridToken', () => {
         [alice.account.address, bob.account.address, grid(10)],
       )
       await viem.assertions.emitWithArgs(
-        token.write.transferFrom([alice.account.address, carol.account.address, grid(4)], { account: bob.account }),
+        token.write.transferFrom([alice.account.address, carol.account.address, grid(4)], {
+          account: bob.account,
+        }),
         token,
         'Transfer',
         [alice.account.address, carol.account.address, grid(4)],
@@ -92,7 +95,9 @@ describe('GridToken', () => {
         [alice.account.address, balance, balance + 1n],
       )
       await viem.assertions.revertWithCustomErrorWithArgs(
-        token.write.transferFrom([alice.account.address, bob.account.address, 1n], { account: others[0]!.account }),
+        token.write.transferFrom([alice.account.address, bob.account.address, 1n], {
+          account: others[0]!.account,
+        }),
         token,
         'ERC20InsufficientAllowance',
         [others[0]!.account.address, 0n, 1n],
@@ -120,7 +125,15 @@ describe('GridToken', () => {
       // Anyone can relay the permit.
       await viem.assertions.emitWithArgs(
         token.write.permit(
-          [alice.account.address, bob.account.address, permit.value, permit.deadline, permit.v, permit.r, permit.s],
+          [
+            alice.account.address,
+            bob.account.address,
+            permit.value,
+            permit.deadline,
+            permit.v,
+            permit.r,
+            permit.s,
+          ],
           { account: bob.account },
         ),
         token,
@@ -153,7 +166,15 @@ describe('GridToken', () => {
       )
 
       const permit = await signPermit(alice, bob.account.address, grid(1))
-      const args = [alice.account.address, bob.account.address, permit.value, permit.deadline, permit.v, permit.r, permit.s] as const
+      const args = [
+        alice.account.address,
+        bob.account.address,
+        permit.value,
+        permit.deadline,
+        permit.v,
+        permit.r,
+        permit.s,
+      ] as const
       // A different value does not match the signature.
       await viem.assertions.revertWithCustomError(
         token.write.permit([args[0], args[1], grid(2), args[3], args[4], args[5], args[6]]),
@@ -162,7 +183,11 @@ describe('GridToken', () => {
       )
       await token.write.permit([...args])
       // The nonce moved on: the same signature now recovers another signer.
-      await viem.assertions.revertWithCustomError(token.write.permit([...args]), token, 'ERC2612InvalidSigner')
+      await viem.assertions.revertWithCustomError(
+        token.write.permit([...args]),
+        token,
+        'ERC2612InvalidSigner',
+      )
     })
   })
 
@@ -179,7 +204,11 @@ describe('GridToken', () => {
         zeroAddress,
         bob.account.address,
       ])
-      await viem.assertions.emitWithArgs(hash, token, 'DelegateVotesChanged', [bob.account.address, 0n, balance])
+      await viem.assertions.emitWithArgs(hash, token, 'DelegateVotesChanged', [
+        bob.account.address,
+        0n,
+        balance,
+      ])
       assertAddress(await token.read.delegates([alice.account.address]), bob)
       assert.equal(await token.read.getVotes([bob.account.address]), balance)
 
@@ -206,7 +235,12 @@ describe('GridToken', () => {
       const expiry = BigInt((await networkHelpers.time.latest()) + 3_600)
       const signature = await alice.signTypedData({
         account: alice.account,
-        domain: { name: 'Gridforge Token', version: '1', chainId: await publicClient.getChainId(), verifyingContract: token.address },
+        domain: {
+          name: 'Gridforge Token',
+          version: '1',
+          chainId: await publicClient.getChainId(),
+          verifyingContract: token.address,
+        },
         types: {
           Delegation: [
             { name: 'delegatee', type: 'address' },

@@ -3,15 +3,15 @@ import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, parseEther, zeroAddress } from 'viem'
 import {
-  type Gridforge,
-  type Wallet,
   assertAddress,
   DEFAULT_CAPABILITIES,
   DEFAULT_PROFILE_CID,
   DEFAULT_SOURCE_REQUIREMENTS,
   deployGridforge,
+  type Gridforge,
   grid,
   NO_EXTRA_REQUIREMENTS,
+  type Wallet,
 } from './helpers/fixture.js'
 
 const connection = await network.create()
@@ -51,25 +51,52 @@ describe('ProviderRegistry', () => {
     })
 
     it('rejects zero addresses and an out-of-bounds minimum stake', async () => {
-      const { providers, sources, staking, owner } = await networkHelpers.loadFixture(deployGridforge)
+      const { providers, sources, staking, market, owner } = await networkHelpers.loadFixture(deployGridforge)
       const max = await providers.read.MAX_MIN_PROVIDER_STAKE()
       const ownerAddress = owner.account.address
-      await viem.assertions.revertWithCustomError(
-        viem.deployContract('ProviderRegistry', [zeroAddress, staking.address, ownerAddress, 0n]),
-        providers,
-        'ProviderRegistryZeroAddress',
-      )
-      await viem.assertions.revertWithCustomError(
-        viem.deployContract('ProviderRegistry', [sources.address, zeroAddress, ownerAddress, 0n]),
-        providers,
-        'ProviderRegistryZeroAddress',
-      )
+      for (const args of [
+        [zeroAddress, staking.address, market.address, ownerAddress, 0n],
+        [sources.address, zeroAddress, market.address, ownerAddress, 0n],
+        [sources.address, staking.address, zeroAddress, ownerAddress, 0n],
+      ] as const) {
+        await viem.assertions.revertWithCustomError(
+          viem.deployContract('ProviderRegistry', [...args]),
+          providers,
+          'ProviderRegistryZeroAddress',
+        )
+      }
       await viem.assertions.revertWithCustomErrorWithArgs(
-        viem.deployContract('ProviderRegistry', [sources.address, staking.address, ownerAddress, max + 1n]),
+        viem.deployContract('ProviderRegistry', [
+          sources.address,
+          staking.address,
+          market.address,
+          ownerAddress,
+          max + 1n,
+        ]),
         providers,
         'ProviderRegistryMinStakeOutOfBounds',
         [max + 1n, max],
       )
+    })
+
+    it('is deployed by the market, which it names as its immutable market; the initial owner owns it', async () => {
+      const { providers, market, owner, others } = await networkHelpers.loadFixture(deployGridforge)
+      assertAddress(await market.read.providers(), providers.address)
+      assertAddress(await providers.read.market(), market.address)
+      assertAddress(await providers.read.owner(), owner)
+      assertAddress(await providers.read.pendingOwner(), zeroAddress)
+      // the market never owns it, and nothing can re-point it: there is no setter left
+      assert.notEqual((await providers.read.owner()).toLowerCase(), market.address.toLowerCase())
+      assert.equal(
+        providers.abi.some(
+          (item) => item.type === 'function' && /market/i.test(item.name) && item.name !== 'market',
+        ),
+        false,
+      )
+      // a new owner cannot change the market either
+      await providers.write.transferOwnership([others[0]!.account.address])
+      await providers.write.acceptOwnership({ account: others[0]!.account })
+      assertAddress(await providers.read.market(), market.address)
     })
   })
 
@@ -118,19 +145,21 @@ describe('ProviderRegistry', () => {
       const alice = gf.providerWallets[0]!
       const register = () =>
         providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: alice.account })
-      await viem.assertions.revertWithCustomErrorWithArgs(register(), providers, 'ProviderRegistryInsufficientStake', [
-        alice.account.address,
-        0n,
-        MIN_PROVIDER_STAKE,
-      ])
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        register(),
+        providers,
+        'ProviderRegistryInsufficientStake',
+        [alice.account.address, 0n, MIN_PROVIDER_STAKE],
+      )
       await stake(gf, alice, MIN_PROVIDER_STAKE + grid(50))
       // Unbonding stake does not count.
       await staking.write.requestUnbond([grid(51)], { account: alice.account })
-      await viem.assertions.revertWithCustomErrorWithArgs(register(), providers, 'ProviderRegistryInsufficientStake', [
-        alice.account.address,
-        MIN_PROVIDER_STAKE - grid(1),
-        MIN_PROVIDER_STAKE,
-      ])
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        register(),
+        providers,
+        'ProviderRegistryInsufficientStake',
+        [alice.account.address, MIN_PROVIDER_STAKE - grid(1), MIN_PROVIDER_STAKE],
+      )
       await stake(gf, alice, grid(1))
       await register()
     })
@@ -184,7 +213,13 @@ describe('ProviderRegistry', () => {
       const alice = gf.providerWallets[0]!
       await gf.registerProvider(alice)
       const registeredAt = (await providers.read.getProvider([alice.account.address])).registeredAt
-      const capabilities = { gpuCount: 8, vramMiB: 81_920, computeCapability: 90, cpuCores: 128, memoryMiB: 1_048_576 }
+      const capabilities = {
+        gpuCount: 8,
+        vramMiB: 81_920,
+        computeCapability: 90,
+        cpuCores: 128,
+        memoryMiB: 1_048_576,
+      }
       await viem.assertions.emitWithArgs(
         providers.write.updateCapabilities([capabilities, 'bafynewprofile'], { account: alice.account }),
         providers,
@@ -202,7 +237,9 @@ describe('ProviderRegistry', () => {
       const { providers } = gf
       const [alice, bob] = [gf.providerWallets[0]!, gf.providerWallets[1]!]
       await viem.assertions.revertWithCustomErrorWithArgs(
-        providers.write.updateCapabilities([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: bob.account }),
+        providers.write.updateCapabilities([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], {
+          account: bob.account,
+        }),
         providers,
         'ProviderRegistryNotRegistered',
         [bob.account.address],
@@ -233,7 +270,10 @@ describe('ProviderRegistry', () => {
       await gf.registerProvider(alice)
 
       const hash = await providers.write.subscribe([[first]], { account: alice.account })
-      await viem.assertions.emitWithArgs(hash, providers, 'ProviderSubscribed', [alice.account.address, first])
+      await viem.assertions.emitWithArgs(hash, providers, 'ProviderSubscribed', [
+        alice.account.address,
+        first,
+      ])
       assert.equal(await providers.read.isSubscribed([alice.account.address, first]), true)
       assert.equal(await providers.read.isSubscribed([alice.account.address, second]), false)
 
@@ -390,9 +430,12 @@ describe('ProviderRegistry', () => {
           () => providers.write.recordFailure([target, false, 1n], { account }),
         ]
         for (const call of calls) {
-          await viem.assertions.revertWithCustomErrorWithArgs(call(), providers, 'ProviderRegistryNotMarket', [
-            account.address,
-          ])
+          await viem.assertions.revertWithCustomErrorWithArgs(
+            call(),
+            providers,
+            'ProviderRegistryNotMarket',
+            [account.address],
+          )
         }
       }
     })
@@ -409,8 +452,12 @@ describe('ProviderRegistry', () => {
       await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 10_000, 0], {
         account: market,
       })
-      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], { account: market })
-      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], { account: market })
+      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], {
+        account: market,
+      })
+      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], {
+        account: market,
+      })
       await providers.write.recordCompletion([provider, 120], { account: market })
       await providers.write.recordCompletion([provider, 30], { account: market })
       await providers.write.recordFailure([provider, false, grid(5)], { account: market })
@@ -445,9 +492,12 @@ describe('ProviderRegistry', () => {
         })
       const tooMuch = { ...DEFAULT_SOURCE_REQUIREMENTS, minGpus: DEFAULT_CAPABILITIES.gpuCount + 1 }
 
-      await viem.assertions.revertWithCustomErrorWithArgs(claim(), providers, 'ProviderRegistryNotRegistered', [
-        provider,
-      ])
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        claim(),
+        providers,
+        'ProviderRegistryNotRegistered',
+        [provider],
+      )
       await gf.registerProvider(alice)
       await providers.write.pause({ account: alice.account })
       await viem.assertions.revertWithCustomErrorWithArgs(
@@ -538,7 +588,10 @@ describe('ProviderRegistry', () => {
       assert.equal(await providers.read.successBps([provider]), 5_000)
 
       // Reputation gates now bite through the market.
-      const gated = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId, { minSuccessBps: 6_000 }))
+      const gated = await gf.submitTask(
+        gf.clients[0]!,
+        await gf.defaultTaskParams(sourceId, { minSuccessBps: 6_000 }),
+      )
       await viem.assertions.revertWithCustomErrorWithArgs(
         market.write.claimTask([gated], { account: alice.account }),
         providers,
@@ -616,55 +669,24 @@ describe('ProviderRegistry', () => {
         'ProviderRegistryInsufficientStake',
         [alice.account.address, grid(400), grid(500)],
       )
-      await viem.assertions.emitWithArgs(providers.write.setMinProviderStake([0n]), providers, 'MinProviderStakeUpdated', [
-        0n,
-      ])
+      await viem.assertions.emitWithArgs(
+        providers.write.setMinProviderStake([0n]),
+        providers,
+        'MinProviderStakeUpdated',
+        [0n],
+      )
       await providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: alice.account })
     })
 
     it('setters are owner only', async () => {
       const { providers, others } = await networkHelpers.loadFixture(deployGridforge)
       const account = others[0]!.account
-      const calls = [
-        () => providers.write.setMinProviderStake([0n], { account }),
-        () => providers.write.setMarket([account.address], { account }),
-      ]
+      const calls = [() => providers.write.setMinProviderStake([0n], { account })]
       for (const call of calls) {
         await viem.assertions.revertWithCustomErrorWithArgs(call(), providers, 'OwnableUnauthorizedAccount', [
           account.address,
         ])
       }
-    })
-
-    it('setMarket can be called once, with a non-zero address', async () => {
-      const { providers, sources, staking, owner, others } = await networkHelpers.loadFixture(deployGridforge)
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        providers.write.setMarket([others[0]!.account.address]),
-        providers,
-        'ProviderRegistryMarketAlreadySet',
-        [await providers.read.market()],
-      )
-      const fresh = await viem.deployContract('ProviderRegistry', [
-        sources.address,
-        staking.address,
-        owner.account.address,
-        MIN_PROVIDER_STAKE,
-      ])
-      assert.equal(await fresh.read.market(), zeroAddress)
-      await viem.assertions.revertWithCustomError(
-        fresh.write.setMarket([zeroAddress]),
-        fresh,
-        'ProviderRegistryZeroAddress',
-      )
-      await viem.assertions.emitWithArgs(fresh.write.setMarket([others[0]!.account.address]), fresh, 'MarketSet', [
-        others[0]!.account.address,
-      ])
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        fresh.write.setMarket([others[1]!.account.address]),
-        fresh,
-        'ProviderRegistryMarketAlreadySet',
-        [others[0]!.account.address],
-      )
     })
 
     it('transfers ownership in two steps', async () => {

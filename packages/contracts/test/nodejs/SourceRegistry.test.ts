@@ -29,9 +29,12 @@ describe('SourceRegistry', () => {
       const { sources, clients } = await networkHelpers.loadFixture(deployGridforge)
       const alice = clients[0]!
       const requirements = { ...DEFAULT_SOURCE_REQUIREMENTS, minGpus: 2, deterministic: false }
-      const hash = await sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, requirements, 250, 0], {
-        account: alice.account,
-      })
+      const hash = await sources.write.publish(
+        [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, requirements, 250, 0],
+        {
+          account: alice.account,
+        },
+      )
       await viem.assertions.emitWithArgs(hash, sources, 'SourcePublished', [
         1,
         alice.account.address,
@@ -54,8 +57,8 @@ describe('SourceRegistry', () => {
       assert.deepEqual(source.requirements, requirements)
       assert.equal(source.metadataCID, DEFAULT_METADATA_CID)
 
-      const [owner, active, creatorFeeBps, terms] = await sources.read.getSourceTerms([1])
-      assertAddress(owner, alice)
+      const [active, creatorFeeBps, terms] = await sources.read.getSourceTerms([1])
+      assertAddress(await sources.read.ownerOf([1]), alice)
       assert.equal(active, true)
       assert.equal(creatorFeeBps, 250)
       assert.deepEqual(terms, requirements)
@@ -87,9 +90,20 @@ describe('SourceRegistry', () => {
     it('accepts the boundary values', async () => {
       const { sources, clients } = await networkHelpers.loadFixture(deployGridforge)
       const account = clients[0]!.account
-      const requirements = { minGpus: 255, minVramMiB: 2 ** 32 - 1, minComputeCapability: 255, maxRuntimeSec: MAX_RUNTIME_SEC, deterministic: true }
-      await sources.write.publish([DEFAULT_IMAGE_DIGEST, 'x'.repeat(128), requirements, MAX_CREATOR_FEE_BPS, 0], { account })
-      await sources.write.publish([DEFAULT_IMAGE_DIGEST, 'x', { ...requirements, maxRuntimeSec: 1 }, 0, 0], { account })
+      const requirements = {
+        minGpus: 255,
+        minVramMiB: 2 ** 32 - 1,
+        minComputeCapability: 255,
+        maxRuntimeSec: MAX_RUNTIME_SEC,
+        deterministic: true,
+      }
+      await sources.write.publish(
+        [DEFAULT_IMAGE_DIGEST, 'x'.repeat(128), requirements, MAX_CREATOR_FEE_BPS, 0],
+        { account },
+      )
+      await sources.write.publish([DEFAULT_IMAGE_DIGEST, 'x', { ...requirements, maxRuntimeSec: 1 }, 0, 0], {
+        account,
+      })
       assert.equal(await sources.read.sourceCount(), 2)
       assert.deepEqual((await sources.read.getSource([1])).requirements, requirements)
     })
@@ -134,7 +148,13 @@ describe('SourceRegistry', () => {
     it('rejects a creator fee above MAX_CREATOR_FEE_BPS', async () => {
       const { sources } = await networkHelpers.loadFixture(deployGridforge)
       await viem.assertions.revertWithCustomErrorWithArgs(
-        sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 5_001, 0]),
+        sources.write.publish([
+          DEFAULT_IMAGE_DIGEST,
+          DEFAULT_METADATA_CID,
+          DEFAULT_SOURCE_REQUIREMENTS,
+          5_001,
+          0,
+        ]),
         sources,
         'SourceRegistryCreatorFeeTooHigh',
         [5_001, MAX_CREATOR_FEE_BPS],
@@ -145,16 +165,25 @@ describe('SourceRegistry', () => {
       const { sources, clients, publishSource } = await networkHelpers.loadFixture(deployGridforge)
       const [alice, bob] = [clients[0]!, clients[1]!]
       await viem.assertions.revertWithCustomErrorWithArgs(
-        sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 0, 7]),
+        sources.write.publish([
+          DEFAULT_IMAGE_DIGEST,
+          DEFAULT_METADATA_CID,
+          DEFAULT_SOURCE_REQUIREMENTS,
+          0,
+          7,
+        ]),
         sources,
         'SourceRegistryUnknownSource',
         [7],
       )
       const first = await publishSource(alice)
       await viem.assertions.revertWithCustomErrorWithArgs(
-        sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 0, first], {
-          account: bob.account,
-        }),
+        sources.write.publish(
+          [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 0, first],
+          {
+            account: bob.account,
+          },
+        ),
         sources,
         'SourceRegistryNotSourceOwner',
         [first, bob.account.address],
@@ -174,7 +203,7 @@ describe('SourceRegistry', () => {
         [id],
       )
       assert.equal((await sources.read.getSource([id])).active, false)
-      assert.equal((await sources.read.getSourceTerms([id]))[1], false)
+      assert.equal((await sources.read.getSourceTerms([id]))[0], false, 'getSourceTerms: active')
       await viem.assertions.emitWithArgs(
         sources.write.reactivate([id], { account: alice.account }),
         sources,
@@ -182,6 +211,7 @@ describe('SourceRegistry', () => {
         [id],
       )
       assert.equal((await sources.read.getSource([id])).active, true)
+      assert.equal((await sources.read.getSourceTerms([id]))[0], true, 'getSourceTerms: active')
     })
 
     it('rejects a state that does not change', async () => {
@@ -236,7 +266,7 @@ describe('SourceRegistry', () => {
         [id, alice.account.address, bob.account.address],
       )
       assertAddress((await sources.read.getSource([id])).owner, bob)
-      assertAddress((await sources.read.getSourceTerms([id]))[0], bob)
+      assertAddress(await sources.read.ownerOf([id]), bob)
 
       await viem.assertions.revertWithCustomErrorWithArgs(
         sources.write.deactivate([id], { account: alice.account }),
@@ -286,6 +316,12 @@ describe('SourceRegistry', () => {
         )
         await viem.assertions.revertWithCustomErrorWithArgs(
           sources.read.getSourceTerms([id]),
+          sources,
+          'SourceRegistryUnknownSource',
+          [id],
+        )
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          sources.read.ownerOf([id]),
           sources,
           'SourceRegistryUnknownSource',
           [id],

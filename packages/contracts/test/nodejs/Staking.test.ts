@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, maxUint128, parseEther, zeroAddress } from 'viem'
-import { type Gridforge, type Wallet, assertAddress, deployGridforge, grid } from './helpers/fixture.js'
+import { assertAddress, deployGridforge, type Gridforge, grid, type Wallet } from './helpers/fixture.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
@@ -31,7 +31,10 @@ async function withProvider(gf: Gridforge) {
 
 /** Runs one k = 1 fixed-price task (10 GRID) to completion: 0.06 GRID of fees accrue to stakers. */
 async function runTask(gf: Gridforge, sourceId: number, provider: Wallet, client: Wallet = gf.clients[0]!) {
-  const taskId = await gf.submitTask(client, await gf.defaultTaskParams(sourceId, { maxPayment: TASK_PAYMENT }))
+  const taskId = await gf.submitTask(
+    client,
+    await gf.defaultTaskParams(sourceId, { maxPayment: TASK_PAYMENT }),
+  )
   await gf.market.write.claimTask([taskId], { account: provider.account })
   await gf.market.write.submitResult([taskId, 'bafyresult', 'bafyreceipt', 60], { account: provider.account })
   return taskId
@@ -61,20 +64,53 @@ describe('Staking', () => {
       assert.equal(await staking.read.rewardPerToken(), 0n)
     })
 
-    it('rejects a zero asset and an out-of-bounds unbonding period', async () => {
-      const { staking, owner } = await networkHelpers.loadFixture(deployGridforge)
-      const [min, max] = [await staking.read.MIN_UNBONDING_PERIOD(), await staking.read.MAX_UNBONDING_PERIOD()]
+    it('rejects a zero asset or market and an out-of-bounds unbonding period', async () => {
+      const { staking, token, market, owner } = await networkHelpers.loadFixture(deployGridforge)
+      const [min, max] = [
+        await staking.read.MIN_UNBONDING_PERIOD(),
+        await staking.read.MAX_UNBONDING_PERIOD(),
+      ]
       await viem.assertions.revertWithCustomError(
-        viem.deployContract('Staking', [zeroAddress, owner.account.address, UNBONDING_PERIOD]),
+        viem.deployContract('Staking', [
+          zeroAddress,
+          market.address,
+          owner.account.address,
+          UNBONDING_PERIOD,
+        ]),
+        staking,
+        'StakingZeroAddress',
+      )
+      await viem.assertions.revertWithCustomError(
+        viem.deployContract('Staking', [token.address, zeroAddress, owner.account.address, UNBONDING_PERIOD]),
         staking,
         'StakingZeroAddress',
       )
       await viem.assertions.revertWithCustomErrorWithArgs(
-        viem.deployContract('Staking', [staking.address, owner.account.address, min - 1]),
+        viem.deployContract('Staking', [token.address, market.address, owner.account.address, min - 1]),
         staking,
         'StakingUnbondingPeriodOutOfBounds',
         [min - 1, min, max],
       )
+    })
+
+    it('is deployed by the market, which it names as its immutable market; the initial owner owns it', async () => {
+      const { staking, market, owner, others } = await networkHelpers.loadFixture(deployGridforge)
+      assertAddress(await market.read.staking(), staking.address)
+      assertAddress(await staking.read.market(), market.address)
+      assertAddress(await staking.read.owner(), owner)
+      assertAddress(await staking.read.pendingOwner(), zeroAddress)
+      // the market never owns it, and nothing can re-point it: there is no setter left
+      assert.notEqual((await staking.read.owner()).toLowerCase(), market.address.toLowerCase())
+      assert.equal(
+        staking.abi.some(
+          (item) => item.type === 'function' && /market/i.test(item.name) && item.name !== 'market',
+        ),
+        false,
+      )
+      // a new owner cannot change the market either
+      await staking.write.transferOwnership([others[0]!.account.address])
+      await staking.write.acceptOwnership({ account: others[0]!.account })
+      assertAddress(await staking.read.market(), market.address)
     })
   })
 
@@ -86,7 +122,11 @@ describe('Staking', () => {
       const before = await token.read.balanceOf([alice.account.address])
       const hash = await stake(gf, alice, grid(300))
       await viem.assertions.emitWithArgs(hash, staking, 'Staked', [alice.account.address, grid(300)])
-      await viem.assertions.emitWithArgs(hash, token, 'Transfer', [alice.account.address, staking.address, grid(300)])
+      await viem.assertions.emitWithArgs(hash, token, 'Transfer', [
+        alice.account.address,
+        staking.address,
+        grid(300),
+      ])
       assert.equal(await token.read.balanceOf([alice.account.address]), before - grid(300))
       assert.deepEqual(await staking.read.stakeOf([alice.account.address]), {
         staked: grid(300),
@@ -360,7 +400,10 @@ describe('Staking', () => {
       const hash = await staking.write.claimRewards({ account: alice.account })
       await viem.assertions.emitWithArgs(hash, market, 'StakerFeesReleased', [STAKER_FEES])
       await viem.assertions.emitWithArgs(hash, staking, 'RewardsAdded', [STAKER_FEES, rewardPerToken])
-      await viem.assertions.emitWithArgs(hash, staking, 'RewardsClaimed', [alice.account.address, perThousand])
+      await viem.assertions.emitWithArgs(hash, staking, 'RewardsClaimed', [
+        alice.account.address,
+        perThousand,
+      ])
       assert.equal(await token.read.balanceOf([alice.account.address]), before + perThousand)
       assert.equal(await market.read.pendingStakerFees(), 0n)
       assert.equal(await staking.read.rewardPerToken(), rewardPerToken)
@@ -492,7 +535,11 @@ describe('Staking', () => {
       const totalStaked = await staking.read.totalStaked()
       const hash = await market.write.reopenSlot([taskId, 0], { account: alice.account })
       await viem.assertions.emitWithArgs(hash, staking, 'Slashed', [provider.account.address, COLLATERAL])
-      await viem.assertions.emitWithArgs(hash, token, 'Transfer', [staking.address, market.address, COLLATERAL])
+      await viem.assertions.emitWithArgs(hash, token, 'Transfer', [
+        staking.address,
+        market.address,
+        COLLATERAL,
+      ])
       assert.deepEqual(await staking.read.stakeOf([provider.account.address]), {
         staked: staked - COLLATERAL,
         locked: 0n,
@@ -578,9 +625,12 @@ describe('Staking', () => {
       const gf = await networkHelpers.loadFixture(deployGridforge)
       const { staking, others } = gf
       const alice = others[0]!
-      await viem.assertions.emitWithArgs(staking.write.setDiscountTiers([tiers]), staking, 'DiscountTiersUpdated', [
-        tiers,
-      ])
+      await viem.assertions.emitWithArgs(
+        staking.write.setDiscountTiers([tiers]),
+        staking,
+        'DiscountTiersUpdated',
+        [tiers],
+      )
       assert.deepEqual(await staking.read.discountTiers(), tiers)
 
       assert.equal(await staking.read.feeDiscountBps([alice.account.address]), 0)
@@ -598,7 +648,12 @@ describe('Staking', () => {
       assert.equal(await staking.read.feeDiscountBps([alice.account.address]), 1_000)
 
       // An empty list removes every discount.
-      await viem.assertions.emitWithArgs(staking.write.setDiscountTiers([[]]), staking, 'DiscountTiersUpdated', [[]])
+      await viem.assertions.emitWithArgs(
+        staking.write.setDiscountTiers([[]]),
+        staking,
+        'DiscountTiersUpdated',
+        [[]],
+      )
       assert.deepEqual(await staking.read.discountTiers(), [])
       assert.equal(await staking.read.feeDiscountBps([alice.account.address]), 0)
     })
@@ -662,7 +717,10 @@ describe('Staking', () => {
   describe('owner', () => {
     it('setUnbondingPeriod accepts the bounds and rejects values beyond them', async () => {
       const { staking } = await networkHelpers.loadFixture(deployGridforge)
-      const [min, max] = [await staking.read.MIN_UNBONDING_PERIOD(), await staking.read.MAX_UNBONDING_PERIOD()]
+      const [min, max] = [
+        await staking.read.MIN_UNBONDING_PERIOD(),
+        await staking.read.MAX_UNBONDING_PERIOD(),
+      ]
       for (const period of [min, max]) {
         await viem.assertions.emitWithArgs(
           staking.write.setUnbondingPeriod([period]),
@@ -701,35 +759,12 @@ describe('Staking', () => {
       const calls = [
         () => staking.write.setUnbondingPeriod([DAY], { account }),
         () => staking.write.setDiscountTiers([[]], { account }),
-        () => staking.write.setMarket([account.address], { account }),
       ]
       for (const call of calls) {
         await viem.assertions.revertWithCustomErrorWithArgs(call(), staking, 'OwnableUnauthorizedAccount', [
           account.address,
         ])
       }
-    })
-
-    it('setMarket can be called once, with a non-zero address', async () => {
-      const { staking, token, owner, others } = await networkHelpers.loadFixture(deployGridforge)
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        staking.write.setMarket([others[0]!.account.address]),
-        staking,
-        'StakingMarketAlreadySet',
-        [await staking.read.market()],
-      )
-      const fresh = await viem.deployContract('Staking', [token.address, owner.account.address, UNBONDING_PERIOD])
-      assert.equal(await fresh.read.market(), zeroAddress)
-      await viem.assertions.revertWithCustomError(fresh.write.setMarket([zeroAddress]), fresh, 'StakingZeroAddress')
-      await viem.assertions.emitWithArgs(fresh.write.setMarket([others[0]!.account.address]), fresh, 'MarketSet', [
-        others[0]!.account.address,
-      ])
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        fresh.write.setMarket([others[1]!.account.address]),
-        fresh,
-        'StakingMarketAlreadySet',
-        [others[0]!.account.address],
-      )
     })
 
     it('transfers ownership in two steps', async () => {

@@ -52,7 +52,7 @@ async function earnedBy(m: Market, stakers: readonly Address[]) {
 }
 
 describe('TaskMarket balances and fees', () => {
-  it('splits the fee exactly as the brief says: provider, rebate, creator (current owner), stakers, treasury', async () => {
+  it('splits the fee exactly as the brief says: provider, rebate, creator (accrued to the source), stakers, treasury', async () => {
     const m = await load()
     const { market, staking, token, client, creator } = m
     const alice = m.provs[0]!
@@ -70,7 +70,8 @@ describe('TaskMarket balances and fees', () => {
     assert.equal(task.discountBps, 2_000)
     assert.equal(task.creatorFeeBps, 1_000)
 
-    // The source changes hands before the task settles: the fee goes to whoever owns it at settlement.
+    // The source changes hands before the task settles: the fee accrues to the source, and whoever owns it
+    // when claiming gets it.
     await m.sources.write.transfer([m.sourceId, newOwner.account.address], { account: creator.account })
     await claim(m, alice, taskId)
 
@@ -102,10 +103,28 @@ describe('TaskMarket balances and fees', () => {
     })
     assert.equal(await market.read.balanceOf([alice.account.address]), grid(95))
     assert.equal(await market.read.balanceOf([client.account.address]), grid(1))
-    assert.equal(await market.read.balanceOf([newOwner.account.address]), grid('0.4'))
+    assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.4'))
+    assert.equal(await market.read.balanceOf([newOwner.account.address]), 0n)
     assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
     assert.equal(await market.read.pendingStakerFees(), grid('0.48'))
     assert.equal(await market.read.treasuryAccrued(), grid('3.12'))
+    await checkSums(m)
+
+    // The former owner cannot claim; the current owner moves the fees into its internal balance.
+    await revertWithCustomErrorWithArgs(
+      market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+      market,
+      'TaskMarketNotSourceOwner',
+      [m.sourceId, creator.account.address],
+    )
+    const claimHash = await market.write.claimCreatorFees([m.sourceId], { account: newOwner.account })
+    await viem.assertions.emitWithArgs(claimHash, market, 'CreatorFeesClaimed', [
+      m.sourceId,
+      newOwner.account.address,
+      grid('0.4'),
+    ])
+    assert.equal(await market.read.creatorFeesOf([m.sourceId]), 0n)
+    assert.equal(await market.read.balanceOf([newOwner.account.address]), grid('0.4'))
     await checkSums(m)
 
     // Stakers: earned() already counts the pending fees, pro rata to stake (locked collateral included).
@@ -125,8 +144,8 @@ describe('TaskMarket balances and fees', () => {
 
     // The client claims its share; Staking pulls the stakers' fees from the market on the way.
     const clientTokens = await token.read.balanceOf([client.account.address])
-    const claimHash = await staking.write.claimRewards({ account: client.account })
-    await viem.assertions.emitWithArgs(claimHash, market, 'StakerFeesReleased', [grid('0.48')])
+    const rewardsHash = await staking.write.claimRewards({ account: client.account })
+    await viem.assertions.emitWithArgs(rewardsHash, market, 'StakerFeesReleased', [grid('0.48')])
     assert.equal(
       await token.read.balanceOf([client.account.address]),
       clientTokens + earned.get(getAddress(client.account.address))!,
@@ -151,7 +170,7 @@ describe('TaskMarket balances and fees', () => {
       await market.write.withdraw([amount], { account: wallet.account })
       assert.equal(await token.read.balanceOf([wallet.account.address]), before + amount)
     }
-    assert.equal(await market.read.totalBalances(), 0n)
+    assert.equal(await m.totalBalances(), 0n)
     assert.equal(await token.read.balanceOf([market.address]), 0n)
     await checkSums(m)
   })
@@ -170,7 +189,7 @@ describe('TaskMarket balances and fees', () => {
     await atTime(m, claimedAt + 777)
     await submitResult(m, alice, taskId, 777)
     const after = await ledger(m, [m.client, alice, m.creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, m.creator.account.address, [
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
       { provider: alice.account.address, kind: 'paid', runtimeSec: 777 },
     ])
     assertSettlement(before, after, model)
@@ -211,7 +230,6 @@ describe('TaskMarket balances and fees', () => {
         settlementModel(
           terms,
           { stakerShareBps: DEFAULT_MARKET_PARAMS.stakerShareBps, slashToClientBps },
-          m.creator.account.address,
           [{ provider: wallet.account.address, kind: 'slashed' }],
           false,
         ),
@@ -248,6 +266,173 @@ describe('TaskMarket balances and fees', () => {
     await submitResult(m, m.provs[0]!, small)
     assert.equal((await m.staking.read.stakeOf([m.provs[0]!.account.address])).locked, 0n)
     await checkSums(m)
+  })
+
+  describe('creator fees', () => {
+    it('accrue to the source and follow it: the new owner claims what accrued before and after the transfer', async () => {
+      const m = await load()
+      const { market, token, creator } = m
+      const [alice, bob] = m.provs as [Wallet, Wallet]
+      const newOwner = m.others[2]!
+
+      // before the transfer: payment 100, fee 5, creator 0.5 (10 %)
+      const before = await submitOnSource(m, { maxPayment: grid(100) })
+      await claim(m, alice, before)
+      await submitResult(m, alice, before)
+      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.5'))
+      assert.equal(
+        await market.read.balanceOf([creator.account.address]),
+        0n,
+        'nothing credited at settlement',
+      )
+
+      await m.sources.write.transfer([m.sourceId, newOwner.account.address], { account: creator.account })
+      await revertWithCustomErrorWithArgs(
+        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market,
+        'TaskMarketNotSourceOwner',
+        [m.sourceId, creator.account.address],
+      )
+
+      // after the transfer: payment 40, fee 2, creator 0.2
+      const after = await submitOnSource(m, { maxPayment: grid(40) })
+      await claim(m, bob, after)
+      await submitResult(m, bob, after)
+      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.7'))
+      assert.equal(await market.read.balanceOf([newOwner.account.address]), 0n)
+
+      const { result } = await market.simulate.claimCreatorFees([m.sourceId], {
+        account: newOwner.account.address,
+      })
+      assert.equal(result, grid('0.7'))
+      const marketTokens = await token.read.balanceOf([market.address])
+      const owedBefore = await m.liabilities()
+      const hash = await market.write.claimCreatorFees([m.sourceId], { account: newOwner.account })
+      await viem.assertions.emitWithArgs(hash, market, 'CreatorFeesClaimed', [
+        m.sourceId,
+        newOwner.account.address,
+        grid('0.7'),
+      ])
+      const [event] = await m.getEvents(hash, market, 'CreatorFeesClaimed')
+      assert.equal(event!.sourceId, m.sourceId)
+      assert.equal(getAddress(event!.owner), getAddress(newOwner.account.address))
+      assert.equal(await market.read.creatorFeesOf([m.sourceId]), 0n)
+      assert.equal(await market.read.balanceOf([newOwner.account.address]), grid('0.7'))
+      assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
+      // an internal move: no token leaves the market, fees become balance one for one
+      assert.equal(await token.read.balanceOf([market.address]), marketTokens)
+      const owedAfter = await m.liabilities()
+      assert.equal(owedAfter.balances - owedBefore.balances, grid('0.7'))
+      assert.equal(owedBefore.creatorFees - owedAfter.creatorFees, grid('0.7'))
+      assert.equal(owedAfter.total, owedBefore.total)
+      const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
+      assert.equal(
+        receipt.logs.filter((log) => getAddress(log.address) === getAddress(token.address)).length,
+        0,
+        'no token transfer',
+      )
+
+      // nothing is claimed twice
+      await revertWithCustomError(
+        market.write.claimCreatorFees([m.sourceId], { account: newOwner.account }),
+        market,
+        'TaskMarketNothingToWithdraw',
+      )
+      // the owner withdraws them like any balance
+      const tokens = await token.read.balanceOf([newOwner.account.address])
+      await market.write.withdraw([grid('0.7')], { account: newOwner.account })
+      assert.equal(await token.read.balanceOf([newOwner.account.address]), tokens + grid('0.7'))
+      await checkSums(m)
+    })
+
+    it('claimCreatorFees: per source, current owner only, something to claim, known sources only', async () => {
+      const m = await load()
+      const { market, creator } = m
+      const [alice, , , dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
+      const otherCreator = m.others[1]!
+      const stranger = m.others[3]!
+      const source2 = await m.publishSource(otherCreator, { creatorFeeBps: 5_000 })
+      const free = await m.publishSource(otherCreator, { creatorFeeBps: 0 })
+      await m.providers.write.subscribe([[source2, free]], { account: dave.account })
+
+      // nothing accrued yet: the owner has nothing to claim
+      await revertWithCustomError(
+        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market,
+        'TaskMarketNothingToWithdraw',
+      )
+
+      // a task on source 2: payment 10, fee 0.5, creator 0.25 (50 %); source 1 gets nothing
+      const t2 = await m.submitTask(m.client, await m.defaultTaskParams(source2, { maxPayment: grid(10) }))
+      await claim(m, dave, t2)
+      await submitResult(m, dave, t2)
+      // a task on source 1: creator 0.05 (10 %)
+      const t1 = await submitOnSource(m, { maxPayment: grid(10) })
+      await claim(m, alice, t1)
+      await submitResult(m, alice, t1)
+      // a task on a source without creator fee: nothing accrues
+      const t3 = await m.submitTask(m.client, await m.defaultTaskParams(free, { maxPayment: grid(10) }))
+      await claim(m, dave, t3)
+      await submitResult(m, dave, t3)
+      assert.equal(await market.read.creatorFeesOf([source2]), grid('0.25'))
+      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.05'))
+      assert.equal(await market.read.creatorFeesOf([free]), 0n)
+      await revertWithCustomError(
+        market.write.claimCreatorFees([free], { account: otherCreator.account }),
+        market,
+        'TaskMarketNothingToWithdraw',
+      )
+
+      // owners of one source cannot claim another's; strangers claim nothing
+      await revertWithCustomErrorWithArgs(
+        market.write.claimCreatorFees([source2], { account: creator.account }),
+        market,
+        'TaskMarketNotSourceOwner',
+        [source2, creator.account.address],
+      )
+      await revertWithCustomErrorWithArgs(
+        market.write.claimCreatorFees([m.sourceId], { account: otherCreator.account }),
+        market,
+        'TaskMarketNotSourceOwner',
+        [m.sourceId, otherCreator.account.address],
+      )
+      for (const sourceId of [m.sourceId, source2]) {
+        await revertWithCustomErrorWithArgs(
+          market.write.claimCreatorFees([sourceId], { account: stranger.account }),
+          market,
+          'TaskMarketNotSourceOwner',
+          [sourceId, stranger.account.address],
+        )
+      }
+      // unknown sources (including id 0) revert in the registry
+      for (const sourceId of [0, free + 1]) {
+        await revertWithCustomErrorWithArgs(
+          market.write.claimCreatorFees([sourceId], { account: stranger.account }),
+          m.sources,
+          'SourceRegistryUnknownSource',
+          [sourceId],
+        )
+      }
+
+      // a deactivated source still pays its owner what it earned
+      await m.sources.write.deactivate([source2], { account: otherCreator.account })
+      await viem.assertions.emitWithArgs(
+        market.write.claimCreatorFees([source2], { account: otherCreator.account }),
+        market,
+        'CreatorFeesClaimed',
+        [source2, otherCreator.account.address, grid('0.25')],
+      )
+      await viem.assertions.emitWithArgs(
+        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market,
+        'CreatorFeesClaimed',
+        [m.sourceId, creator.account.address, grid('0.05')],
+      )
+      assert.equal(await market.read.balanceOf([otherCreator.account.address]), grid('0.25'))
+      assert.equal(await market.read.balanceOf([creator.account.address]), grid('0.05'))
+      assert.equal(await m.totalCreatorFees(), 0n)
+      await checkSums(m)
+    })
   })
 
   describe('nothing is ever paid twice', () => {
@@ -521,8 +706,17 @@ describe('TaskMarket balances and fees', () => {
     assert.equal((await market.read.getTask([t5])).status, TaskStatus.Failed)
     await step()
 
-    // Drain: every internal balance, the treasury and every staker's rewards.
+    // Drain: every source's creator fees, every internal balance, the treasury and every staker's rewards.
     const wallets = await viem.getWalletClients()
+    for (const [sourceId, owner] of [
+      [m.sourceId, m.creator],
+      [source2, m.others[1]!],
+    ] as const) {
+      const fees = await market.read.creatorFeesOf([sourceId])
+      assert.ok(fees > 0n, `source ${sourceId} earned creator fees`)
+      await market.write.claimCreatorFees([sourceId], { account: owner.account })
+    }
+    await step()
     for (const w of wallets) {
       const balance = await market.read.balanceOf([w.account.address])
       if (balance > 0n) await market.write.withdraw([balance], { account: w.account })
@@ -532,8 +726,9 @@ describe('TaskMarket balances and fees', () => {
     }
     await market.write.withdrawTreasury()
     await step()
-    assert.equal(await market.read.totalBalances(), 0n)
-    assert.equal(await market.read.totalEscrow(), 0n)
+    assert.equal(await m.totalBalances(), 0n)
+    assert.equal(await m.totalEscrow(), 0n)
+    assert.equal(await m.totalCreatorFees(), 0n)
     assert.equal(await market.read.treasuryAccrued(), 0n)
     assert.equal(await market.read.pendingStakerFees(), 0n)
     assert.equal(

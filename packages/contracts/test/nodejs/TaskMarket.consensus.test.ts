@@ -144,7 +144,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     const before = await ledger(m, [client, alice, bob, creator])
     const last = await reveal(m, bob, taskId, b.digest, b.salt, 1)
     const after = await ledger(m, [client, alice, bob, creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
       { provider: alice.account.address, kind: 'paid', runtimeSec: 1 },
       { provider: bob.account.address, kind: 'paid', runtimeSec: 1 },
     ])
@@ -188,7 +188,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     assertSettlement(
       before,
       after,
-      settlementModel(terms, DEFAULT_MARKET_PARAMS, m.creator.account.address, [
+      settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'unlocked' },
         { provider: bob.account.address, kind: 'unlocked' },
       ]),
@@ -217,7 +217,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     const before = await ledger(m, [client, alice, bob, carol, creator])
     const hash = await reveal(m, carol, taskId, reps[2]!.digest, reps[2]!.salt)
     const after = await ledger(m, [client, alice, bob, carol, creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
       { provider: alice.account.address, kind: 'paid', runtimeSec: 60 },
       { provider: bob.account.address, kind: 'outvoted' },
       { provider: carol.account.address, kind: 'paid', runtimeSec: 60 },
@@ -286,7 +286,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     await atTime(m, revealDeadline + 1)
     const hash = await market.write.finalizeTask([taskId], { account: m.others[1]!.account })
     const after = await ledger(m, [client, alice, bob, carol, creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
       { provider: alice.account.address, kind: 'unlocked' },
       { provider: bob.account.address, kind: 'unlocked' },
       { provider: carol.account.address, kind: 'slashed' },
@@ -335,7 +335,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     assertSettlement(
       before,
       after,
-      settlementModel(terms, DEFAULT_MARKET_PARAMS, m.creator.account.address, [
+      settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'unlocked' },
         { provider: bob.account.address, kind: 'unlocked' },
         { provider: carol.account.address, kind: 'unlocked' },
@@ -367,7 +367,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     assertSettlement(
       before,
       after,
-      settlementModel(terms, DEFAULT_MARKET_PARAMS, m.creator.account.address, [
+      settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'paid', runtimeSec: 60 },
         { provider: bob.account.address, kind: 'slashed' },
         { provider: carol.account.address, kind: 'paid', runtimeSec: 60 },
@@ -425,7 +425,6 @@ describe('TaskMarket consensus (k > 1)', () => {
       settlementModel(
         terms,
         DEFAULT_MARKET_PARAMS,
-        m.creator.account.address,
         vote.map((r, i) =>
           i < 3
             ? { provider: r.wallet.account.address, kind: 'paid', runtimeSec: 60 }
@@ -466,7 +465,6 @@ describe('TaskMarket consensus (k > 1)', () => {
     const model = settlementModel(
       terms,
       DEFAULT_MARKET_PARAMS,
-      m.creator.account.address,
       reps.map((r, i) => ({ provider: r.wallet.account.address, kind: 'paid', runtimeSec: counted[i]! })),
     )
     assertSettlement(before, after, model)

@@ -231,13 +231,18 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketInsufficientBalance',
         [m.others[1]!.account.address, 0n, 1n],
       )
+      // The market keeps no uint128 totals any more, so it has no deposit cap: an amount the client does not
+      // hold fails in the token's transferFrom, and nothing is credited.
+      const tokens = await m.token.read.balanceOf([client.account.address])
+      await m.token.write.approve([market.address, 2n ** 128n], { account: client.account })
       await revertWithCustomErrorWithArgs(
         market.write.deposit([2n ** 128n], { account: client.account }),
-        market,
-        'TaskMarketAmountTooLarge',
-        [2n ** 128n],
+        m.token,
+        'ERC20InsufficientBalance',
+        [client.account.address, tokens, 2n ** 128n],
       )
       assert.equal(await market.read.balanceOf([client.account.address]), grid(5))
+      assert.equal(await m.token.read.balanceOf([client.account.address]), tokens)
       await m.checkInvariants()
     })
 
@@ -633,7 +638,7 @@ describe('TaskMarket hostile paths', () => {
       assertSettlement(
         before,
         after,
-        settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+        settlementModel(terms, DEFAULT_MARKET_PARAMS, [
           { provider: alice.account.address, kind: 'paid', runtimeSec: 60 },
           { provider: bob.account.address, kind: 'slashed' },
           { provider: carol.account.address, kind: 'paid', runtimeSec: 60 },
@@ -829,37 +834,58 @@ describe('TaskMarket hostile paths', () => {
 
     it('the constructor rejects zero addresses and out-of-bounds parameters', async () => {
       const m = await load()
-      const args = (overrides: { asset?: `0x${string}`; treasury?: `0x${string}`; params?: object } = {}) =>
+      type Overrides = {
+        asset?: `0x${string}`
+        sources?: `0x${string}`
+        treasury?: `0x${string}`
+        params?: object
+        unbondingPeriod?: number
+        minProviderStake?: bigint
+      }
+      const args = (overrides: Overrides = {}) =>
         [
           overrides.asset ?? m.token.address,
-          m.sources.address,
-          m.providers.address,
-          m.staking.address,
+          overrides.sources ?? m.sources.address,
           overrides.treasury ?? m.treasury,
           m.owner.account.address,
           { ...DEFAULT_MARKET_PARAMS, ...overrides.params },
+          overrides.unbondingPeriod ?? 7 * DAY,
+          overrides.minProviderStake ?? grid(100),
         ] as const
-      await revertWithCustomError(
-        viem.deployContract('TaskMarket', args({ asset: zeroAddress })) as unknown as Promise<`0x${string}`>,
-        m.market,
-        'TaskMarketZeroAddress',
-      )
-      await revertWithCustomError(
-        viem.deployContract(
-          'TaskMarket',
-          args({ treasury: zeroAddress }),
-        ) as unknown as Promise<`0x${string}`>,
-        m.market,
-        'TaskMarketZeroAddress',
-      )
+      const deploy = (overrides: Overrides) =>
+        viem.deployContract('TaskMarket', args(overrides)) as unknown as Promise<`0x${string}`>
+      for (const overrides of [{ asset: zeroAddress }, { sources: zeroAddress }, { treasury: zeroAddress }]) {
+        await revertWithCustomError(deploy(overrides), m.market, 'TaskMarketZeroAddress')
+      }
       await revertWithCustomErrorWithArgs(
-        viem.deployContract(
-          'TaskMarket',
-          args({ params: { protocolFeeBps: 2_001 } }),
-        ) as unknown as Promise<`0x${string}`>,
+        deploy({ params: { protocolFeeBps: 2_001 } }),
         m.market,
         'TaskMarketParamOutOfBounds',
         ['protocolFeeBps'],
+      )
+      // Staking and ProviderRegistry are deployed by the constructor: their bounds apply, and their errors bubble up
+      const [minPeriod, maxPeriod] = [
+        await m.staking.read.MIN_UNBONDING_PERIOD(),
+        await m.staking.read.MAX_UNBONDING_PERIOD(),
+      ]
+      await revertWithCustomErrorWithArgs(
+        deploy({ unbondingPeriod: minPeriod - 1 }),
+        m.staking,
+        'StakingUnbondingPeriodOutOfBounds',
+        [minPeriod - 1, minPeriod, maxPeriod],
+      )
+      await revertWithCustomErrorWithArgs(
+        deploy({ unbondingPeriod: maxPeriod + 1 }),
+        m.staking,
+        'StakingUnbondingPeriodOutOfBounds',
+        [maxPeriod + 1, minPeriod, maxPeriod],
+      )
+      const maxStake = await m.providers.read.MAX_MIN_PROVIDER_STAKE()
+      await revertWithCustomErrorWithArgs(
+        deploy({ minProviderStake: maxStake + 1n }),
+        m.providers,
+        'ProviderRegistryMinStakeOutOfBounds',
+        [maxStake + 1n, maxStake],
       )
     })
 

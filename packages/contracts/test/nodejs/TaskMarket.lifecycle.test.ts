@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { getAddress, zeroHash } from 'viem'
-import { DEFAULT_INPUT_CID, DEFAULT_SOURCE_REQUIREMENTS, grid, type TaskParams } from './helpers/fixture.js'
+import { getAddress, zeroAddress, zeroHash } from 'viem'
+import {
+  DEFAULT_CAPABILITIES,
+  DEFAULT_INPUT_CID,
+  DEFAULT_PROFILE_CID,
+  DEFAULT_SOURCE_REQUIREMENTS,
+  grid,
+  type TaskParams,
+} from './helpers/fixture.js'
 import {
   addressOf,
   assertSettlement,
@@ -61,13 +68,80 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(getAddress(await market.read.owner()), addressOf(m.owner))
     assert.deepEqual(await market.read.params(), DEFAULT_MARKET_PARAMS)
     assert.equal(await market.read.taskCount(), 0n)
-    assert.equal(await market.read.totalEscrow(), 0n)
+    assert.equal(await m.totalEscrow(), 0n)
+    assert.equal(await market.read.creatorFeesOf([m.sourceId]), 0n)
     assert.equal(await market.read.treasuryAccrued(), 0n)
     assert.equal(await market.read.pendingStakerFees(), 0n)
+    // Staking and ProviderRegistry are the market's own: deployed by its constructor, owned by the initial owner
     assert.equal(getAddress(await m.staking.read.market()), getAddress(market.address))
     assert.equal(getAddress(await m.providers.read.market()), getAddress(market.address))
+    assert.equal(getAddress(await m.staking.read.owner()), addressOf(m.owner))
+    assert.equal(getAddress(await m.providers.read.owner()), addressOf(m.owner))
     assert.equal(await market.read.collateralFor([grid(10)]), grid(5))
     await m.checkInvariants()
+  })
+
+  it('the constructor deploys Staking and ProviderRegistry with itself as their immutable market, owned by the initial owner', async () => {
+    const m = await load()
+    const initialOwner = m.others[5]!
+    // deployed by account 0 for another owner, with its own unbonding period and minimum stake
+    const deployed = await viem.deployContract('TaskMarket', [
+      m.token.address,
+      m.sources.address,
+      m.treasury,
+      initialOwner.account.address,
+      DEFAULT_MARKET_PARAMS,
+      3 * DAY,
+      grid(42),
+    ])
+    const staking = await viem.getContractAt('Staking', await deployed.read.staking())
+    const providers = await viem.getContractAt('ProviderRegistry', await deployed.read.providers())
+    assert.notEqual(getAddress(staking.address), getAddress(m.staking.address), 'a new Staking')
+    assert.notEqual(getAddress(providers.address), getAddress(m.providers.address), 'a new ProviderRegistry')
+    for (const contract of [deployed, staking, providers]) {
+      assert.equal(getAddress(await contract.read.owner()), addressOf(initialOwner))
+      assert.equal(getAddress(await contract.read.pendingOwner()), getAddress(zeroAddress))
+    }
+    assert.equal(getAddress(await staking.read.market()), getAddress(deployed.address))
+    assert.equal(getAddress(await providers.read.market()), getAddress(deployed.address))
+    assert.equal(getAddress(await staking.read.asset()), getAddress(m.token.address))
+    assert.equal(await staking.read.unbondingPeriod(), 3 * DAY)
+    assert.equal(await providers.read.minProviderStake(), grid(42))
+    // no setter can re-point them
+    for (const abi of [staking.abi, providers.abi]) {
+      assert.equal(
+        abi.some(
+          (item) =>
+            item.type === 'function' && item.name.toLowerCase().includes('market') && item.name !== 'market',
+        ),
+        false,
+      )
+    }
+    // the new ProviderRegistry reads the new Staking: a provider staked there registers and claims on the new market
+    const alice = m.provs[0]!
+    await m.token.write.approve([staking.address, grid(42)], { account: alice.account })
+    await staking.write.stake([grid(42)], { account: alice.account })
+    await providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: alice.account })
+    await providers.write.subscribe([[m.sourceId]], { account: alice.account })
+    const params = await m.defaultTaskParams(m.sourceId, { maxPayment: grid(10) })
+    await m.token.write.approve([deployed.address, grid(10)], { account: m.client.account })
+    await deployed.write.submitTask([params], { account: m.client.account })
+    await deployed.write.claimTask([1n], { account: alice.account })
+    assert.equal((await staking.read.stakeOf([alice.account.address])).locked, grid(5))
+    assert.equal((await providers.read.getReputation([alice.account.address])).claimed, 1)
+    // only that market locks collateral: not the deployer, not the owner
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      staking.write.lock([alice.account.address, 1n]),
+      staking,
+      'StakingNotMarket',
+      [getAddress(m.owner.account.address)],
+    )
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      staking.write.lock([alice.account.address, 1n], { account: initialOwner.account }),
+      staking,
+      'StakingNotMarket',
+      [getAddress(initialOwner.account.address)],
+    )
   })
 
   it('k = 1, fixed price: submit → claim → submitResult settles in one transaction', async () => {
@@ -90,13 +164,12 @@ describe('TaskMarket lifecycle', () => {
       client.account.address,
       m.sourceId,
       DEFAULT_INPUT_CID,
-      params,
       escrow,
     ])
     await viem.assertions.emitWithArgs(submitHash, market, 'Deposited', [client.account.address, escrow])
     assert.equal(await m.token.read.balanceOf([client.account.address]), clientTokens - escrow)
     assert.equal(await market.read.taskCount(), 1n)
-    assert.equal(await market.read.totalEscrow(), escrow)
+    assert.equal(await m.totalEscrow(), escrow)
     assert.equal(await market.read.balanceOf([client.account.address]), 0n)
 
     const task = await market.read.getTask([1n])
@@ -154,7 +227,7 @@ describe('TaskMarket lifecycle', () => {
     await atTime(m, claimedAt + 90)
     const submitResultHash = await submitResult(m, alice, 1n, 75)
     const after = await ledger(m, [client, alice, creator, m.treasury])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
       { provider: alice.account.address, kind: 'paid', runtimeSec: 75 },
     ])
     assertSettlement(before, after, model)
@@ -185,12 +258,14 @@ describe('TaskMarket lifecycle', () => {
       alice.account.address,
       grid(20),
     ])
-    // 40 − 5 % = 38 to Alice; fee 2 = 0.2 creator (10 %) + 0.24 stakers (12 %) + 1.56 treasury (the rest)
+    // 40 − 5 % = 38 to Alice; fee 2 = 0.2 creator (10 %) + 0.24 stakers (12 %) + 1.56 treasury (the rest).
+    // The creator's part accrues to the source; its owner claims it into its balance.
     assert.equal(await market.read.balanceOf([alice.account.address]), grid(38))
-    assert.equal(await market.read.balanceOf([creator.account.address]), grid('0.2'))
+    assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.2'))
+    assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
     assert.equal(await market.read.pendingStakerFees(), grid('0.24'))
     assert.equal(await market.read.treasuryAccrued(), grid('1.56'))
-    assert.equal(await market.read.totalEscrow(), 0n)
+    assert.equal(await m.totalEscrow(), 0n)
 
     const settled = await market.read.getTask([1n])
     assert.equal(settled.status, TaskStatus.Completed)
@@ -291,7 +366,7 @@ describe('TaskMarket lifecycle', () => {
       await atTime(m, claimedAt + 200)
       const hash = await submitResult(m, alice, taskId, 5_000)
       const after = await ledger(m, [client, alice, creator])
-      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'paid', runtimeSec: 200 },
       ])
       assert.equal(model.paid, grid(2))
@@ -331,14 +406,12 @@ describe('TaskMarket lifecycle', () => {
       await claim(m, alice, taskId)
       const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
       await atTime(m, claimedAt + 200)
-      await m.viem.assertions.emitWithArgs(submitResult(m, alice, taskId, 5_000), m.market, 'ResultSubmitted', [
-        taskId,
-        alice.account.address,
-        0,
-        RESULT_CID,
-        RECEIPT_CID,
-        200,
-      ])
+      await m.viem.assertions.emitWithArgs(
+        submitResult(m, alice, taskId, 5_000),
+        m.market,
+        'ResultSubmitted',
+        [taskId, alice.account.address, 0, RESULT_CID, RECEIPT_CID, 200],
+      )
       assert.equal((await m.market.read.getSlots([taskId]))[0]!.runtimeSec, 0)
     })
 
@@ -353,7 +426,7 @@ describe('TaskMarket lifecycle', () => {
       await atTime(m, claimedAt + 300)
       const hash = await submitResult(m, alice, taskId, 50)
       const after = await ledger(m, [m.client, alice, m.creator])
-      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, m.creator.account.address, [
+      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'paid', runtimeSec: 50 },
       ])
       assert.equal(model.paid, grid('0.5'))
@@ -409,7 +482,6 @@ describe('TaskMarket lifecycle', () => {
     const model = settlementModel(
       terms,
       DEFAULT_MARKET_PARAMS,
-      creator.account.address,
       [{ provider: alice.account.address, kind: 'slashed' }],
       false,
     )
@@ -427,7 +499,7 @@ describe('TaskMarket lifecycle', () => {
     // the slash is compensation, not a refund: the client's 30 GRID stay in escrow
     assert.equal(await market.read.balanceOf([client.account.address]), grid('7.5'))
     assert.equal(await market.read.treasuryAccrued(), grid('7.5'))
-    assert.equal(await market.read.totalEscrow(), grid(30))
+    assert.equal(await m.totalEscrow(), grid(30))
     const reopened = await market.read.getTask([taskId])
     assert.equal(reopened.status, TaskStatus.Open)
     assert.equal(reopened.openSlots, 0b1)
@@ -451,7 +523,7 @@ describe('TaskMarket lifecycle', () => {
     assertSettlement(
       beforePay,
       afterPay,
-      settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+      settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: bob.account.address, kind: 'paid', runtimeSec: 60 },
       ]),
     )
@@ -489,7 +561,7 @@ describe('TaskMarket lifecycle', () => {
       await atTime(m, now + 2 * DAY + 1)
       const hash = await market.write.expireTask([taskId], { account: m.others[2]!.account })
       const after = await ledger(m, [client, alice, bob, carol, creator])
-      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, creator.account.address, [
+      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
         { provider: alice.account.address, kind: 'unlocked' },
         { provider: bob.account.address, kind: 'slashed' },
       ])
@@ -541,7 +613,7 @@ describe('TaskMarket lifecycle', () => {
         grid(7),
       ])
       assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(7))
-      assert.equal(await m.market.read.totalEscrow(), 0n)
+      assert.equal(await m.totalEscrow(), 0n)
       await m.checkInvariants()
     })
   })
@@ -550,7 +622,7 @@ describe('TaskMarket lifecycle', () => {
     const m = await load()
     const { market, client } = m
     const taskId = await submitOnSource(m, { maxPayment: grid(12), replicas: 2 })
-    assert.equal(await market.read.totalEscrow(), grid(24))
+    assert.equal(await m.totalEscrow(), grid(24))
     const hash = await market.write.cancelTask([taskId], { account: client.account })
     await viem.assertions.emitWithArgs(hash, market, 'TaskFinalized', [
       taskId,
@@ -562,7 +634,7 @@ describe('TaskMarket lifecycle', () => {
     ])
     assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Cancelled)
     assert.equal(await market.read.balanceOf([client.account.address]), grid(24))
-    assert.equal(await market.read.totalEscrow(), 0n)
+    assert.equal(await m.totalEscrow(), 0n)
     await viem.assertions.revertWithCustomErrorWithArgs(
       market.write.claimTask([taskId], { account: m.provs[0]!.account }),
       market,
@@ -601,7 +673,7 @@ describe('TaskMarket lifecycle', () => {
       account: client.account.address,
     })
     assert.equal(firstId, 2n)
-    const escrowBefore = await market.read.totalEscrow()
+    const escrowBefore = await m.totalEscrow()
     const tokens = await m.token.read.balanceOf([client.account.address])
     const hash = await market.write.submitTasks([batch], { account: client.account })
 
@@ -612,8 +684,8 @@ describe('TaskMarket lifecycle', () => {
     )
     for (const [i, event] of submitted.entries()) {
       assert.equal(getAddress(event.client), addressOf(client))
+      assert.equal(event.sourceId, batch[i]!.sourceId)
       assert.equal(event.inputCID, batch[i]!.inputCID)
-      assert.deepEqual(event.params, batch[i])
       assert.equal(event.escrow, batch[i]!.maxPayment * BigInt(batch[i]!.replicas))
     }
     const transfers = await m.getEvents(hash, m.token, 'Transfer')
@@ -626,12 +698,20 @@ describe('TaskMarket lifecycle', () => {
 
     assert.equal(await m.token.read.balanceOf([client.account.address]), tokens - shortfall)
     assert.equal(await market.read.balanceOf([client.account.address]), 0n)
-    assert.equal(await market.read.totalEscrow(), escrowBefore + total)
+    assert.equal(await m.totalEscrow(), escrowBefore + total)
     assert.equal(await market.read.taskCount(), 21n)
+    // The event no longer carries the terms: each task stores exactly its params.
     for (let i = 0; i < 20; i++) {
       const task = await market.read.getTask([BigInt(i + 2)])
-      assert.equal(task.maxPayment, batch[i]!.maxPayment)
-      assert.equal(task.replicas, batch[i]!.replicas)
+      const params = batch[i]!
+      assert.equal(getAddress(task.client), addressOf(client))
+      assert.equal(task.sourceId, params.sourceId)
+      assert.equal(task.maxPayment, params.maxPayment)
+      assert.equal(task.pricePerSecond, params.pricePerSecond)
+      assert.equal(task.replicas, params.replicas)
+      assert.equal(task.deadline, params.deadline)
+      assert.equal(task.minSuccessBps, params.minSuccessBps)
+      assert.equal(task.minCompleted, params.minCompleted)
       assert.equal(task.status, TaskStatus.Open)
     }
     await m.checkInvariants()
@@ -669,7 +749,7 @@ describe('TaskMarket lifecycle', () => {
         grid(100),
       ])
       assert.equal(await market.read.balanceOf([client.account.address]), grid(100))
-      assert.equal(await market.read.totalBalances(), grid(100))
+      assert.equal(await m.totalBalances(), grid(100))
       assert.equal(await token.read.balanceOf([client.account.address]), clientTokens - grid(100))
       await m.checkInvariants()
 
@@ -695,7 +775,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(await market.read.balanceOf([client.account.address]), 0n)
       assert.equal(await market.read.balanceOf([friend.account.address]), 0n)
       assert.equal(await token.read.balanceOf([friend.account.address]), friendTokens + grid(70))
-      assert.equal(await market.read.totalBalances(), 0n)
+      assert.equal(await m.totalBalances(), 0n)
       await m.checkInvariants()
     })
 
@@ -727,13 +807,16 @@ describe('TaskMarket lifecycle', () => {
         client.account.address,
         m.sourceId,
         DEFAULT_INPUT_CID,
-        params,
         grid(10),
       ])
+      const task = await market.read.getTask([1n])
+      assert.equal(task.maxPayment, params.maxPayment)
+      assert.equal(task.replicas, params.replicas)
+      assert.equal(task.deadline, params.deadline)
       await viem.assertions.emitWithArgs(hash, market, 'Deposited', [client.account.address, grid(6)])
       assert.equal(await token.read.balanceOf([client.account.address]), tokens - grid(6))
       assert.equal(await market.read.balanceOf([client.account.address]), 0n)
-      assert.equal(await market.read.totalEscrow(), grid(10))
+      assert.equal(await m.totalEscrow(), grid(10))
       assert.equal(await token.read.allowance([client.account.address, market.address]), 0n)
       await m.checkInvariants()
     })

@@ -18,13 +18,14 @@ import {
   DEFAULT_PROFILE_CID,
   DEFAULT_SOURCE_REQUIREMENTS,
   grid,
+  marketLiabilities,
   NO_EXTRA_REQUIREMENTS,
   type TaskParams,
 } from './helpers/fixture.js'
 import { digestOf, RECEIPT_CID, RESULT_CID, saltOf, TaskStatus } from './helpers/market.js'
 
 const connection = await network.create()
-const { viem, networkHelpers } = connection
+const { networkHelpers } = connection
 const { time } = networkHelpers
 
 /** Mirrors ReentrantToken.Trigger. */
@@ -32,10 +33,10 @@ const Trigger = { Any: 0, Transfer: 1, TransferFrom: 2 } as const
 const UNBONDING_PERIOD = 7 * 24 * 60 * 60
 
 /**
- * Deploys SourceRegistry, Staking, ProviderRegistry and TaskMarket directly on a ReentrantToken and wires
- * them; funds a client and three providers, publishes a deterministic source, registers the providers,
- * and gives the token contract itself an internal market balance (so a reentrant withdraw has something
- * to take if the guard were missing).
+ * Deploys SourceRegistry and TaskMarket directly on a ReentrantToken (the market's constructor deploys
+ * Staking and ProviderRegistry; their addresses are read from it); funds a client and three providers,
+ * publishes a deterministic source, registers the providers, and gives the token contract itself an
+ * internal market balance (so a reentrant withdraw has something to take if the guard were missing).
  */
 async function deployReentrantSystem(connection: NetworkConnection) {
   const { viem, networkHelpers } = connection
@@ -49,28 +50,20 @@ async function deployReentrantSystem(connection: NetworkConnection) {
 
   const token = await viem.deployContract('ReentrantToken', [])
   const sources = await viem.deployContract('SourceRegistry', [])
-  const staking = await viem.deployContract('Staking', [
-    token.address,
-    owner.account.address,
-    UNBONDING_PERIOD,
-  ])
-  const providers = await viem.deployContract('ProviderRegistry', [
-    sources.address,
-    staking.address,
-    owner.account.address,
-    grid(100),
-  ])
   const market = await viem.deployContract('TaskMarket', [
     token.address,
     sources.address,
-    providers.address,
-    staking.address,
     treasury,
     owner.account.address,
     defaultMarketParams,
+    UNBONDING_PERIOD,
+    grid(100),
   ])
-  await staking.write.setMarket([market.address])
-  await providers.write.setMarket([market.address])
+  const staking = await viem.getContractAt('Staking', await market.read.staking())
+  const providers = await viem.getContractAt('ProviderRegistry', await market.read.providers())
+  assert.equal(getAddress(await staking.read.market()), getAddress(market.address))
+  assert.equal(getAddress(await providers.read.market()), getAddress(market.address))
+  assert.equal(getAddress(await staking.read.asset()), getAddress(token.address))
 
   await token.write.mint([client.account.address, grid(1_000_000)])
   for (const w of provs) {
@@ -114,14 +107,24 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     }
   }
 
+  /** Every address that can hold an internal balance here: the 20 accounts and the contracts (the token is one). */
+  const accounts = [
+    ...wallets.map((w) => w.account.address),
+    token.address,
+    sources.address,
+    staking.address,
+    providers.address,
+    market.address,
+  ]
+  const liabilities = () => marketLiabilities(market, sources, accounts)
+  /** Σ replicas × maxPayment over the tasks not final. */
+  const totalEscrow = async () => (await liabilities()).escrow
+
   async function checkInvariants() {
     assert.equal(
       await token.read.balanceOf([market.address]),
-      (await market.read.totalBalances()) +
-        (await market.read.totalEscrow()) +
-        (await market.read.treasuryAccrued()) +
-        (await market.read.pendingStakerFees()),
-      'TaskMarket: token balance != balances + escrow + treasuryAccrued + pendingStakerFees',
+      (await liabilities()).total,
+      'TaskMarket: token balance != Σ balances + Σ creator fees + Σ escrow + treasuryAccrued + pendingStakerFees',
     )
     assert.equal(
       await token.read.balanceOf([staking.address]),
@@ -146,6 +149,8 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     market,
     sourceId,
     taskParams,
+    liabilities,
+    totalEscrow,
     checkInvariants,
   }
 }
@@ -277,7 +282,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await assertBlocked(s, 'submitTask → submitTask')
       assert.equal(taskId, 1n)
       assert.equal(await s.market.read.taskCount(), 1n)
-      assert.equal(await s.market.read.totalEscrow(), grid(10))
+      assert.equal(await s.totalEscrow(), grid(10))
       assert.equal(await s.market.read.balanceOf([s.token.address]), grid(100))
       await s.checkInvariants()
     })
@@ -298,7 +303,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       assert.equal((await market.read.getTask([1n])).status, TaskStatus.Open)
       assert.equal(await market.read.balanceOf([token.address]), grid(60))
       assert.equal(await market.read.taskCount(), 3n)
-      assert.equal(await market.read.totalEscrow(), grid(70))
+      assert.equal(await s.totalEscrow(), grid(70))
       await s.checkInvariants()
     })
 
@@ -309,7 +314,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const permit = await signPermit(s, client, market.address, grid(10))
       await market.write.submitTaskWithPermit([await s.taskParams(), permit], { account: client.account })
       await assertBlocked(s, 'submitTaskWithPermit → withdraw')
-      assert.equal(await market.read.totalEscrow(), grid(10))
+      assert.equal(await s.totalEscrow(), grid(10))
       assert.equal(await market.read.balanceOf([s.token.address]), grid(100))
       await s.checkInvariants()
     })
@@ -363,6 +368,45 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await assertBlocked(s, 'withdrawTreasury → withdrawTreasury')
       assert.equal(await token.read.balanceOf([s.treasury]), accrued)
       assert.equal(await market.read.treasuryAccrued(), 0n)
+      await s.checkInvariants()
+    })
+
+    it('claimCreatorFees: a reentrant claim by the source owner mid-withdrawal is blocked; the fees are claimed once', async () => {
+      const s = await load()
+      const { market, token, sources, client } = s
+      const alice = s.provs[0]!
+      // The token contract publishes source 2 (10 % creator fee) and earns its creator fees.
+      await token.write.execute([
+        sources.address,
+        encodeFunctionData({
+          abi: sources.abi,
+          functionName: 'publish',
+          args: [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0],
+        }),
+      ])
+      const sourceId = 2
+      assert.equal(getAddress(await sources.read.ownerOf([sourceId])), getAddress(token.address))
+      await s.providers.write.subscribe([[sourceId]], { account: alice.account })
+      const taskId = await submit(s, { sourceId, maxPayment: grid(100) })
+      await market.write.claimTask([taskId], { account: alice.account })
+      await market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, 60], { account: alice.account })
+      // fee 5, creator 0.5
+      assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.5'))
+      await s.checkInvariants()
+
+      await token.write.approve([market.address, grid(50)], { account: client.account })
+      await market.write.deposit([grid(50)], { account: client.account })
+      await arm(s, market.address, marketCall(s, 'claimCreatorFees', [sourceId]), Trigger.Transfer)
+      await market.write.withdraw([grid(50)], { account: client.account })
+      await assertBlocked(s, 'withdraw → claimCreatorFees')
+      assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.5'))
+      assert.equal(await market.read.balanceOf([token.address]), grid(100))
+      await s.checkInvariants()
+
+      // Outside a transfer the owner claims them, once.
+      await token.write.execute([market.address, marketCall(s, 'claimCreatorFees', [sourceId])])
+      assert.equal(await market.read.creatorFeesOf([sourceId]), 0n)
+      assert.equal(await market.read.balanceOf([token.address]), grid('100.5'))
       await s.checkInvariants()
     })
 
@@ -517,9 +561,12 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     const task = await market.read.getTask([t2])
     assert.equal(task.status, TaskStatus.Completed)
     assert.equal(await market.read.balanceOf([bob.account.address]), grid(19))
-    assert.equal(await market.read.totalEscrow(), 0n)
+    assert.equal(await s.totalEscrow(), 0n)
 
-    for (const w of [alice, bob, client]) {
+    // the source's owner claims the creator fees of both tasks, then everyone withdraws
+    assert.ok((await market.read.creatorFeesOf([s.sourceId])) > 0n)
+    await market.write.claimCreatorFees([s.sourceId], { account: s.owner.account })
+    for (const w of [alice, bob, client, s.owner]) {
       const balance = await market.read.balanceOf([w.account.address])
       if (balance === 0n) continue
       const tokens = await token.read.balanceOf([w.account.address])
@@ -527,6 +574,11 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       assert.equal(await token.read.balanceOf([w.account.address]), tokens + balance)
     }
     await market.write.withdrawTreasury()
+    const owed = await s.liabilities()
+    assert.equal(owed.creatorFees, 0n)
+    assert.equal(owed.escrow, 0n)
+    assert.equal(owed.treasuryAccrued, 0n)
+    assert.equal(owed.balances, grid(100), 'only the token contract’s own deposit is left')
     await s.checkInvariants()
     assert.equal(await token.read.attempted(), false, 'the hook never fired')
   })

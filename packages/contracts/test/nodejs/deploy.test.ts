@@ -45,10 +45,12 @@ describe('deployment', () => {
     it('deploys the system wired together and owned by the deployer', async () => {
       const { connection, deployer } = await freshChain()
       const { token, sources, staking, providers, market } = await connection.ignition.deploy(LocalGridforge)
+      // Staking and ProviderRegistry are created by the market's constructor, with it as their immutable market
       assert.ok(isAddressEqual(await staking.read.market(), market.address))
       assert.ok(isAddressEqual(await providers.read.market(), market.address))
       for (const contract of [staking, providers, market]) {
         assert.ok(isAddressEqual(await contract.read.owner(), deployer.account.address))
+        assert.equal(await contract.read.pendingOwner(), zeroAddress)
       }
       assert.ok(isAddressEqual(await market.read.asset(), token.address))
       assert.ok(isAddressEqual(await market.read.sources(), sources.address))
@@ -176,6 +178,22 @@ describe('deployment', () => {
       await assert.rejects(
         verifyGovernedDeployment(connection, record, { minDelay: MIN_DELAY + 1n }),
         /min delay/,
+      )
+      // Staking and ProviderRegistry must be the ones the market deployed.
+      const { staking, providers } = record.contracts
+      await assert.rejects(
+        verifyGovernedDeployment(connection, {
+          ...record,
+          contracts: { ...record.contracts, staking: providers },
+        }),
+        /not the ones market/,
+      )
+      await assert.rejects(
+        verifyGovernedDeployment(connection, {
+          ...record,
+          contracts: { ...record.contracts, providers: staking },
+        }),
+        /not the ones market/,
       )
     })
 

@@ -9,9 +9,7 @@ import {Staking} from "../../contracts/Staking.sol";
 import {TaskMarket} from "../../contracts/TaskMarket.sol";
 import {Capabilities} from "../../contracts/interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "../../contracts/interfaces/ISourceRegistry.sol";
-import {IStaking} from "../../contracts/interfaces/IStaking.sol";
 import {MarketParams, TaskParams} from "../../contracts/interfaces/ITaskMarket.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
 
 /// @notice The whole system, deployed and wired directly (no Ignition), owned by the deploying contract.
 struct System {
@@ -41,26 +39,23 @@ library Fixture {
         });
     }
 
-    /// @notice Deploys token, registries, staking and market; `address(this)` of the caller owns them all,
-    /// holds the whole supply and is the treasury unless `treasury` is given.
+    /// @notice Deploys token, source registry and market (which deploys Staking and ProviderRegistry with
+    /// itself as their market); `address(this)` of the caller owns them all, holds the whole supply, and
+    /// `treasury` receives the treasury's fees.
     function deploy(MarketParams memory params, address treasury) internal returns (System memory s) {
         s.token = new GridToken(address(this), INITIAL_SUPPLY);
         s.sources = new SourceRegistry();
-        s.staking = new Staking(IERC20(address(s.token)), address(this), UNBONDING_PERIOD);
-        s.providers = new ProviderRegistry(
-            ISourceRegistry(address(s.sources)), IStaking(address(s.staking)), address(this), MIN_PROVIDER_STAKE
-        );
         s.market = new TaskMarket(
             IERC20(address(s.token)),
             ISourceRegistry(address(s.sources)),
-            IProviderRegistry(address(s.providers)),
-            IStaking(address(s.staking)),
             treasury,
             address(this),
-            params
+            params,
+            UNBONDING_PERIOD,
+            MIN_PROVIDER_STAKE
         );
-        s.staking.setMarket(address(s.market));
-        s.providers.setMarket(address(s.market));
+        s.staking = Staking(s.market.staking());
+        s.providers = ProviderRegistry(s.market.providers());
     }
 
     /// @notice Requirements every test provider meets.

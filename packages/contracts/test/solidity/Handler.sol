@@ -45,6 +45,7 @@ contract Handler is TestBase {
     /// @dev Sources a k > 1 task may use, and all sources.
     uint32[] internal _deterministicSources;
     uint32[] internal _allSources;
+    mapping(uint32 sourceId => address) public sourceOwner;
 
     uint256 public currentTime;
 
@@ -73,7 +74,7 @@ contract Handler is TestBase {
     string public firstViolation;
     uint256 public firstViolationTask;
 
-    /// @notice Successful calls per action, for the campaign summary.
+    /// @notice Calls per action that got past their preconditions (read them in afterInvariant when tuning).
     mapping(bytes4 action => uint256) public calls;
 
     /// @dev Set by an action that got past its preconditions and called the system.
@@ -176,6 +177,25 @@ contract Handler is TestBase {
             vm.prank(_providers[i]);
             providers.subscribe(ids);
         }
+    }
+
+    /// @notice Hands a source to the other creator; its unclaimed creator fees go with it.
+    function transferSource(uint256 sourceSeed) external action {
+        uint32 sourceId = _allSources[sourceSeed % _allSources.length];
+        address from = sourceOwner[sourceId];
+        address to = from == _creators[0] ? _creators[1] : _creators[0];
+        _acted = true;
+        sourceOwner[sourceId] = to;
+        vm.prank(from);
+        sources.transfer(sourceId, to);
+    }
+
+    function claimCreatorFees(uint256 sourceSeed) external action {
+        uint32 sourceId = _allSources[sourceSeed % _allSources.length];
+        if (market.creatorFeesOf(sourceId) == 0) return;
+        _acted = true;
+        vm.prank(sourceOwner[sourceId]);
+        market.claimCreatorFees(sourceId);
     }
 
     // ─── Clients ───
@@ -340,6 +360,17 @@ contract Handler is TestBase {
         return _providers;
     }
 
+    function sourceList() external view returns (uint32[] memory) {
+        return _allSources;
+    }
+
+    /// @notice Σ replicas × maxPayment over tasks not yet final: what the market must hold in escrow.
+    function liveEscrow() external view returns (uint256 escrow) {
+        for (uint256 i; i < _live.length; ++i) {
+            escrow += ghostEscrow[_live[i]];
+        }
+    }
+
     /// @notice Moves the handler's clock (used by the exit after a run).
     function setTime(uint256 time) external {
         currentTime = time;
@@ -373,6 +404,7 @@ contract Handler is TestBase {
             0
         );
         _allSources.push(sourceId);
+        sourceOwner[sourceId] = creator;
         if (deterministic) _deterministicSources.push(sourceId);
     }
 

@@ -10,9 +10,10 @@ import {Handler} from "./Handler.sol";
 import {TestBase} from "./Vm.sol";
 
 /// @title Market invariants
-/// @notice DESIGN.md §2.5: the market and Staking always hold exactly what their ledgers owe, revenue share
-/// never exceeds what was received, tokens are neither minted nor burnt, nothing is paid twice, and after any
-/// sequence of actions every token can leave the system.
+/// @notice DESIGN.md §2.5: the market and Staking always hold exactly what their ledgers owe (for the market:
+/// Σ internal balances + Σ unclaimed creator fees + Σ escrow of tasks not final + treasury + stakers' fees),
+/// revenue share never exceeds what was received, tokens are neither minted nor burnt, nothing is paid twice,
+/// and after any sequence of actions every token can leave the system.
 /// @dev Campaign size is set per function for the `default` test profile (kept small for CI); a profile declared
 /// in hardhat.config.ts under test.solidity.profiles runs with that profile's invariant settings instead.
 contract MarketInvariantsTest is TestBase {
@@ -45,8 +46,8 @@ contract MarketInvariantsTest is TestBase {
 
     function targetSelectors() public view returns (FuzzSelector[] memory targets) {
         targets = new FuzzSelector[](1);
-        // `advance` is listed five times: the runner draws from this list, so it gets a quarter of the calls.
-        bytes4[] memory selectors = new bytes4[](24);
+        // `advance` is listed five times: the runner draws from this list, so it gets about a fifth of the calls.
+        bytes4[] memory selectors = new bytes4[](26);
         selectors[0] = Handler.deposit.selector;
         selectors[1] = Handler.withdraw.selector;
         selectors[2] = Handler.publish.selector;
@@ -67,27 +68,30 @@ contract MarketInvariantsTest is TestBase {
         selectors[17] = Handler.requestUnbond.selector;
         selectors[18] = Handler.withdrawUnbonded.selector;
         selectors[19] = Handler.claimRewards.selector;
-        for (uint256 i = 20; i < 24; ++i) {
+        selectors[20] = Handler.transferSource.selector;
+        selectors[21] = Handler.claimCreatorFees.selector;
+        for (uint256 i = 22; i < 26; ++i) {
             selectors[i] = Handler.advance.selector;
         }
         targets[0] = FuzzSelector({addr: address(handler), selectors: selectors});
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
     function invariant_marketHoldsItsLedger() public view {
         assertEq(
             token.balanceOf(address(market)),
-            market.totalBalances() + market.totalEscrow() + market.treasuryAccrued() + market.pendingStakerFees(),
-            "market token balance != balances + escrow + treasury + staker fees"
+            _internalBalances() + _creatorFees() + handler.liveEscrow() + market.treasuryAccrued()
+                + market.pendingStakerFees(),
+            "market token balance != balances + creator fees + live escrow + treasury + staker fees"
         );
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
     function invariant_stakingHoldsItsLedger() public view {
         assertEq(
@@ -98,8 +102,8 @@ contract MarketInvariantsTest is TestBase {
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
     function invariant_rewardsCovered() public view {
         address[] memory stakers = handler.stakers();
@@ -111,8 +115,8 @@ contract MarketInvariantsTest is TestBase {
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
     function invariant_supplyConserved() public view {
         assertEq(token.totalSupply(), Fixture.INITIAL_SUPPLY, "total supply changed");
@@ -126,8 +130,8 @@ contract MarketInvariantsTest is TestBase {
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
     function invariant_nothingPaidTwice() public view {
         // Checked on every ReplicaPaid / TaskFinalized log: a slot paid once, a task finalized once,
@@ -140,24 +144,10 @@ contract MarketInvariantsTest is TestBase {
     }
 
     /**
-     * hardhat-config: default.invariant.runs = 24
-     * hardhat-config: default.invariant.depth = 80
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
      */
-    function invariant_ledgersMatchAccounts() public view {
-        address[] memory accounts = handler.accounts();
-        uint256 balances;
-        for (uint256 i; i < accounts.length; ++i) {
-            balances += market.balanceOf(accounts[i]);
-        }
-        assertEq(market.totalBalances(), balances, "totalBalances != sum of internal balances");
-
-        uint256[] memory live = handler.liveTasks();
-        uint256 escrow;
-        for (uint256 i; i < live.length; ++i) {
-            escrow += handler.ghostEscrow(live[i]);
-        }
-        assertEq(market.totalEscrow(), escrow, "totalEscrow != escrow of live tasks");
-
+    function invariant_stakesAndCollateralMatchAccounts() public view {
         address[] memory stakers = handler.stakers();
         uint256 staked;
         uint256 unbonding;
@@ -169,6 +159,7 @@ contract MarketInvariantsTest is TestBase {
         assertEq(staking.totalUnbonding(), unbonding, "totalUnbonding != sum of unbonding");
 
         // Each provider's locked stake is the collateral of its claims on live tasks.
+        uint256[] memory live = handler.liveTasks();
         address[] memory providers = handler.providerList();
         uint256[] memory expectedLocked = new uint256[](providers.length);
         for (uint256 i; i < live.length; ++i) {
@@ -189,14 +180,34 @@ contract MarketInvariantsTest is TestBase {
     /// @notice After every run: settle everything and take every token out; nothing may stay behind.
     function afterInvariant() public {
         _exitAll();
-        assertEq(market.totalEscrow(), 0, "escrow left after every task settled");
-        assertEq(market.totalBalances(), 0, "internal balances left after every withdrawal");
+        uint256[] memory tasks = handler.liveTasks(); // as the handler last saw them; all settled by the exit
+        for (uint256 i; i < tasks.length; ++i) {
+            assertGe(uint8(market.getTask(tasks[i]).status), uint8(TaskStatus.Completed), "a task is not final");
+        }
+        assertEq(_internalBalances(), 0, "internal balances left after every withdrawal");
+        assertEq(_creatorFees(), 0, "creator fees left after every claim");
         assertEq(market.treasuryAccrued(), 0, "treasury fees left after withdrawTreasury");
         assertEq(token.balanceOf(address(market)), market.pendingStakerFees(), "market holds unowed tokens");
         assertEq(staking.totalStaked(), 0, "stake left after everyone unbonded");
         assertEq(staking.totalUnbonding(), 0, "unbonding left after everyone withdrew");
         assertEq(token.balanceOf(address(staking)), staking.rewardsReserve(), "staking holds unowed tokens");
         assertLe(staking.rewardsReserve(), MAX_REWARD_DUST, "revenue share stuck in Staking");
+    }
+
+    /// @dev Σ internal balances of every account that can hold one.
+    function _internalBalances() internal view returns (uint256 sum) {
+        address[] memory accounts = handler.accounts();
+        for (uint256 i; i < accounts.length; ++i) {
+            sum += market.balanceOf(accounts[i]);
+        }
+    }
+
+    /// @dev Σ creator fees accrued to every source and not yet claimed.
+    function _creatorFees() internal view returns (uint256 sum) {
+        uint32[] memory sourceIds = handler.sourceList();
+        for (uint256 i; i < sourceIds.length; ++i) {
+            sum += market.creatorFeesOf(sourceIds[i]);
+        }
     }
 
     /// @dev Lets every deadline pass, settles every live task and takes every token out: internal balances,
@@ -210,6 +221,12 @@ contract MarketInvariantsTest is TestBase {
             else market.expireTask(live[i]);
         }
         if (market.treasuryAccrued() != 0) market.withdrawTreasury();
+        uint32[] memory sourceIds = handler.sourceList();
+        for (uint256 i; i < sourceIds.length; ++i) {
+            if (market.creatorFeesOf(sourceIds[i]) == 0) continue;
+            vm.prank(handler.sourceOwner(sourceIds[i]));
+            market.claimCreatorFees(sourceIds[i]);
+        }
         address[] memory accounts = handler.accounts();
         for (uint256 i; i < accounts.length; ++i) {
             uint256 balance = market.balanceOf(accounts[i]);

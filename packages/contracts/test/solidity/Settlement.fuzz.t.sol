@@ -31,6 +31,8 @@ contract SettlementFuzzTest is TestBase {
     Staking internal staking;
     ProviderRegistry internal providers;
     TaskMarket internal market;
+    /// @dev The source the test published last (whose creator fees a settlement accrues).
+    uint32 internal sourceId_;
 
     /// @dev What one settlement moved, read from the ledgers.
     struct Deltas {
@@ -39,7 +41,6 @@ contract SettlementFuzzTest is TestBase {
         uint256 creator;
         uint256 stakers;
         uint256 treasury;
-        uint256 escrow;
     }
 
     function setUp() public {
@@ -71,6 +72,7 @@ contract SettlementFuzzTest is TestBase {
         sourceId = sources.publish(
             keccak256("image"), CID, Fixture.requirements(MAX_RUNTIME, deterministic), creatorFeeBps, 0
         );
+        sourceId_ = sourceId;
         uint32[] memory ids = new uint32[](1);
         ids[0] = sourceId;
         vm.prank(PROVIDER);
@@ -100,7 +102,7 @@ contract SettlementFuzzTest is TestBase {
         returns (uint256 taskId)
     {
         TaskParams memory p =
-            Fixture.task(sourceId, maxPayment, pricePerSecond, replicas, uint40(block.timestamp + 1 days));
+            Fixture.task(sourceId, maxPayment, pricePerSecond, replicas, uint40(vm.getBlockTimestamp() + 1 days));
         vm.prank(CLIENT);
         taskId = market.submitTask(p);
     }
@@ -108,10 +110,9 @@ contract SettlementFuzzTest is TestBase {
     function _snapshot() internal view returns (Deltas memory d) {
         d.provider = market.balanceOf(PROVIDER) + market.balanceOf(PROVIDER_2);
         d.client = market.balanceOf(CLIENT);
-        d.creator = market.balanceOf(CREATOR);
+        d.creator = sourceId_ == 0 ? 0 : market.creatorFeesOf(sourceId_);
         d.stakers = market.pendingStakerFees();
         d.treasury = market.treasuryAccrued();
-        d.escrow = market.totalEscrow();
     }
 
     function _since(Deltas memory before) internal view returns (Deltas memory d) {
@@ -121,15 +122,16 @@ contract SettlementFuzzTest is TestBase {
         d.creator = current.creator - before.creator;
         d.stakers = current.stakers - before.stakers;
         d.treasury = current.treasury - before.treasury;
-        d.escrow = before.escrow - current.escrow;
     }
 
-    function _assertMarketLedger() internal view {
-        assertEq(
-            token.balanceOf(address(market)),
-            market.totalBalances() + market.totalEscrow() + market.treasuryAccrued() + market.pendingStakerFees(),
-            "market token balance != balances + escrow + treasury + staker fees"
-        );
+    /// @dev The market holds Σ internal balances + Σ creator fees + `liveEscrow` + treasury + stakers' fees.
+    function _assertMarketLedger(uint256 liveEscrow) internal view {
+        uint256 owed = market.balanceOf(CLIENT) + market.balanceOf(CREATOR) + market.balanceOf(PROVIDER)
+            + market.balanceOf(PROVIDER_2) + liveEscrow + market.treasuryAccrued() + market.pendingStakerFees();
+        for (uint32 id = 1; id <= sources.sourceCount(); ++id) {
+            owed += market.creatorFeesOf(id);
+        }
+        assertEq(token.balanceOf(address(market)), owed, "market token balance != what it owes");
     }
 
     /// @dev One fuzzed k = 1 settlement.
@@ -161,17 +163,18 @@ contract SettlementFuzzTest is TestBase {
         uint256 taskId = _submit(sourceId, c.maxPayment, c.pricePerSecond, 1);
         vm.prank(PROVIDER);
         market.claimTask(taskId);
-        vm.warp(block.timestamp + c.elapsed);
+        vm.warp(vm.getBlockTimestamp() + c.elapsed);
         Deltas memory before = _snapshot();
         vm.prank(PROVIDER);
         market.submitResult(taskId, CID, CID, c.runtimeSec);
         _assertSplit(c, _since(before));
-        _assertMarketLedger();
+        _assertMarketLedger(0);
     }
 
     function _assertSplit(Case memory c, Deltas memory d) internal pure {
         uint256 runtime = _min(c.runtimeSec, c.elapsed);
-        uint256 payment = c.pricePerSecond == 0 ? c.maxPayment : _min(c.maxPayment, uint256(c.pricePerSecond) * runtime);
+        uint256 payment =
+            c.pricePerSecond == 0 ? c.maxPayment : _min(c.maxPayment, uint256(c.pricePerSecond) * runtime);
         uint256 fee = payment * c.protocolFeeBps / BPS;
         uint256 rebate = fee * c.discountBps / BPS;
         uint256 net = fee - rebate;
@@ -179,7 +182,6 @@ contract SettlementFuzzTest is TestBase {
         uint256 toStakers = net * c.stakerShareBps / BPS;
         uint256 refund = c.maxPayment - payment;
 
-        assertEq(d.escrow, c.maxPayment, "escrow not released");
         assertEq(d.provider, payment - fee, "provider != payment - fee");
         assertEq(d.client, refund + rebate, "client != refund + rebate");
         assertEq(d.creator, toCreator, "creator fee");
@@ -204,7 +206,7 @@ contract SettlementFuzzTest is TestBase {
         uint256 taskId = _submit(sourceId, maxPayment, pricePerSecond, 1);
         vm.prank(PROVIDER);
         market.claimTask(taskId);
-        vm.warp(block.timestamp + elapsed);
+        vm.warp(vm.getBlockTimestamp() + elapsed);
         uint256 clientBefore = market.balanceOf(CLIENT);
         uint64 runtimeBefore = providers.getReputation(PROVIDER).totalRuntimeSec;
         vm.prank(PROVIDER);
@@ -218,7 +220,7 @@ contract SettlementFuzzTest is TestBase {
             providers.getReputation(PROVIDER).totalRuntimeSec - runtimeBefore, runtime, "runtime not capped"
         );
         assertEq(market.balanceOf(CLIENT) - clientBefore, maxPayment - payment, "client refund");
-        _assertMarketLedger();
+        _assertMarketLedger(0);
     }
 
     /// @notice k > 1: a replica's runtime is capped at its commit time, however late it reveals.
@@ -234,7 +236,7 @@ contract SettlementFuzzTest is TestBase {
         commit1 = uint32(bound(commit1, 0, MAX_RUNTIME));
         commit2 = uint32(bound(commit2, commit1, MAX_RUNTIME));
         uint256 taskId = _submit(_publish(0, true), maxPayment, pricePerSecond, 2);
-        uint256 start = block.timestamp;
+        uint256 start = vm.getBlockTimestamp();
         vm.prank(PROVIDER);
         market.claimTask(taskId);
         vm.prank(PROVIDER_2);
@@ -242,7 +244,7 @@ contract SettlementFuzzTest is TestBase {
         _commitAt(taskId, PROVIDER, start + commit1);
         _commitAt(taskId, PROVIDER_2, start + commit2);
 
-        vm.warp(block.timestamp + 599); // reveal as late as the window allows
+        vm.warp(vm.getBlockTimestamp() + 599); // reveal as late as the window allows
         uint256[3] memory before = [market.balanceOf(PROVIDER), market.balanceOf(PROVIDER_2), market.balanceOf(CLIENT)];
         _reveal(taskId, PROVIDER, reported);
         _reveal(taskId, PROVIDER_2, reported);
@@ -250,21 +252,24 @@ contract SettlementFuzzTest is TestBase {
         uint256 feeBps = market.getTask(taskId).feeBps;
         uint256 pay1 = _min(maxPayment, uint256(pricePerSecond) * _min(reported, commit1));
         uint256 pay2 = _min(maxPayment, uint256(pricePerSecond) * _min(reported, commit2));
-        assertEq(market.balanceOf(PROVIDER) - before[0], pay1 - pay1 * feeBps / BPS, "replica 1 not capped at commit");
-        assertEq(market.balanceOf(PROVIDER_2) - before[1], pay2 - pay2 * feeBps / BPS, "replica 2 not capped at commit");
+        assertEq(market.balanceOf(PROVIDER) - before[0], pay1 - pay1 * feeBps / BPS, "replica 1 not capped");
+        assertEq(market.balanceOf(PROVIDER_2) - before[1], pay2 - pay2 * feeBps / BPS, "replica 2 not capped");
         assertEq(market.balanceOf(CLIENT) - before[2], 2 * uint256(maxPayment) - pay1 - pay2, "client refund");
-        _assertMarketLedger();
+        _assertMarketLedger(0);
     }
 
+    /// @dev Both replicas commit to the same output, each with its own salt (its address).
     function _commitAt(uint256 taskId, address provider, uint256 time) internal {
         vm.warp(time);
+        bytes32 salt = bytes32(uint256(uint160(provider)));
         vm.prank(provider);
-        market.commitResult(taskId, Fixture.commitment(taskId, provider, keccak256("output"), bytes32(uint256(uint160(provider)))));
+        market.commitResult(taskId, Fixture.commitment(taskId, provider, keccak256("output"), salt));
     }
 
     function _reveal(uint256 taskId, address provider, uint32 runtimeSec) internal {
+        bytes32 salt = bytes32(uint256(uint160(provider)));
         vm.prank(provider);
-        market.revealResult(taskId, keccak256("output"), bytes32(uint256(uint160(provider))), CID, CID, runtimeSec);
+        market.revealResult(taskId, keccak256("output"), salt, CID, CID, runtimeSec);
     }
 
     /// @notice collateral = max(minCollateral, maxPayment × collateralBps / 10000), quoted and locked alike.
@@ -314,9 +319,8 @@ contract SettlementFuzzTest is TestBase {
         assertEq(staking.totalStaked(), staked - amount, "stake not slashed");
         assertEq(d.client, toClient, "client's share of the slash");
         assertEq(d.treasury, amount - toClient, "treasury's share of the slash");
-        assertEq(d.escrow, 0, "escrow moved on reopen");
         assertEq(providers.getReputation(PROVIDER).failed, 1, "failure not counted");
-        _assertMarketLedger();
+        _assertMarketLedger(maxPayment);
     }
 
     function _min(uint256 a, uint256 b) internal pure returns (uint256) {

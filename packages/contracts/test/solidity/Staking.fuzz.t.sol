@@ -12,11 +12,16 @@ import {TestBase} from "./Vm.sol";
 /// and slashes on demand. Only the two views Staking reads are implemented.
 contract MarketStub {
     IERC20 internal immutable _token;
-    Staking internal immutable _staking;
+    Staking internal _staking;
     uint256 public pendingStakerFees;
 
-    constructor(IERC20 token, Staking staking) {
+    constructor(IERC20 token) {
         _token = token;
+    }
+
+    /// @notice Staking is deployed after this stub (it takes the market's address), so it is wired here.
+    function setStaking(Staking staking) external {
+        require(address(_staking) == address(0), "already set");
         _staking = staking;
     }
 
@@ -60,9 +65,9 @@ contract StakingFuzzTest is TestBase {
     function setUp() public {
         vm.warp(1_750_000_000);
         token = new GridToken(address(this), Fixture.INITIAL_SUPPLY);
-        staking = new Staking(IERC20(address(token)), address(this), Fixture.UNBONDING_PERIOD);
-        market = new MarketStub(IERC20(address(token)), staking);
-        staking.setMarket(address(market));
+        market = new MarketStub(IERC20(address(token)));
+        staking = new Staking(IERC20(address(token)), address(market), address(this), Fixture.UNBONDING_PERIOD);
+        market.setStaking(staking);
         for (uint256 i; i < 2; ++i) {
             address account = i == 0 ? ALICE : BOB;
             token.transfer(account, MAX_STAKE);
@@ -152,10 +157,10 @@ contract StakingFuzzTest is TestBase {
 
         vm.prank(ALICE);
         staking.requestUnbond(first);
-        vm.warp(block.timestamp + wait);
+        vm.warp(vm.getBlockTimestamp() + wait);
         vm.prank(ALICE);
         staking.requestUnbond(second);
-        uint40 readyAt = uint40(block.timestamp) + Fixture.UNBONDING_PERIOD;
+        uint40 readyAt = uint40(vm.getBlockTimestamp()) + Fixture.UNBONDING_PERIOD;
         assertEq(staking.stakeOf(ALICE).unbondingReadyAt, readyAt, "second request did not restart the period");
         assertEq(staking.stakeOf(ALICE).unbonding, first + second, "unbonding != sum of requests");
         assertEq(staking.totalStaked(), amount - first - second, "unbonding still counted as stake");

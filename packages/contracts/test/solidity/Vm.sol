@@ -12,6 +12,9 @@ interface Vm {
 
     /// @notice Sets block.timestamp.
     function warp(uint256 newTimestamp) external;
+    /// @notice The current block.timestamp. Tests read time through this, never `block.timestamp`: the via-IR
+    /// optimizer treats TIMESTAMP as constant within a transaction and may reuse a value read before a warp.
+    function getBlockTimestamp() external view returns (uint256);
     /// @notice Sets msg.sender of the next call.
     function prank(address msgSender) external;
     /// @notice Sets msg.sender of every call until stopPrank.

@@ -4,6 +4,11 @@
  * every suite needs (publish a source, register a provider, deposit, submit a
  * task, compute a commitment, check the DESIGN.md §2.5 invariants).
  *
+ * The market keeps no totals of what it owes (they cost a storage write on
+ * every operation): the invariant is checked from the outside, by enumerating
+ * every account the fixture knows, every source and every task
+ * ({@link marketLiabilities}).
+ *
  * Use it through `networkHelpers.loadFixture` so each test starts from the same
  * snapshot:
  *
@@ -23,15 +28,17 @@
  * })
  */
 import assert from 'node:assert/strict'
+import type { ContractReturnType } from '@nomicfoundation/hardhat-viem/types'
 import type { NetworkConnection } from 'hardhat/types/network'
 import {
   type Abi,
   type Address,
   type ContractEventName,
+  encodeAbiParameters,
   type GetEventArgs,
+  getAddress,
   type Hash,
   type Hex,
-  encodeAbiParameters,
   keccak256,
   parseEventLogs,
   parseSignature,
@@ -45,11 +52,21 @@ export function grid(amount: number | string | bigint): bigint {
   return parseUnits(String(amount), 18)
 }
 
+/** Asserts that `value` is defined (`what` says what was missing) and returns it: a checked `value!`. */
+export function defined<T>(value: T | undefined, what: string): T {
+  assert.ok(value !== undefined, `${what} is undefined`)
+  return value
+}
+
 /**
  * Asserts two addresses are equal regardless of checksum case (Hardhat's wallet clients report
  * lower-case addresses, contract reads return checksummed ones).
  */
-export function assertAddress(actual: string, expected: string | { account: { address: Address } }, message?: string) {
+export function assertAddress(
+  actual: string,
+  expected: string | { account: { address: Address } },
+  message?: string,
+) {
   const want = typeof expected === 'string' ? expected : expected.account.address
   assert.equal(actual.toLowerCase(), want.toLowerCase(), message)
 }
@@ -124,6 +141,60 @@ export const CLIENT_FUNDS = grid(1_000_000)
 export const PROVIDER_FUNDS = grid(100_000)
 export const OTHER_FUNDS = grid(100_000)
 
+/** TaskStatus values of a final task (Completed, Failed, Cancelled, Expired): it holds no escrow any more. */
+export const FINAL_TASK_STATUSES: ReadonlySet<number> = new Set([4, 5, 6, 7])
+
+/**
+ * What `market` owes, summed from the outside (the market keeps no totals):
+ * - `balances`: Σ balanceOf(account) over `accounts` (duplicates counted once);
+ * - `creatorFees`: Σ creatorFeesOf(sourceId) over every source, 1..sources.sourceCount();
+ * - `escrow`: Σ replicas × maxPayment over every task not final, 1..market.taskCount();
+ * - `treasuryAccrued` and `pendingStakerFees`;
+ * - `total`: their sum, which must equal asset.balanceOf(market) when `accounts` holds every
+ *   account that ever had an internal balance.
+ */
+export async function marketLiabilities(
+  market: ContractReturnType<'TaskMarket'>,
+  sources: ContractReturnType<'SourceRegistry'>,
+  accounts: readonly Address[],
+) {
+  const unique = [...new Set(accounts.map((account) => getAddress(account)))]
+  const [sourceCount, taskCount, treasuryAccrued, pendingStakerFees] = await Promise.all([
+    sources.read.sourceCount(),
+    market.read.taskCount(),
+    market.read.treasuryAccrued(),
+    market.read.pendingStakerFees(),
+  ])
+  const sourceIds = Array.from({ length: sourceCount }, (_, i) => i + 1)
+  const taskIds = Array.from({ length: Number(taskCount) }, (_, i) => BigInt(i + 1))
+  const [balances, fees, tasks] = await Promise.all([
+    Promise.all(unique.map((account) => market.read.balanceOf([account]))),
+    Promise.all(sourceIds.map((sourceId) => market.read.creatorFeesOf([sourceId]))),
+    Promise.all(taskIds.map((taskId) => market.read.getTask([taskId]))),
+  ])
+  const sum = (values: readonly bigint[]) => values.reduce((total, value) => total + value, 0n)
+  const result = {
+    balances: sum(balances),
+    creatorFees: sum(fees),
+    escrow: sum(
+      tasks
+        .filter((task) => !FINAL_TASK_STATUSES.has(task.status))
+        .map((task) => BigInt(task.replicas) * task.maxPayment),
+    ),
+    treasuryAccrued,
+    pendingStakerFees,
+  }
+  return {
+    ...result,
+    total:
+      result.balances +
+      result.creatorFees +
+      result.escrow +
+      result.treasuryAccrued +
+      result.pendingStakerFees,
+  }
+}
+
 /**
  * Account layout (Hardhat's 20 default accounts):
  * 0 owner/deployer (owns every contract, holds the rest of the supply),
@@ -140,23 +211,49 @@ const OTHER_ACCOUNTS = [14, 20] as const
  * with GRID, and returns the contracts, wallets and helpers. A `Fixture` for
  * `networkHelpers.loadFixture(deployGridforge)`.
  */
-export async function deployGridforge(connection: NetworkConnection) {
+export async function deployGridforge(connection: NetworkConnection): Promise<Gridforge> {
   const { viem, networkHelpers } = connection
   const publicClient = await viem.getPublicClient()
   const wallets = await viem.getWalletClients()
   assert.ok(wallets.length >= 20, 'the fixture needs 20 accounts')
-  const owner = wallets[0]!
+  const owner = defined(wallets[0], 'account 0')
   const clients = wallets.slice(...CLIENT_ACCOUNTS)
   const providerWallets = wallets.slice(...PROVIDER_ACCOUNTS)
   const others = wallets.slice(...OTHER_ACCOUNTS)
-  const treasury = wallets[TREASURY_ACCOUNT]!.account.address
+  const treasury = defined(wallets[TREASURY_ACCOUNT], 'the treasury account').account.address
 
-  const { token, sources, staking, providers, market } = await connection.ignition.deploy(LocalGridforgeModule, {
-    parameters: { LocalGridforge: { treasury } },
-    displayUi: false,
-  })
+  const { token, sources, staking, providers, market } = await connection.ignition.deploy(
+    LocalGridforgeModule,
+    {
+      parameters: { LocalGridforge: { treasury } },
+      displayUi: false,
+    },
+  )
 
-  type Wallet = typeof owner
+  /**
+   * Every address that can hold an internal market balance in the fixture's tests: the 20 accounts
+   * and the five contracts (tests impersonate the market and Staking).
+   */
+  const accounts: readonly Address[] = [
+    ...new Set(
+      [
+        ...wallets.map((wallet) => wallet.account.address),
+        token.address,
+        sources.address,
+        staking.address,
+        providers.address,
+        market.address,
+      ].map((account) => getAddress(account)),
+    ),
+  ]
+
+  /**
+   * {@link marketLiabilities} over `accounts` and `extra`: `.balances` is what totalBalances() used to report,
+   * `.escrow` what totalEscrow() used to report.
+   */
+  function liabilities(extra: readonly Address[] = []) {
+    return marketLiabilities(market, sources, [...accounts, ...extra])
+  }
 
   /**
    * Waits for `hash` and returns the args of every `eventName` log that `contract` emitted in it,
@@ -206,7 +303,7 @@ export async function deployGridforge(connection: NetworkConnection) {
       { account: wallet.account },
     )
     const [event] = await getEvents(hash, sources, 'SourcePublished')
-    return event!.sourceId
+    return defined(event, 'SourcePublished').sourceId
   }
 
   /**
@@ -248,7 +345,10 @@ export async function deployGridforge(connection: NetworkConnection) {
    * Task parameters for `sourceId`: a fixed price of 10 GRID per replica, one replica, deadline one
    * day from the latest block, no extra requirements, no reputation gates; `overrides` replace fields.
    */
-  async function defaultTaskParams(sourceId: number, overrides: Partial<TaskParams> = {}): Promise<TaskParams> {
+  async function defaultTaskParams(
+    sourceId: number,
+    overrides: Partial<TaskParams> = {},
+  ): Promise<TaskParams> {
     const now = await networkHelpers.time.latest()
     return {
       sourceId,
@@ -275,7 +375,7 @@ export async function deployGridforge(connection: NetworkConnection) {
     if (balance < escrow) await token.write.approve([market.address, escrow - balance], { account })
     const hash = await market.write.submitTask([params], { account })
     const [event] = await getEvents(hash, market, 'TaskSubmitted')
-    return event!.taskId
+    return defined(event, 'TaskSubmitted').taskId
   }
 
   /**
@@ -283,7 +383,12 @@ export async function deployGridforge(connection: NetworkConnection) {
    * `deadline` (default: one hour after the latest block), with the wallet's current nonce.
    * Returns the fields of the `Permit` struct (and the arguments of `stakeWithPermit` / `depositWithPermit`).
    */
-  async function signPermit(wallet: Wallet, spender: Address, value: bigint, deadline?: bigint) {
+  async function signPermit(
+    wallet: Wallet,
+    spender: Address,
+    value: bigint,
+    deadline?: bigint,
+  ): Promise<Permit> {
     const owner = wallet.account.address
     const validUntil = deadline ?? BigInt((await networkHelpers.time.latest()) + 60 * 60)
     const [nonce, chainId, name] = await Promise.all([
@@ -310,19 +415,24 @@ export async function deployGridforge(connection: NetworkConnection) {
     return { value, deadline: validUntil, v: v === undefined ? yParity + 27 : Number(v), r, s }
   }
 
-  /** Asserts both DESIGN.md §2.5 balance invariants (TaskMarket and Staking). */
-  async function checkInvariants() {
-    const [marketTokens, totalBalances, totalEscrow, treasuryAccrued, pendingStakerFees] = await Promise.all([
+  /**
+   * Asserts both DESIGN.md §2.5 balance invariants. TaskMarket, summed from the outside: token balance ==
+   * Σ balanceOf (every known account and `extra`) + Σ creatorFeesOf (every source) + Σ escrow of the tasks
+   * not final + treasuryAccrued + pendingStakerFees. Staking: token balance == totalStaked + totalUnbonding
+   * + rewardsReserve.
+   */
+  async function checkInvariants(extra: readonly Address[] = []) {
+    const [marketTokens, owed] = await Promise.all([
       token.read.balanceOf([market.address]),
-      market.read.totalBalances(),
-      market.read.totalEscrow(),
-      market.read.treasuryAccrued(),
-      market.read.pendingStakerFees(),
+      liabilities(extra),
     ])
     assert.equal(
       marketTokens,
-      totalBalances + totalEscrow + treasuryAccrued + pendingStakerFees,
-      'TaskMarket: token balance != balances + escrow + treasuryAccrued + pendingStakerFees',
+      owed.total,
+      `TaskMarket: token balance != Σ balances + Σ creator fees + Σ escrow + treasuryAccrued + pendingStakerFees (${JSON.stringify(
+        owed,
+        (_, value) => (typeof value === 'bigint' ? value.toString() : value),
+      )})`,
     )
     const [stakingTokens, totalStaked, totalUnbonding, rewardsReserve] = await Promise.all([
       token.read.balanceOf([staking.address]),
@@ -361,6 +471,9 @@ export async function deployGridforge(connection: NetworkConnection) {
     others,
     /** Account 13's address: the market's treasury. */
     treasury,
+
+    accounts,
+    liabilities,
     fund,
     publishSource,
     registerProvider,
@@ -374,10 +487,91 @@ export async function deployGridforge(connection: NetworkConnection) {
   }
 }
 
-/** Everything `deployGridforge` returns. */
-export type Gridforge = Awaited<ReturnType<typeof deployGridforge>>
+type Viem = NetworkConnection['viem']
 /** A wallet client of the fixture. */
-export type Wallet = Gridforge['owner']
+export type Wallet = Awaited<ReturnType<Viem['getWalletClients']>>[number]
+
+/** The fields of the `Permit` struct, also the permit arguments of `stakeWithPermit` / `depositWithPermit`. */
+export interface Permit {
+  value: bigint
+  deadline: bigint
+  v: number
+  r: Hex
+  s: Hex
+}
+
+/**
+ * Everything `deployGridforge` returns. Declared rather than inferred: the inferred type is too large for
+ * TypeScript to write out (TS7056 under `declaration: true`).
+ */
+export interface Gridforge {
+  connection: NetworkConnection
+  viem: Viem
+  networkHelpers: NetworkConnection['networkHelpers']
+  publicClient: Awaited<ReturnType<Viem['getPublicClient']>>
+  token: ContractReturnType<'GridToken'>
+  sources: ContractReturnType<'SourceRegistry'>
+  staking: ContractReturnType<'Staking'>
+  providers: ContractReturnType<'ProviderRegistry'>
+  market: ContractReturnType<'TaskMarket'>
+  /** Account 0: deployer, owner of every contract, holder of the remaining supply. */
+  owner: Wallet
+  /** Accounts 1–4, each funded with CLIENT_FUNDS. */
+  clients: Wallet[]
+  /** Accounts 5–12, each funded with PROVIDER_FUNDS; not registered (see registerProvider). */
+  providerWallets: Wallet[]
+  /** Accounts 14–19, each funded with OTHER_FUNDS. */
+  others: Wallet[]
+  /** Account 13's address: the market's treasury. */
+  treasury: Address
+  /** Every address that can hold an internal market balance: the 20 accounts and the five contracts. */
+  accounts: readonly Address[]
+  /**
+   * {@link marketLiabilities} over `accounts` and `extra`: `.balances` is what totalBalances() used to report,
+   * `.escrow` what totalEscrow() used to report.
+   */
+  liabilities(extra?: readonly Address[]): ReturnType<typeof marketLiabilities>
+  /** Sends `amount` GRID from the owner to `account`. */
+  fund(account: Address | Wallet, amount: bigint): Promise<void>
+  /** Publishes a source as `wallet` and returns its id (see the defaults in deployGridforge). */
+  publishSource(
+    wallet: Wallet,
+    overrides?: {
+      imageDigest?: Hex
+      metadataCID?: string
+      requirements?: Partial<Requirements>
+      creatorFeeBps?: number
+      predecessor?: number
+    },
+  ): Promise<number>
+  /** Stakes, registers and subscribes `wallet` as a provider (see the defaults in deployGridforge). */
+  registerProvider(
+    wallet: Wallet,
+    options?: {
+      stake?: bigint
+      capabilities?: Partial<Capabilities>
+      sourceIds?: readonly number[]
+      profileCID?: string
+    },
+  ): Promise<void>
+  /** Approves the market and deposits `amount` into `wallet`'s internal balance. */
+  deposit(wallet: Wallet, amount: bigint): Promise<void>
+  /** Task parameters for `sourceId` (10 GRID, k = 1, one day); `overrides` replace fields. */
+  defaultTaskParams(sourceId: number, overrides?: Partial<TaskParams>): Promise<TaskParams>
+  /** Submits a task as `wallet` (approving the shortfall) and returns its id. */
+  submitTask(wallet: Wallet, params: TaskParams): Promise<bigint>
+  commitment: typeof commitment
+  /** Signs an EIP-2612 permit of GridToken (see deployGridforge). */
+  signPermit(wallet: Wallet, spender: Address, value: bigint, deadline?: bigint): Promise<Permit>
+  /** Asserts both DESIGN.md §2.5 balance invariants (see deployGridforge). */
+  checkInvariants(extra?: readonly Address[]): Promise<void>
+  /** The args of every `eventName` log `contract` emitted in the transaction `hash`, in log order. */
+  getEvents<const TAbi extends Abi, TEventName extends ContractEventName<TAbi>>(
+    hash: Hash | Promise<Hash>,
+    contract: { address: Address; abi: TAbi },
+    eventName: TEventName,
+  ): Promise<GetEventArgs<TAbi, TEventName, { EnableUnion: false; IndexedOnly: false; Required: true }>[]>
+}
 
 /** The k > 1 commitment: keccak256(abi.encode(taskId, provider, resultDigest, salt)). */
 export function commitment(taskId: bigint, provider: Address, resultDigest: Hex, salt: Hex): Hex {

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict'
 import type { NetworkConnection } from 'hardhat/types/network'
 import { type Address, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { defaultMarketParams } from '../../../ignition/modules/core.js'
-import { commitment, deployGridforge, type Gridforge, type TaskParams, type Wallet } from './fixture.js'
+import {
+  commitment,
+  defined,
+  deployGridforge,
+  type Gridforge,
+  type TaskParams,
+  type Wallet,
+} from './fixture.js'
 
 export const BPS = 10_000n
 
@@ -56,11 +63,20 @@ export function addressOf(wallet: Wallet | Address): Address {
  */
 export async function deployMarket(connection: NetworkConnection): Promise<Market> {
   const gf = await deployGridforge(connection)
-  const creator = gf.others[0]!
+  const creator = defined(gf.others[0], 'others[0]')
   const sourceId = await gf.publishSource(creator, { creatorFeeBps: SOURCE_CREATOR_FEE_BPS })
   const provs = gf.providerWallets.slice(0, 4)
   for (const wallet of provs) await gf.registerProvider(wallet, { sourceIds: [sourceId] })
-  return { ...gf, client: gf.clients[0]!, creator, sourceId, provs }
+  return {
+    ...gf,
+    client: defined(gf.clients[0], 'clients[0]'),
+    creator,
+    sourceId,
+    provs,
+    totalBalances: async (extra = []) => (await gf.liabilities(extra)).balances,
+    totalEscrow: async () => (await gf.liabilities()).escrow,
+    totalCreatorFees: async () => (await gf.liabilities()).creatorFees,
+  }
 }
 
 export type Market = Gridforge & {
@@ -71,6 +87,12 @@ export type Market = Gridforge & {
   sourceId: number
   /** providerWallets[0..3], registered and subscribed to `sourceId`. */
   provs: Wallet[]
+  /** Σ market.balanceOf over every fixture account, the contracts and `extra` (the market keeps no total). */
+  totalBalances(extra?: readonly Address[]): Promise<bigint>
+  /** Σ replicas × maxPayment over every task not final (the market keeps no total). */
+  totalEscrow(): Promise<bigint>
+  /** Σ market.creatorFeesOf over every source. */
+  totalCreatorFees(): Promise<bigint>
 }
 
 /** Claims `taskId` as `wallet`; returns the TaskClaimed event's arguments. */
@@ -126,14 +148,24 @@ export async function ledger(m: Market, accounts: readonly (Wallet | Address)[])
     stakes.set(address, { staked: info.staked, locked: info.locked })
     tokens.set(address, await m.token.read.balanceOf([address]))
   }
+  const creatorFees = new Map<number, bigint>()
+  const sourceCount = await m.sources.read.sourceCount()
+  for (let sourceId = 1; sourceId <= sourceCount; sourceId++) {
+    creatorFees.set(sourceId, await m.market.read.creatorFeesOf([sourceId]))
+  }
+  const owed = await m.liabilities(addresses)
   return {
     balances,
     stakes,
     tokens,
-    treasuryAccrued: await m.market.read.treasuryAccrued(),
-    pendingStakerFees: await m.market.read.pendingStakerFees(),
-    totalEscrow: await m.market.read.totalEscrow(),
-    totalBalances: await m.market.read.totalBalances(),
+    /** creatorFeesOf of every source. */
+    creatorFees,
+    treasuryAccrued: owed.treasuryAccrued,
+    pendingStakerFees: owed.pendingStakerFees,
+    /** Σ replicas × maxPayment over the tasks not final. */
+    totalEscrow: owed.escrow,
+    /** Σ balanceOf over every fixture account, the contracts and `accounts`. */
+    totalBalances: owed.balances,
     marketTokens: await m.token.read.balanceOf([m.market.address]),
     stakingTokens: await m.token.read.balanceOf([m.staking.address]),
   }
@@ -180,6 +212,7 @@ export type SlotOutcome =
 /** Terms of a stored task that settlement depends on (a subset of `Task`). */
 export interface TaskTerms {
   client: Address
+  sourceId: number
   replicas: number
   maxPayment: bigint
   pricePerSecond: bigint
@@ -191,12 +224,12 @@ export interface TaskTerms {
 
 /**
  * Expected effect of a final settlement (or, with `final: false`, of a single reopen): internal balance
- * deltas by account, treasury and stakers accruals, escrow released, paid and refund, and stake deltas.
+ * deltas by account, creator fees accrued to the task's source (not to its owner's balance: the owner
+ * claims them), treasury and stakers accruals, escrow released, paid and refund, and stake deltas.
  */
 export function settlementModel(
   task: TaskTerms,
   params: { stakerShareBps: number; slashToClientBps: number },
-  creator: Address,
   outcomes: readonly SlotOutcome[],
   final = true,
 ) {
@@ -213,6 +246,7 @@ export function settlementModel(
   }
   let treasury = 0n
   let stakers = 0n
+  let creatorFees = 0n
   let paid = 0n
   const payments: { provider: Address; payment: bigint; fee: bigint }[] = []
   const slashes: { provider: Address; amount: bigint; toClient: bigint; outvoted: boolean }[] = []
@@ -226,7 +260,7 @@ export function settlementModel(
       })
       add(outcome.provider, split.toProvider)
       add(task.client, split.rebate)
-      if (split.creator !== 0n) add(creator, split.creator)
+      creatorFees += split.creator
       treasury += split.treasury
       stakers += split.stakers
       paid += split.payment
@@ -251,7 +285,19 @@ export function settlementModel(
   const escrow = final ? task.maxPayment * BigInt(task.replicas) : 0n
   const refund = final ? escrow - paid : 0n
   add(task.client, refund)
-  return { deltas, stakeDeltas, treasury, stakers, paid, refund, escrow, payments, slashes }
+  return {
+    deltas,
+    stakeDeltas,
+    sourceId: task.sourceId,
+    creatorFees,
+    treasury,
+    stakers,
+    paid,
+    refund,
+    escrow,
+    payments,
+    slashes,
+  }
 }
 
 export type Settlement = ReturnType<typeof settlementModel>
@@ -260,14 +306,14 @@ export type Settlement = ReturnType<typeof settlementModel>
 export function assertSettlement(before: Ledger, after: Ledger, model: Settlement) {
   for (const [address, balance] of before.balances) {
     assert.equal(
-      after.balances.get(address)! - balance,
+      defined(after.balances.get(address), `balance of ${address} after`) - balance,
       model.deltas.get(address) ?? 0n,
       `internal balance delta of ${address}`,
     )
   }
   for (const [address, stake] of before.stakes) {
     const expected = model.stakeDeltas.get(address) ?? { staked: 0n, locked: 0n }
-    const now = after.stakes.get(address)!
+    const now = defined(after.stakes.get(address), `stake of ${address} after`)
     assert.equal(now.staked - stake.staked, expected.staked, `staked delta of ${address}`)
     assert.equal(now.locked - stake.locked, expected.locked, `locked delta of ${address}`)
   }
@@ -278,8 +324,16 @@ export function assertSettlement(before: Ledger, after: Ledger, model: Settlemen
   assert.equal(
     after.totalBalances - before.totalBalances,
     credited,
-    'totalBalances delta: nobody else was credited',
+    'Σ balanceOf delta: nobody else was credited',
   )
+  assert.equal(after.creatorFees.size, before.creatorFees.size, 'no source appeared')
+  for (const [sourceId, fees] of before.creatorFees) {
+    assert.equal(
+      defined(after.creatorFees.get(sourceId), `creatorFeesOf(${sourceId}) after`) - fees,
+      sourceId === model.sourceId ? model.creatorFees : 0n,
+      `creatorFeesOf(${sourceId}) delta`,
+    )
+  }
   assert.equal(after.treasuryAccrued - before.treasuryAccrued, model.treasury, 'treasuryAccrued delta')
   assert.equal(after.pendingStakerFees - before.pendingStakerFees, model.stakers, 'pendingStakerFees delta')
   assert.equal(before.totalEscrow - after.totalEscrow, model.escrow, 'escrow released')
@@ -301,6 +355,7 @@ export async function taskTerms(m: Market, taskId: bigint): Promise<TaskTerms> {
   const t = await m.market.read.getTask([taskId])
   return {
     client: t.client,
+    sourceId: t.sourceId,
     replicas: t.replicas,
     maxPayment: t.maxPayment,
     pricePerSecond: t.pricePerSecond,
@@ -326,34 +381,21 @@ export async function submitOnSource(
 }
 
 /**
- * Beyond checkInvariants: the market's totalBalances is the sum of every account's internal balance, and
- * Staking's totals are the sums of the positions (every fixture account, the contracts, and `extra`).
+ * Beyond checkInvariants: Staking's totals are the sums of the positions, and no position has more locked
+ * than staked (every fixture account, the contracts, and `extra`); then checkInvariants, whose market side
+ * sums the internal balances of the same accounts.
  */
 export async function checkSums(m: Market, extra: readonly Address[] = []) {
-  const wallets = await m.viem.getWalletClients()
-  const accounts = [
-    ...new Set(
-      [
-        ...wallets.map((w) => w.account.address),
-        m.market.address,
-        m.staking.address,
-        m.treasury,
-        ...extra,
-      ].map((a) => getAddress(a)),
-    ),
-  ]
-  let balances = 0n
+  const accounts = [...new Set([...m.accounts, m.treasury, ...extra].map((a) => getAddress(a)))]
   let staked = 0n
   let unbonding = 0n
   for (const account of accounts) {
-    balances += await m.market.read.balanceOf([account])
     const info = await m.staking.read.stakeOf([account])
     staked += info.staked
     unbonding += info.unbonding
     assert.ok(info.locked <= info.staked, `locked > staked for ${account}`)
   }
-  assert.equal(balances, await m.market.read.totalBalances(), 'Σ balanceOf != totalBalances')
   assert.equal(staked, await m.staking.read.totalStaked(), 'Σ staked != totalStaked')
   assert.equal(unbonding, await m.staking.read.totalUnbonding(), 'Σ unbonding != totalUnbonding')
-  await m.checkInvariants()
+  await m.checkInvariants(extra)
 }
