@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { afterEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, getAddress } from 'viem'
 import { grid, type Wallet } from './helpers/fixture.js'
@@ -13,7 +13,6 @@ import {
   claim,
   commit,
   DEFAULT_MARKET_PARAMS,
-  deployMarket,
   digestOf,
   ledger,
   type Market,
@@ -25,22 +24,14 @@ import {
   submitResult,
   TaskStatus,
   taskTerms,
+  useMarketFixture,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
 
 // Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
-let current: Market | undefined
-async function load() {
-  current = await networkHelpers.loadFixture(deployMarket)
-  return current
-}
-afterEach(async () => {
-  const m = current
-  current = undefined
-  if (m !== undefined) await checkSums(m)
-})
+const load = useMarketFixture(connection)
 const { time } = networkHelpers
 const { revertWithCustomError, revertWithCustomErrorWithArgs } = viem.assertions
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { afterEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { getAddress, zeroAddress, zeroHash } from 'viem'
 import {
@@ -15,14 +15,11 @@ import {
   assertSettlement,
   atTime,
   blockTime,
-  checkSums,
   claim,
   commit,
   DEFAULT_MARKET_PARAMS,
-  deployMarket,
   digestOf,
   ledger,
-  type Market,
   RECEIPT_CID,
   RESULT_CID,
   SlotStatus,
@@ -34,22 +31,14 @@ import {
   submitResult,
   TaskStatus,
   taskTerms,
+  useMarketFixture,
 } from './helpers/market.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
 
 // Every scenario ends with the DESIGN.md §2.5 invariants (and the per-account sums behind them).
-let current: Market | undefined
-async function load() {
-  current = await networkHelpers.loadFixture(deployMarket)
-  return current
-}
-afterEach(async () => {
-  const m = current
-  current = undefined
-  if (m !== undefined) await checkSums(m)
-})
+const load = useMarketFixture(connection)
 const { time } = networkHelpers
 
 const DAY = 24 * 60 * 60

@@ -5,6 +5,7 @@
  * alone, how every internal balance must move when a task settles.
  */
 import assert from 'node:assert/strict'
+import { afterEach } from 'node:test'
 import type { NetworkConnection } from 'hardhat/types/network'
 import { type Address, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { defaultMarketParams } from '../../../ignition/modules/core.js'
@@ -76,6 +77,23 @@ export async function deployMarket(connection: NetworkConnection): Promise<Marke
     totalBalances: async (extra = []) => (await gf.liabilities(extra)).balances,
     totalEscrow: async () => (await gf.liabilities()).escrow,
     totalCreatorFees: async () => (await gf.liabilities()).creatorFees,
+  }
+}
+
+/**
+ * Loads the market fixture in each test (`const m = await load()`) and, after every test that loaded it,
+ * checks the DESIGN.md §2.5 invariants and the per-account sums behind them. Call once at module level.
+ */
+export function useMarketFixture(connection: NetworkConnection): () => Promise<Market> {
+  let current: Market | undefined
+  afterEach(async () => {
+    const m = current
+    current = undefined
+    if (m !== undefined) await checkSums(m)
+  })
+  return async () => {
+    current = await connection.networkHelpers.loadFixture(deployMarket)
+    return current
   }
 }
 
