@@ -137,7 +137,15 @@ export async function deployGridforgeModule(
             deployed.some((address) => isAddressEqual(address, tx.address as Address)),
         )
         .map(async (tx) => {
-          const receipt = await publicClient.getTransactionReceipt({ hash: tx.txHash as Hex })
+          const receipt = await publicClient
+            .getTransactionReceipt({ hash: tx.txHash as Hex })
+            .catch((cause: unknown) => {
+              throw new Error(
+                `The Ignition journal in ${deploymentDir} names transaction ${tx.txHash}, which this chain does not have ` +
+                  '(a restarted local node?). Run again with --reset to deploy from scratch.',
+                { cause },
+              )
+            })
           return Number(receipt.blockNumber)
         }),
     )
