@@ -7,6 +7,7 @@ import {
 } from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
+import {isValidCID} from "./libraries/CIDs.sol";
 
 /// @title Provider registry
 /// @notice Provider profiles, capabilities, source subscriptions and reputation counters.
@@ -15,7 +16,6 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     uint256 public constant MAX_MIN_PROVIDER_STAKE = 1e27;
 
     uint256 private constant BPS = 10_000;
-    uint256 private constant MAX_CID_LENGTH = 128;
     /// @dev Bounds one subscribe/unsubscribe call; call again for more.
     uint256 private constant MAX_SOURCES_PER_CALL = 100;
 
@@ -226,9 +226,7 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
 
     function _setCapabilities(Provider storage p, Capabilities calldata c, string calldata profileCID) private {
         if (c.cpuCores == 0 || c.memoryMiB == 0) revert ProviderRegistryInvalidCapabilities();
-        if (bytes(profileCID).length == 0 || bytes(profileCID).length > MAX_CID_LENGTH) {
-            revert ProviderRegistryInvalidProfileCID();
-        }
+        if (!isValidCID(profileCID)) revert ProviderRegistryInvalidProfileCID();
         p.gpuCount = c.gpuCount;
         p.vramMiB = c.vramMiB;
         p.computeCapability = c.computeCapability;

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {ISourceRegistry, Requirements, Source} from "./interfaces/ISourceRegistry.sol";
+import {isValidCID} from "./libraries/CIDs.sol";
 
 /// @title Source registry
 /// @notice Permissionless: anyone publishes sources; only a source's owner changes it.
@@ -11,8 +12,6 @@ contract SourceRegistry is ISourceRegistry {
     /// @inheritdoc ISourceRegistry
     uint16 public constant MAX_CREATOR_FEE_BPS = 5_000;
 
-    /// @dev CIDv1 strings are ~60 bytes; the cap keeps calldata and storage costs bounded.
-    uint256 internal constant MAX_CID_LENGTH = 128;
 
     /// @dev Slot 0 holds everything the market reads when a task is submitted, so that costs one SLOAD.
     struct SourceData {
@@ -47,9 +46,7 @@ contract SourceRegistry is ISourceRegistry {
         uint32 predecessor
     ) external returns (uint32 sourceId) {
         if (imageDigest == bytes32(0)) revert SourceRegistryZeroImageDigest();
-        if (bytes(metadataCID).length == 0 || bytes(metadataCID).length > MAX_CID_LENGTH) {
-            revert SourceRegistryInvalidMetadataCID();
-        }
+        if (!isValidCID(metadataCID)) revert SourceRegistryInvalidMetadataCID();
         if (requirements.maxRuntimeSec == 0 || requirements.maxRuntimeSec > MAX_RUNTIME_SEC) {
             revert SourceRegistryInvalidRequirements();
         }

@@ -7,6 +7,7 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ProviderRegistry} from "./ProviderRegistry.sol";
+import {isValidCID} from "./libraries/CIDs.sol";
 import {Staking} from "./Staking.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
@@ -31,7 +32,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     uint40 public constant MAX_TASK_DURATION = 30 days;
 
     uint256 private constant BPS = 10_000;
-    uint256 private constant MAX_CID_LENGTH = 128;
     uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
     uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
     uint16 private constant MIN_COLLATERAL_BPS = 1_000;
@@ -207,9 +207,8 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (t.status != TaskStatus.Open) revert TaskMarketWrongStatus(taskId, t.status);
         if (t.openSlots != _fullMask(t.replicas)) revert TaskMarketHasClaims(taskId);
         t.status = TaskStatus.Cancelled;
-        uint256 refund = uint256(t.maxPayment) * t.replicas;
-        balanceOf[msg.sender] += refund;
-        emit TaskFinalized(taskId, msg.sender, TaskStatus.Cancelled, bytes32(0), 0, refund);
+        Settlement memory s;
+        _settle(s, t, taskId, TaskStatus.Cancelled, bytes32(0));
     }
 
     // ─── Provider ───
@@ -271,7 +270,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
         Settlement memory s;
         _pay(s, t, taskId, 0, msg.sender, runtime);
-        _settle(s, t, taskId, TaskStatus.Completed, bytes32(0), uint256(t.maxPayment));
+        _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
     }
 
     /// @inheritdoc ITaskMarket
@@ -383,7 +382,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
             if (c.status == SlotStatus.Claimed) _slash(s, t, taskId, i, c.provider, false);
             else _staking.unlock(c.provider, t.collateral);
         }
-        _settle(s, t, taskId, TaskStatus.Expired, bytes32(0), uint256(t.maxPayment) * replicas);
+        _settle(s, t, taskId, TaskStatus.Expired, bytes32(0));
     }
 
     /// @inheritdoc ITaskMarket
@@ -654,7 +653,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
                 _slash(s, t, taskId, i, provider, true);
             }
         }
-        _settle(s, t, taskId, status, winner, uint256(t.maxPayment) * replicas);
+        _settle(s, t, taskId, status, winner);
     }
 
     /// @dev A digest revealed by a strict majority of k (and at least 2) wins. Returns the winning digest
@@ -687,17 +686,13 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         return (bytes32(0), 0, revealedMask);
     }
 
-    /// @dev Writes a final settlement: releases `escrow`, refunds what was not paid, books fees once.
-    function _settle(
-        Settlement memory s,
-        TaskData storage t,
-        uint256 taskId,
-        TaskStatus status,
-        bytes32 resultDigest,
-        uint256 escrow
-    ) private {
+    /// @dev Writes a final settlement: releases the escrow (replicas × maxPayment), refunds what was not paid,
+    /// books fees once.
+    function _settle(Settlement memory s, TaskData storage t, uint256 taskId, TaskStatus status, bytes32 resultDigest)
+        private
+    {
         address client = t.client;
-        uint256 refund = escrow - s.paid;
+        uint256 refund = uint256(t.maxPayment) * t.replicas - s.paid;
         uint256 toClient = refund + s.toClient;
         if (toClient != 0) balanceOf[client] += toClient;
         if (s.toCreator != 0) creatorFeesOf[t.sourceId] += s.toCreator;
@@ -763,7 +758,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     }
 
     function _requireCID(string calldata cid) private pure {
-        if (bytes(cid).length == 0 || bytes(cid).length > MAX_CID_LENGTH) revert TaskMarketInvalidCID();
+        if (!isValidCID(cid)) revert TaskMarketInvalidCID();
     }
 
     function _fullMask(uint8 replicas) private pure returns (uint8) {

