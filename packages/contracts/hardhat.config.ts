@@ -57,6 +57,12 @@ export default defineConfig({
       chainType: 'l1',
       url: 'http://127.0.0.1:8545',
     },
+    // A throwaway local node on any port (scripts/devnet.ts sets GRIDFORGE_DEVNET_URL).
+    devnet: {
+      type: 'http',
+      chainType: 'l1',
+      url: configVariable('GRIDFORGE_DEVNET_URL'),
+    },
     // Any real network: set GRIDFORGE_RPC_URL and GRIDFORGE_DEPLOYER_KEY
     // (with `hardhat keystore set` or environment variables).
     custom: {

@@ -13,6 +13,8 @@
  *     [--deployment-id <id>]      Ignition deployment id (default chain-<chainId>).
  *     [--reset]                   Forget the Ignition journal of this deployment id first
  *                                 (needed after restarting a local node).
+ *     [--out <file.json>]         Write the record there instead of deployments/<chainId>.json
+ *                                 (throwaway chains: tests, the demo).
  *
  * On networks other than Hardhat's in-process one, Ignition journals every step
  * in ignition/deployments/<deployment id>/, so an interrupted deployment resumes
@@ -250,9 +252,11 @@ export async function verifyGovernedDeployment(
   }
 }
 
-/** Writes `deployments/<chainId>.json` and returns its path. */
-export async function writeDeploymentRecord(record: DeploymentRecord): Promise<string> {
-  const file = deploymentFilePath(record.chainId)
+/** Writes `deployments/<chainId>.json` (or `file`) and returns its path. */
+export async function writeDeploymentRecord(
+  record: DeploymentRecord,
+  file: string = deploymentFilePath(record.chainId),
+): Promise<string> {
   await writeFile(file, `${JSON.stringify(record, null, 2)}\n`)
   return file
 }
@@ -276,7 +280,7 @@ async function resolveUserPath(file: string): Promise<string> {
 
 const usage =
   'usage: pnpm --filter @gridforge/contracts run deploy --network <name> [--module local|governed] ' +
-  '[--parameters <file.json>] [--deployment-id <id>] [--reset]'
+  '[--parameters <file.json>] [--deployment-id <id>] [--reset] [--out <file.json>]'
 
 async function main() {
   const { values } = parseArgs({
@@ -288,6 +292,7 @@ async function main() {
       parameters: { type: 'string' },
       'deployment-id': { type: 'string' },
       reset: { type: 'boolean', default: false },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -319,7 +324,10 @@ async function main() {
       reset: values.reset,
       displayUi: true,
     })
-    const file = await writeDeploymentRecord(record)
+    const file = await writeDeploymentRecord(
+      record,
+      values.out === undefined ? undefined : path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out),
+    )
     console.log(
       `\n${record.module} deployed on chain ${chainId}; wrote ${path.relative(process.cwd(), file)}:`,
     )

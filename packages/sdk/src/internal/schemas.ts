@@ -1,0 +1,52 @@
+import * as z from 'zod/mini'
+import { parseAmount } from '../utils/amount.js'
+import { parseCid } from '../utils/cid.js'
+import { parseDuration } from '../utils/duration.js'
+
+/** A schema from a parse function that returns the value or why the input is not one. */
+function parsed<T>(parse: (input: unknown) => { value: T } | { error: string }) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((input, context) => {
+      const result = parse(input)
+      if ('value' in result) return result.value
+      context.issues.push({ code: 'custom', message: result.error, input })
+      return z.NEVER
+    }),
+  )
+}
+
+/** A CID string (CIDv1 base32 or CIDv0). */
+export const cid = parsed((input) => {
+  const result = parseCid(input)
+  return 'cid' in result ? { value: input as string } : result
+})
+
+/** An amount in token units (`'1.5'`) or base units (bigint), to base units. */
+export const amount = (decimals: number) => parsed((input) => parseAmount(input, decimals))
+
+/** A duration (`'30m'`, seconds) to seconds. */
+export const duration = parsed((input) => {
+  const seconds = parseDuration(input)
+  return seconds === undefined
+    ? { error: "pass a duration like '90s', '30m', '2h', '7d' or a number of seconds" }
+    : { value: seconds }
+})
+
+/** An unsigned integer of `bits` bits, as a number (ids, counts, basis points). */
+export const uint = (bits: number, max = 2 ** bits - 1) =>
+  parsed((input) => {
+    const value = typeof input === 'bigint' ? Number(input) : input
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max
+      ? { value }
+      : { error: `expected a whole number from 0 to ${max}` }
+  })
+
+/** An address (0x + 40 hex digits). */
+export const address = parsed((input) =>
+  typeof input === 'string' && /^0x[0-9a-fA-F]{40}$/.test(input)
+    ? { value: input as `0x${string}` }
+    : { error: 'expected an address: 0x followed by 40 hex digits' },
+)
+
+export { z }

@@ -1,0 +1,90 @@
+import { parseUnits, stringToHex } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
+import { publish, errors as sourceErrors } from '../abis/sourceRegistry.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { submitTask } from './submitTask.js'
+
+const input = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+
+async function publishSource(deterministic = false) {
+  const client = deployerClient()
+  const { result, request } = await client.simulateContract({
+    address: deployment().contracts.sources,
+    abi: [publish, ...sourceErrors],
+    functionName: 'publish',
+    args: [
+      stringToHex('image', { size: 32 }),
+      input,
+      { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 600, deterministic },
+      0,
+      0,
+    ],
+  })
+  await client.waitForTransactionReceipt({ hash: await client.writeContract(request) })
+  return result
+}
+
+describe('submitTask', () => {
+  it('escrows from an approved allowance and returns the task id', async () => {
+    const sourceId = await publishSource()
+    const client = await fundedClient()
+    await client.waitForTransactionReceipt({
+      hash: await client.writeContract({
+        address: deployment().contracts.token,
+        abi: (await import('viem')).erc20Abi,
+        functionName: 'approve',
+        args: [deployment().contracts.market, parseUnits('10', 18)],
+      }),
+    })
+    const result = await client.submitTask({ sourceId, input, maxPayment: '5', deadline: '2h' })
+    expect(result.taskId).toBeGreaterThan(0n)
+    expect(result.escrow).toBe(parseUnits('5', 18))
+    expect(result.hash).toMatch(/^0x[0-9a-f]{64}$/)
+    const block = await client.getBlock({ blockNumber: result.blockNumber })
+    expect(result.deadline).toBeGreaterThan(Number(block.timestamp) + 7_000)
+  })
+
+  it('names every bad field before sending anything', async () => {
+    const client = await fundedClient({ grid: '0' })
+    const error = await submitTask(client, {
+      deployment: deployment(),
+      sourceId: 1,
+      input: 'not-a-cid',
+      maxPayment: 5 as never,
+      replicas: 9,
+      deadline: '3 weeks' as never,
+    }).catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(InvalidParametersError)
+    const fields = (error as InvalidParametersError).fields.map((field) => field.path)
+    expect(fields).toEqual(['input', 'maxPayment', 'replicas', 'deadline'])
+    expect((error as InvalidParametersError).message).toContain("pass the string '5'")
+    expect(await client.getTransactionCount({ address: client.account.address })).toBe(0)
+  })
+
+  it('turns an unfunded submission into a typed revert with a hint', async () => {
+    const sourceId = await publishSource()
+    const client = await fundedClient({ grid: '0' })
+    const error = await client
+      .submitTask({ sourceId, input, maxPayment: '5' })
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(ContractRevertedError)
+    const reverted = error as ContractRevertedError
+    expect(reverted.errorName).toBe('TaskMarketInsufficientBalance')
+    expect(reverted.args).toEqual([client.account.address, 0n, parseUnits('5', 18)])
+    expect(reverted.hint).toBe(
+      'balance 0 GRID < 5 GRID needed: deposit, or approve the market to pull the rest',
+    )
+  })
+
+  it('refuses replicas on a non-deterministic source with the contract error', async () => {
+    const sourceId = await publishSource(false)
+    const client = await fundedClient()
+    const error = await client
+      .submitTask({ sourceId, input, maxPayment: '1', replicas: 3 })
+      .catch((error: unknown) => error)
+    expect((error as ContractRevertedError).errorName).toBe('TaskMarketSourceNotDeterministic')
+    expect((error as ContractRevertedError).hint).toContain('replicas: 1')
+  })
+})

@@ -1,0 +1,175 @@
+import type { Account, Chain, Client, Transport } from 'viem'
+import { getBlock } from 'viem/actions'
+import { getAction } from 'viem/utils'
+import {
+  submitTask as submitTaskFunction,
+  TaskSubmitted,
+  errors as taskMarketErrors,
+} from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { stakingHints } from '../errors/hints/staking.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import type { TransactionRevertedErrorType } from '../errors/transaction.js'
+import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import type { Requirements } from '../types/requirements.js'
+import { type Amount, gridToken } from '../utils/amount.js'
+import type { Duration } from '../utils/duration.js'
+
+const { z } = s
+
+/** Longest a task may stay open (the contract's MAX_TASK_DURATION). */
+export const maxTaskDurationSec = 30 * 86_400
+
+export type SubmitTaskParameters = DeploymentParameter &
+  WriteOptions & {
+    /** The source to run. */
+    sourceId: number | bigint
+    /** CID of the input: a file or a UnixFS directory (see `@gridforge/sdk/storage`). */
+    input: string
+    /** Most paid to each replica, e.g. `'5'` (token units) or `5n * 10n ** 18n` (base units). */
+    maxPayment: Amount
+    /** Price per second of runtime; omitted or `'0'` for a fixed price of `maxPayment`. */
+    pricePerSecond?: Amount | undefined
+    /** Providers that run the task, 1 to 7 (default 1). More than 1 needs a deterministic source. */
+    replicas?: number | undefined
+    /** How long the task may wait for results (default `'1d'`, at most `'30d'`), or when it ends. */
+    deadline?: Duration | Date | undefined
+    /**
+     * Only what should be stricter than the source's requirements; the rest is the source's
+     * (the market merges them: minimums take the larger value, `maxRuntimeSec` the smaller).
+     */
+    requirements?: Partial<Omit<Requirements, 'deterministic'>> | undefined
+    /** Least success rate of a claimant in basis points (default 0). */
+    minSuccessBps?: number | undefined
+    /** Least number of tasks a claimant has completed (default 0). */
+    minCompleted?: number | undefined
+  }
+
+export type SubmitTaskReturnType = WriteResult & {
+  taskId: bigint
+  /** Escrowed for the task: replicas × maxPayment, in base units. */
+  escrow: bigint
+  /** The deadline, in Unix seconds. */
+  deadline: number
+}
+
+export type SubmitTaskErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | Error
+
+const requirementsSchema = z.object({
+  minGpus: z.optional(s.uint(8)),
+  minVramMiB: z.optional(s.uint(32)),
+  minComputeCapability: z.optional(s.uint(8)),
+  maxRuntimeSec: z.optional(s.duration),
+})
+
+const schema = (decimals: number) =>
+  z.object({
+    sourceId: s.uint(32),
+    input: s.cid,
+    maxPayment: s.amount(decimals),
+    pricePerSecond: z.optional(s.amount(decimals)),
+    replicas: z.optional(s.uint(8, 7)),
+    deadline: z.optional(z.union([z.date(), s.duration])),
+    requirements: z.optional(requirementsSchema),
+    minSuccessBps: z.optional(s.uint(16, 10_000)),
+    minCompleted: z.optional(s.uint(32)),
+  })
+
+/**
+ * Submits a task: escrows `replicas × maxPayment` from the client's market
+ * balance (pulling any shortfall from an approved token allowance), waits for
+ * the transaction and returns the new task id.
+ *
+ * @example
+ * import { createWalletClient, http } from 'viem'
+ * import { privateKeyToAccount } from 'viem/accounts'
+ * import { hardhat } from 'viem/chains'
+ * import { getDeployment } from '@gridforge/contracts'
+ * import { submitTask } from '@gridforge/sdk'
+ *
+ * const client = createWalletClient({ account: privateKeyToAccount(key), chain: hardhat, transport: http() })
+ * const { taskId } = await submitTask(client, {
+ *   deployment: getDeployment(31337),
+ *   sourceId: 1,
+ *   input: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+ *   maxPayment: '5',
+ *   deadline: '2h',
+ * })
+ */
+export async function submitTask(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: SubmitTaskParameters,
+): Promise<SubmitTaskReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const token = deployment.token ?? gridToken
+  const action = 'submitTask'
+  const params = validate(action, schema(token.decimals), parameters)
+  const deadline = await resolveDeadline(client, action, params.deadline ?? 86_400)
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: { ...stakingHints, ...taskMarketHints },
+    token,
+    address: deployment.contracts.market,
+    abi: [submitTaskFunction, ...taskMarketErrors],
+    functionName: 'submitTask',
+    args: [
+      {
+        sourceId: params.sourceId,
+        inputCID: params.input,
+        maxPayment: params.maxPayment,
+        pricePerSecond: params.pricePerSecond ?? 0n,
+        replicas: params.replicas ?? 1,
+        deadline,
+        requirements: {
+          minGpus: params.requirements?.minGpus ?? 0,
+          minVramMiB: params.requirements?.minVramMiB ?? 0,
+          minComputeCapability: params.requirements?.minComputeCapability ?? 0,
+          maxRuntimeSec: params.requirements?.maxRuntimeSec ?? 0,
+          deterministic: false,
+        },
+        minSuccessBps: params.minSuccessBps ?? 0,
+        minCompleted: params.minCompleted ?? 0,
+      },
+    ],
+    account,
+    confirmations,
+  })
+  const { args } = findEvent(action, receipt, deployment.contracts.market, TaskSubmitted)
+  return {
+    taskId: args.taskId,
+    escrow: args.escrow,
+    deadline,
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}
+
+/**
+ * A deadline as Unix seconds: a Date as is, a duration counted from the latest
+ * block (not the local clock: chains and machines disagree), checked against
+ * the market's 30-day limit.
+ */
+export async function resolveDeadline(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  action: string,
+  deadline: Date | number,
+): Promise<number> {
+  const { timestamp } = await getAction(client, getBlock, 'getBlock')({ blockTag: 'latest' })
+  const now = Number(timestamp)
+  const at = deadline instanceof Date ? Math.floor(deadline.getTime() / 1000) : now + deadline
+  if (at <= now || at > now + maxTaskDurationSec) {
+    throw new InvalidParametersError({
+      action,
+      fields: [{ path: 'deadline', message: 'must be in the future and at most 30 days away (e.g. 2h, 7d)' }],
+    })
+  }
+  return at
+}

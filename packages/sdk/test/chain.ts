@@ -1,0 +1,74 @@
+/**
+ * The test chain (started by test/globalSetup.ts) and fresh, funded accounts
+ * for each test, so test files can run in parallel on one chain without
+ * sharing a nonce.
+ */
+import {
+  createTestClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  parseEther,
+  parseUnits,
+  publicActions,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { hardhat } from 'viem/chains'
+import { inject } from 'vitest'
+import { gridforgeActions } from '../src/clients/decorators/gridforge.js'
+import type { Deployment } from '../src/types/deployment.js'
+
+/** The chain every SDK test runs on. */
+export function devnet() {
+  return inject('devnet')
+}
+
+/** The deployment on the test chain. */
+export function deployment(): Deployment {
+  return devnet().deployment
+}
+
+/** A transport to the test chain. */
+export function transport() {
+  return http(devnet().rpcUrl)
+}
+
+/** Hardhat's test actions (mine, increaseTime, setBalance, snapshot) on the test chain. */
+export function testClient() {
+  return createTestClient({ chain: hardhat, mode: 'hardhat', transport: transport() })
+}
+
+/**
+ * The deployer (Hardhat account 0, owner of every contract and of the whole
+ * GRID supply). It is an unlocked node account, so the node assigns its nonces
+ * and parallel test files can all use it.
+ */
+export function deployerClient() {
+  return createWalletClient({
+    account: privateKeyToAccount(devnet().privateKeys[0]!).address,
+    chain: hardhat,
+    transport: transport(),
+  }).extend(publicActions)
+}
+
+/**
+ * A new account with `eth` ETH and `grid` GRID (token units), as a wallet +
+ * public client extended with the Gridforge actions.
+ */
+export async function fundedClient({ grid = '1000', eth = '100' }: { grid?: string; eth?: string } = {}) {
+  const account = privateKeyToAccount(generatePrivateKey())
+  await testClient().setBalance({ address: account.address, value: parseEther(eth) })
+  if (grid !== '0') {
+    const deployer = deployerClient()
+    const hash = await deployer.writeContract({
+      address: deployment().contracts.token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [account.address, parseUnits(grid, 18)],
+    })
+    await deployer.waitForTransactionReceipt({ hash })
+  }
+  return createWalletClient({ account, chain: hardhat, transport: transport() })
+    .extend(publicActions)
+    .extend(gridforgeActions({ deployment: deployment() }))
+}
