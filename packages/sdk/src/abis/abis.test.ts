@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contractAbis } from '../../scripts/renderAbis.js'
+import { contractAbis, stripInternalTypes } from '../../scripts/renderAbis.js'
 import * as gridToken from './gridToken.js'
 import * as providerRegistry from './providerRegistry.js'
 import * as sourceRegistry from './sourceRegistry.js'
@@ -19,10 +19,12 @@ describe('split ABIs', () => {
     it(`${name} matches @gridforge/contracts (else run pnpm --filter @gridforge/sdk generate)`, () => {
       const module = modules[name]!
       const expected: Record<string, unknown> = {
-        errors: abi.filter((item) => item.type === 'error'),
+        errors: abi.filter((item) => item.type === 'error').map(stripInternalTypes),
       }
       for (const item of abi) {
-        if (item.type === 'function' || item.type === 'event') expected[item.name] = item
+        if (item.type === 'function' || item.type === 'event' || item.type === 'error') {
+          expected[item.name] = stripInternalTypes(item)
+        }
       }
       expect({ ...module }).toEqual(expected)
     })

@@ -3,9 +3,9 @@
 export const Approval = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'owner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'spender', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'value', type: 'uint256' },
+    { indexed: true, name: 'owner', type: 'address' },
+    { indexed: true, name: 'spender', type: 'address' },
+    { indexed: false, name: 'value', type: 'uint256' },
   ],
   name: 'Approval',
   type: 'event',
@@ -14,9 +14,9 @@ export const Approval = {
 export const DelegateChanged = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'delegator', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'fromDelegate', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'toDelegate', type: 'address' },
+    { indexed: true, name: 'delegator', type: 'address' },
+    { indexed: true, name: 'fromDelegate', type: 'address' },
+    { indexed: true, name: 'toDelegate', type: 'address' },
   ],
   name: 'DelegateChanged',
   type: 'event',
@@ -25,9 +25,9 @@ export const DelegateChanged = {
 export const DelegateVotesChanged = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'delegate', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'previousVotes', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'newVotes', type: 'uint256' },
+    { indexed: true, name: 'delegate', type: 'address' },
+    { indexed: false, name: 'previousVotes', type: 'uint256' },
+    { indexed: false, name: 'newVotes', type: 'uint256' },
   ],
   name: 'DelegateVotesChanged',
   type: 'event',
@@ -43,9 +43,9 @@ export const EIP712DomainChanged = {
 export const Transfer = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'from', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'to', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'value', type: 'uint256' },
+    { indexed: true, name: 'from', type: 'address' },
+    { indexed: true, name: 'to', type: 'address' },
+    { indexed: false, name: 'value', type: 'uint256' },
   ],
   name: 'Transfer',
   type: 'event',
@@ -54,7 +54,7 @@ export const Transfer = {
 export const CLOCK_MODE = {
   inputs: [],
   name: 'CLOCK_MODE',
-  outputs: [{ internalType: 'string', name: '', type: 'string' }],
+  outputs: [{ name: '', type: 'string' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -62,54 +62,53 @@ export const CLOCK_MODE = {
 export const DOMAIN_SEPARATOR = {
   inputs: [],
   name: 'DOMAIN_SEPARATOR',
-  outputs: [{ internalType: 'bytes32', name: '', type: 'bytes32' }],
+  outputs: [{ name: '', type: 'bytes32' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const allowance = {
   inputs: [
-    { internalType: 'address', name: 'owner', type: 'address' },
-    { internalType: 'address', name: 'spender', type: 'address' },
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
   ],
   name: 'allowance',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const approve = {
   inputs: [
-    { internalType: 'address', name: 'spender', type: 'address' },
-    { internalType: 'uint256', name: 'value', type: 'uint256' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
   ],
   name: 'approve',
-  outputs: [{ internalType: 'bool', name: '', type: 'bool' }],
+  outputs: [{ name: '', type: 'bool' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
 export const balanceOf = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'balanceOf',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const checkpoints = {
   inputs: [
-    { internalType: 'address', name: 'account', type: 'address' },
-    { internalType: 'uint32', name: 'pos', type: 'uint32' },
+    { name: 'account', type: 'address' },
+    { name: 'pos', type: 'uint32' },
   ],
   name: 'checkpoints',
   outputs: [
     {
       components: [
-        { internalType: 'uint48', name: '_key', type: 'uint48' },
-        { internalType: 'uint208', name: '_value', type: 'uint208' },
+        { name: '_key', type: 'uint48' },
+        { name: '_value', type: 'uint208' },
       ],
-      internalType: 'struct Checkpoints.Checkpoint208',
       name: '',
       type: 'tuple',
     },
@@ -121,7 +120,7 @@ export const checkpoints = {
 export const clock = {
   inputs: [],
   name: 'clock',
-  outputs: [{ internalType: 'uint48', name: '', type: 'uint48' }],
+  outputs: [{ name: '', type: 'uint48' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -129,13 +128,13 @@ export const clock = {
 export const decimals = {
   inputs: [],
   name: 'decimals',
-  outputs: [{ internalType: 'uint8', name: '', type: 'uint8' }],
+  outputs: [{ name: '', type: 'uint8' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const delegate = {
-  inputs: [{ internalType: 'address', name: 'delegatee', type: 'address' }],
+  inputs: [{ name: 'delegatee', type: 'address' }],
   name: 'delegate',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -144,12 +143,12 @@ export const delegate = {
 
 export const delegateBySig = {
   inputs: [
-    { internalType: 'address', name: 'delegatee', type: 'address' },
-    { internalType: 'uint256', name: 'nonce', type: 'uint256' },
-    { internalType: 'uint256', name: 'expiry', type: 'uint256' },
-    { internalType: 'uint8', name: 'v', type: 'uint8' },
-    { internalType: 'bytes32', name: 'r', type: 'bytes32' },
-    { internalType: 'bytes32', name: 's', type: 'bytes32' },
+    { name: 'delegatee', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'expiry', type: 'uint256' },
+    { name: 'v', type: 'uint8' },
+    { name: 'r', type: 'bytes32' },
+    { name: 's', type: 'bytes32' },
   ],
   name: 'delegateBySig',
   outputs: [],
@@ -158,9 +157,9 @@ export const delegateBySig = {
 } as const
 
 export const delegates = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'delegates',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -169,41 +168,41 @@ export const eip712Domain = {
   inputs: [],
   name: 'eip712Domain',
   outputs: [
-    { internalType: 'bytes1', name: 'fields', type: 'bytes1' },
-    { internalType: 'string', name: 'name', type: 'string' },
-    { internalType: 'string', name: 'version', type: 'string' },
-    { internalType: 'uint256', name: 'chainId', type: 'uint256' },
-    { internalType: 'address', name: 'verifyingContract', type: 'address' },
-    { internalType: 'bytes32', name: 'salt', type: 'bytes32' },
-    { internalType: 'uint256[]', name: 'extensions', type: 'uint256[]' },
+    { name: 'fields', type: 'bytes1' },
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+    { name: 'salt', type: 'bytes32' },
+    { name: 'extensions', type: 'uint256[]' },
   ],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const getPastTotalSupply = {
-  inputs: [{ internalType: 'uint256', name: 'timepoint', type: 'uint256' }],
+  inputs: [{ name: 'timepoint', type: 'uint256' }],
   name: 'getPastTotalSupply',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const getPastVotes = {
   inputs: [
-    { internalType: 'address', name: 'account', type: 'address' },
-    { internalType: 'uint256', name: 'timepoint', type: 'uint256' },
+    { name: 'account', type: 'address' },
+    { name: 'timepoint', type: 'uint256' },
   ],
   name: 'getPastVotes',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const getVotes = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'getVotes',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -211,36 +210,36 @@ export const getVotes = {
 export const name = {
   inputs: [],
   name: 'name',
-  outputs: [{ internalType: 'string', name: '', type: 'string' }],
+  outputs: [{ name: '', type: 'string' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const nonces = {
-  inputs: [{ internalType: 'address', name: 'owner', type: 'address' }],
+  inputs: [{ name: 'owner', type: 'address' }],
   name: 'nonces',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const numCheckpoints = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'numCheckpoints',
-  outputs: [{ internalType: 'uint32', name: '', type: 'uint32' }],
+  outputs: [{ name: '', type: 'uint32' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const permit = {
   inputs: [
-    { internalType: 'address', name: 'owner', type: 'address' },
-    { internalType: 'address', name: 'spender', type: 'address' },
-    { internalType: 'uint256', name: 'value', type: 'uint256' },
-    { internalType: 'uint256', name: 'deadline', type: 'uint256' },
-    { internalType: 'uint8', name: 'v', type: 'uint8' },
-    { internalType: 'bytes32', name: 'r', type: 'bytes32' },
-    { internalType: 'bytes32', name: 's', type: 'bytes32' },
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'v', type: 'uint8' },
+    { name: 'r', type: 'bytes32' },
+    { name: 's', type: 'bytes32' },
   ],
   name: 'permit',
   outputs: [],
@@ -251,7 +250,7 @@ export const permit = {
 export const symbol = {
   inputs: [],
   name: 'symbol',
-  outputs: [{ internalType: 'string', name: '', type: 'string' }],
+  outputs: [{ name: '', type: 'string' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -259,111 +258,218 @@ export const symbol = {
 export const totalSupply = {
   inputs: [],
   name: 'totalSupply',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const transfer = {
   inputs: [
-    { internalType: 'address', name: 'to', type: 'address' },
-    { internalType: 'uint256', name: 'value', type: 'uint256' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
   ],
   name: 'transfer',
-  outputs: [{ internalType: 'bool', name: '', type: 'bool' }],
+  outputs: [{ name: '', type: 'bool' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
 export const transferFrom = {
   inputs: [
-    { internalType: 'address', name: 'from', type: 'address' },
-    { internalType: 'address', name: 'to', type: 'address' },
-    { internalType: 'uint256', name: 'value', type: 'uint256' },
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
   ],
   name: 'transferFrom',
-  outputs: [{ internalType: 'bool', name: '', type: 'bool' }],
+  outputs: [{ name: '', type: 'bool' }],
   stateMutability: 'nonpayable',
   type: 'function',
+} as const
+
+export const CheckpointUnorderedInsertion = {
+  inputs: [],
+  name: 'CheckpointUnorderedInsertion',
+  type: 'error',
+} as const
+
+export const ECDSAInvalidSignature = { inputs: [], name: 'ECDSAInvalidSignature', type: 'error' } as const
+
+export const ECDSAInvalidSignatureLength = {
+  inputs: [{ name: 'length', type: 'uint256' }],
+  name: 'ECDSAInvalidSignatureLength',
+  type: 'error',
+} as const
+
+export const ECDSAInvalidSignatureS = {
+  inputs: [{ name: 's', type: 'bytes32' }],
+  name: 'ECDSAInvalidSignatureS',
+  type: 'error',
+} as const
+
+export const ERC20ExceededSafeSupply = {
+  inputs: [
+    { name: 'increasedSupply', type: 'uint256' },
+    { name: 'cap', type: 'uint256' },
+  ],
+  name: 'ERC20ExceededSafeSupply',
+  type: 'error',
+} as const
+
+export const ERC20InsufficientAllowance = {
+  inputs: [
+    { name: 'spender', type: 'address' },
+    { name: 'allowance', type: 'uint256' },
+    { name: 'needed', type: 'uint256' },
+  ],
+  name: 'ERC20InsufficientAllowance',
+  type: 'error',
+} as const
+
+export const ERC20InsufficientBalance = {
+  inputs: [
+    { name: 'sender', type: 'address' },
+    { name: 'balance', type: 'uint256' },
+    { name: 'needed', type: 'uint256' },
+  ],
+  name: 'ERC20InsufficientBalance',
+  type: 'error',
+} as const
+
+export const ERC20InvalidApprover = {
+  inputs: [{ name: 'approver', type: 'address' }],
+  name: 'ERC20InvalidApprover',
+  type: 'error',
+} as const
+
+export const ERC20InvalidReceiver = {
+  inputs: [{ name: 'receiver', type: 'address' }],
+  name: 'ERC20InvalidReceiver',
+  type: 'error',
+} as const
+
+export const ERC20InvalidSender = {
+  inputs: [{ name: 'sender', type: 'address' }],
+  name: 'ERC20InvalidSender',
+  type: 'error',
+} as const
+
+export const ERC20InvalidSpender = {
+  inputs: [{ name: 'spender', type: 'address' }],
+  name: 'ERC20InvalidSpender',
+  type: 'error',
+} as const
+
+export const ERC2612ExpiredSignature = {
+  inputs: [{ name: 'deadline', type: 'uint256' }],
+  name: 'ERC2612ExpiredSignature',
+  type: 'error',
+} as const
+
+export const ERC2612InvalidSigner = {
+  inputs: [
+    { name: 'signer', type: 'address' },
+    { name: 'owner', type: 'address' },
+  ],
+  name: 'ERC2612InvalidSigner',
+  type: 'error',
+} as const
+
+export const ERC5805FutureLookup = {
+  inputs: [
+    { name: 'timepoint', type: 'uint256' },
+    { name: 'clock', type: 'uint48' },
+  ],
+  name: 'ERC5805FutureLookup',
+  type: 'error',
+} as const
+
+export const ERC6372InconsistentClock = {
+  inputs: [],
+  name: 'ERC6372InconsistentClock',
+  type: 'error',
+} as const
+
+export const InvalidAccountNonce = {
+  inputs: [
+    { name: 'account', type: 'address' },
+    { name: 'currentNonce', type: 'uint256' },
+  ],
+  name: 'InvalidAccountNonce',
+  type: 'error',
+} as const
+
+export const InvalidShortString = { inputs: [], name: 'InvalidShortString', type: 'error' } as const
+
+export const SafeCastOverflowedUintDowncast = {
+  inputs: [
+    { name: 'bits', type: 'uint8' },
+    { name: 'value', type: 'uint256' },
+  ],
+  name: 'SafeCastOverflowedUintDowncast',
+  type: 'error',
+} as const
+
+export const StringTooLong = {
+  inputs: [{ name: 'str', type: 'string' }],
+  name: 'StringTooLong',
+  type: 'error',
+} as const
+
+export const VotesExpiredSignature = {
+  inputs: [{ name: 'expiry', type: 'uint256' }],
+  name: 'VotesExpiredSignature',
+  type: 'error',
 } as const
 
 /** Every custom error gridToken can revert with. */
 export const errors = [
   { inputs: [], name: 'CheckpointUnorderedInsertion', type: 'error' },
   { inputs: [], name: 'ECDSAInvalidSignature', type: 'error' },
-  {
-    inputs: [{ internalType: 'uint256', name: 'length', type: 'uint256' }],
-    name: 'ECDSAInvalidSignatureLength',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'bytes32', name: 's', type: 'bytes32' }],
-    name: 'ECDSAInvalidSignatureS',
-    type: 'error',
-  },
+  { inputs: [{ name: 'length', type: 'uint256' }], name: 'ECDSAInvalidSignatureLength', type: 'error' },
+  { inputs: [{ name: 's', type: 'bytes32' }], name: 'ECDSAInvalidSignatureS', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'increasedSupply', type: 'uint256' },
-      { internalType: 'uint256', name: 'cap', type: 'uint256' },
+      { name: 'increasedSupply', type: 'uint256' },
+      { name: 'cap', type: 'uint256' },
     ],
     name: 'ERC20ExceededSafeSupply',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'address', name: 'spender', type: 'address' },
-      { internalType: 'uint256', name: 'allowance', type: 'uint256' },
-      { internalType: 'uint256', name: 'needed', type: 'uint256' },
+      { name: 'spender', type: 'address' },
+      { name: 'allowance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
     ],
     name: 'ERC20InsufficientAllowance',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'address', name: 'sender', type: 'address' },
-      { internalType: 'uint256', name: 'balance', type: 'uint256' },
-      { internalType: 'uint256', name: 'needed', type: 'uint256' },
+      { name: 'sender', type: 'address' },
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
     ],
     name: 'ERC20InsufficientBalance',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'address', name: 'approver', type: 'address' }],
-    name: 'ERC20InvalidApprover',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'receiver', type: 'address' }],
-    name: 'ERC20InvalidReceiver',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'sender', type: 'address' }],
-    name: 'ERC20InvalidSender',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'spender', type: 'address' }],
-    name: 'ERC20InvalidSpender',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint256', name: 'deadline', type: 'uint256' }],
-    name: 'ERC2612ExpiredSignature',
-    type: 'error',
-  },
+  { inputs: [{ name: 'approver', type: 'address' }], name: 'ERC20InvalidApprover', type: 'error' },
+  { inputs: [{ name: 'receiver', type: 'address' }], name: 'ERC20InvalidReceiver', type: 'error' },
+  { inputs: [{ name: 'sender', type: 'address' }], name: 'ERC20InvalidSender', type: 'error' },
+  { inputs: [{ name: 'spender', type: 'address' }], name: 'ERC20InvalidSpender', type: 'error' },
+  { inputs: [{ name: 'deadline', type: 'uint256' }], name: 'ERC2612ExpiredSignature', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'signer', type: 'address' },
-      { internalType: 'address', name: 'owner', type: 'address' },
+      { name: 'signer', type: 'address' },
+      { name: 'owner', type: 'address' },
     ],
     name: 'ERC2612InvalidSigner',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'timepoint', type: 'uint256' },
-      { internalType: 'uint48', name: 'clock', type: 'uint48' },
+      { name: 'timepoint', type: 'uint256' },
+      { name: 'clock', type: 'uint48' },
     ],
     name: 'ERC5805FutureLookup',
     type: 'error',
@@ -371,8 +477,8 @@ export const errors = [
   { inputs: [], name: 'ERC6372InconsistentClock', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'account', type: 'address' },
-      { internalType: 'uint256', name: 'currentNonce', type: 'uint256' },
+      { name: 'account', type: 'address' },
+      { name: 'currentNonce', type: 'uint256' },
     ],
     name: 'InvalidAccountNonce',
     type: 'error',
@@ -380,16 +486,12 @@ export const errors = [
   { inputs: [], name: 'InvalidShortString', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint8', name: 'bits', type: 'uint8' },
-      { internalType: 'uint256', name: 'value', type: 'uint256' },
+      { name: 'bits', type: 'uint8' },
+      { name: 'value', type: 'uint256' },
     ],
     name: 'SafeCastOverflowedUintDowncast',
     type: 'error',
   },
-  { inputs: [{ internalType: 'string', name: 'str', type: 'string' }], name: 'StringTooLong', type: 'error' },
-  {
-    inputs: [{ internalType: 'uint256', name: 'expiry', type: 'uint256' }],
-    name: 'VotesExpiredSignature',
-    type: 'error',
-  },
+  { inputs: [{ name: 'str', type: 'string' }], name: 'StringTooLong', type: 'error' },
+  { inputs: [{ name: 'expiry', type: 'uint256' }], name: 'VotesExpiredSignature', type: 'error' },
 ] as const

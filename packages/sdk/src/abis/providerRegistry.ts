@@ -2,7 +2,7 @@
 
 export const MinProviderStakeUpdated = {
   anonymous: false,
-  inputs: [{ indexed: false, internalType: 'uint256', name: 'minProviderStake', type: 'uint256' }],
+  inputs: [{ indexed: false, name: 'minProviderStake', type: 'uint256' }],
   name: 'MinProviderStakeUpdated',
   type: 'event',
 } as const
@@ -10,8 +10,8 @@ export const MinProviderStakeUpdated = {
 export const OwnershipTransferStarted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferStarted',
   type: 'event',
@@ -20,8 +20,8 @@ export const OwnershipTransferStarted = {
 export const OwnershipTransferred = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferred',
   type: 'event',
@@ -29,7 +29,7 @@ export const OwnershipTransferred = {
 
 export const ProviderPaused = {
   anonymous: false,
-  inputs: [{ indexed: true, internalType: 'address', name: 'provider', type: 'address' }],
+  inputs: [{ indexed: true, name: 'provider', type: 'address' }],
   name: 'ProviderPaused',
   type: 'event',
 } as const
@@ -37,21 +37,20 @@ export const ProviderPaused = {
 export const ProviderRegistered = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
+    { indexed: true, name: 'provider', type: 'address' },
     {
       components: [
-        { internalType: 'uint8', name: 'gpuCount', type: 'uint8' },
-        { internalType: 'uint32', name: 'vramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'computeCapability', type: 'uint8' },
-        { internalType: 'uint16', name: 'cpuCores', type: 'uint16' },
-        { internalType: 'uint32', name: 'memoryMiB', type: 'uint32' },
+        { name: 'gpuCount', type: 'uint8' },
+        { name: 'vramMiB', type: 'uint32' },
+        { name: 'computeCapability', type: 'uint8' },
+        { name: 'cpuCores', type: 'uint16' },
+        { name: 'memoryMiB', type: 'uint32' },
       ],
       indexed: false,
-      internalType: 'struct Capabilities',
       name: 'capabilities',
       type: 'tuple',
     },
-    { indexed: false, internalType: 'string', name: 'profileCID', type: 'string' },
+    { indexed: false, name: 'profileCID', type: 'string' },
   ],
   name: 'ProviderRegistered',
   type: 'event',
@@ -59,7 +58,7 @@ export const ProviderRegistered = {
 
 export const ProviderResumed = {
   anonymous: false,
-  inputs: [{ indexed: true, internalType: 'address', name: 'provider', type: 'address' }],
+  inputs: [{ indexed: true, name: 'provider', type: 'address' }],
   name: 'ProviderResumed',
   type: 'event',
 } as const
@@ -67,8 +66,8 @@ export const ProviderResumed = {
 export const ProviderSubscribed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
   ],
   name: 'ProviderSubscribed',
   type: 'event',
@@ -77,8 +76,8 @@ export const ProviderSubscribed = {
 export const ProviderUnsubscribed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
   ],
   name: 'ProviderUnsubscribed',
   type: 'event',
@@ -87,21 +86,20 @@ export const ProviderUnsubscribed = {
 export const ProviderUpdated = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
+    { indexed: true, name: 'provider', type: 'address' },
     {
       components: [
-        { internalType: 'uint8', name: 'gpuCount', type: 'uint8' },
-        { internalType: 'uint32', name: 'vramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'computeCapability', type: 'uint8' },
-        { internalType: 'uint16', name: 'cpuCores', type: 'uint16' },
-        { internalType: 'uint32', name: 'memoryMiB', type: 'uint32' },
+        { name: 'gpuCount', type: 'uint8' },
+        { name: 'vramMiB', type: 'uint32' },
+        { name: 'computeCapability', type: 'uint8' },
+        { name: 'cpuCores', type: 'uint16' },
+        { name: 'memoryMiB', type: 'uint32' },
       ],
       indexed: false,
-      internalType: 'struct Capabilities',
       name: 'capabilities',
       type: 'tuple',
     },
-    { indexed: false, internalType: 'string', name: 'profileCID', type: 'string' },
+    { indexed: false, name: 'profileCID', type: 'string' },
   ],
   name: 'ProviderUpdated',
   type: 'event',
@@ -110,7 +108,7 @@ export const ProviderUpdated = {
 export const MAX_MIN_PROVIDER_STAKE = {
   inputs: [],
   name: 'MAX_MIN_PROVIDER_STAKE',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -124,41 +122,38 @@ export const acceptOwnership = {
 } as const
 
 export const getProvider = {
-  inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
+  inputs: [{ name: 'provider', type: 'address' }],
   name: 'getProvider',
   outputs: [
     {
       components: [
-        { internalType: 'bool', name: 'registered', type: 'bool' },
-        { internalType: 'bool', name: 'paused', type: 'bool' },
-        { internalType: 'uint40', name: 'registeredAt', type: 'uint40' },
+        { name: 'registered', type: 'bool' },
+        { name: 'paused', type: 'bool' },
+        { name: 'registeredAt', type: 'uint40' },
         {
           components: [
-            { internalType: 'uint8', name: 'gpuCount', type: 'uint8' },
-            { internalType: 'uint32', name: 'vramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'computeCapability', type: 'uint8' },
-            { internalType: 'uint16', name: 'cpuCores', type: 'uint16' },
-            { internalType: 'uint32', name: 'memoryMiB', type: 'uint32' },
+            { name: 'gpuCount', type: 'uint8' },
+            { name: 'vramMiB', type: 'uint32' },
+            { name: 'computeCapability', type: 'uint8' },
+            { name: 'cpuCores', type: 'uint16' },
+            { name: 'memoryMiB', type: 'uint32' },
           ],
-          internalType: 'struct Capabilities',
           name: 'capabilities',
           type: 'tuple',
         },
         {
           components: [
-            { internalType: 'uint32', name: 'claimed', type: 'uint32' },
-            { internalType: 'uint32', name: 'completed', type: 'uint32' },
-            { internalType: 'uint32', name: 'failed', type: 'uint32' },
-            { internalType: 'uint32', name: 'outvoted', type: 'uint32' },
-            { internalType: 'uint64', name: 'totalRuntimeSec', type: 'uint64' },
-            { internalType: 'uint128', name: 'slashedAmount', type: 'uint128' },
+            { name: 'claimed', type: 'uint32' },
+            { name: 'completed', type: 'uint32' },
+            { name: 'failed', type: 'uint32' },
+            { name: 'outvoted', type: 'uint32' },
+            { name: 'totalRuntimeSec', type: 'uint64' },
+            { name: 'slashedAmount', type: 'uint128' },
           ],
-          internalType: 'struct Reputation',
           name: 'reputation',
           type: 'tuple',
         },
       ],
-      internalType: 'struct ProviderInfo',
       name: '',
       type: 'tuple',
     },
@@ -168,19 +163,18 @@ export const getProvider = {
 } as const
 
 export const getReputation = {
-  inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
+  inputs: [{ name: 'provider', type: 'address' }],
   name: 'getReputation',
   outputs: [
     {
       components: [
-        { internalType: 'uint32', name: 'claimed', type: 'uint32' },
-        { internalType: 'uint32', name: 'completed', type: 'uint32' },
-        { internalType: 'uint32', name: 'failed', type: 'uint32' },
-        { internalType: 'uint32', name: 'outvoted', type: 'uint32' },
-        { internalType: 'uint64', name: 'totalRuntimeSec', type: 'uint64' },
-        { internalType: 'uint128', name: 'slashedAmount', type: 'uint128' },
+        { name: 'claimed', type: 'uint32' },
+        { name: 'completed', type: 'uint32' },
+        { name: 'failed', type: 'uint32' },
+        { name: 'outvoted', type: 'uint32' },
+        { name: 'totalRuntimeSec', type: 'uint64' },
+        { name: 'slashedAmount', type: 'uint128' },
       ],
-      internalType: 'struct Reputation',
       name: '',
       type: 'tuple',
     },
@@ -191,11 +185,11 @@ export const getReputation = {
 
 export const isSubscribed = {
   inputs: [
-    { internalType: 'address', name: 'provider', type: 'address' },
-    { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
+    { name: 'provider', type: 'address' },
+    { name: 'sourceId', type: 'uint32' },
   ],
   name: 'isSubscribed',
-  outputs: [{ internalType: 'bool', name: '', type: 'bool' }],
+  outputs: [{ name: '', type: 'bool' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -203,7 +197,7 @@ export const isSubscribed = {
 export const market = {
   inputs: [],
   name: 'market',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -211,7 +205,7 @@ export const market = {
 export const minProviderStake = {
   inputs: [],
   name: 'minProviderStake',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -219,7 +213,7 @@ export const minProviderStake = {
 export const owner = {
   inputs: [],
   name: 'owner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -235,29 +229,28 @@ export const pause = {
 export const pendingOwner = {
   inputs: [],
   name: 'pendingOwner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const recordClaim = {
   inputs: [
-    { internalType: 'address', name: 'provider', type: 'address' },
-    { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
+    { name: 'provider', type: 'address' },
+    { name: 'sourceId', type: 'uint32' },
     {
       components: [
-        { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-        { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-        { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-        { internalType: 'bool', name: 'deterministic', type: 'bool' },
+        { name: 'minGpus', type: 'uint8' },
+        { name: 'minVramMiB', type: 'uint32' },
+        { name: 'minComputeCapability', type: 'uint8' },
+        { name: 'maxRuntimeSec', type: 'uint32' },
+        { name: 'deterministic', type: 'bool' },
       ],
-      internalType: 'struct Requirements',
       name: 'requirements',
       type: 'tuple',
     },
-    { internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' },
-    { internalType: 'uint32', name: 'minCompleted', type: 'uint32' },
+    { name: 'minSuccessBps', type: 'uint16' },
+    { name: 'minCompleted', type: 'uint32' },
   ],
   name: 'recordClaim',
   outputs: [],
@@ -267,8 +260,8 @@ export const recordClaim = {
 
 export const recordCompletion = {
   inputs: [
-    { internalType: 'address', name: 'provider', type: 'address' },
-    { internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+    { name: 'provider', type: 'address' },
+    { name: 'runtimeSec', type: 'uint32' },
   ],
   name: 'recordCompletion',
   outputs: [],
@@ -278,9 +271,9 @@ export const recordCompletion = {
 
 export const recordFailure = {
   inputs: [
-    { internalType: 'address', name: 'provider', type: 'address' },
-    { internalType: 'bool', name: 'outvoted', type: 'bool' },
-    { internalType: 'uint256', name: 'slashedAmount', type: 'uint256' },
+    { name: 'provider', type: 'address' },
+    { name: 'outvoted', type: 'bool' },
+    { name: 'slashedAmount', type: 'uint256' },
   ],
   name: 'recordFailure',
   outputs: [],
@@ -292,17 +285,16 @@ export const register = {
   inputs: [
     {
       components: [
-        { internalType: 'uint8', name: 'gpuCount', type: 'uint8' },
-        { internalType: 'uint32', name: 'vramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'computeCapability', type: 'uint8' },
-        { internalType: 'uint16', name: 'cpuCores', type: 'uint16' },
-        { internalType: 'uint32', name: 'memoryMiB', type: 'uint32' },
+        { name: 'gpuCount', type: 'uint8' },
+        { name: 'vramMiB', type: 'uint32' },
+        { name: 'computeCapability', type: 'uint8' },
+        { name: 'cpuCores', type: 'uint16' },
+        { name: 'memoryMiB', type: 'uint32' },
       ],
-      internalType: 'struct Capabilities',
       name: 'capabilities',
       type: 'tuple',
     },
-    { internalType: 'string', name: 'profileCID', type: 'string' },
+    { name: 'profileCID', type: 'string' },
   ],
   name: 'register',
   outputs: [],
@@ -327,7 +319,7 @@ export const resume = {
 } as const
 
 export const setMinProviderStake = {
-  inputs: [{ internalType: 'uint256', name: 'minProviderStake_', type: 'uint256' }],
+  inputs: [{ name: 'minProviderStake_', type: 'uint256' }],
   name: 'setMinProviderStake',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -335,7 +327,7 @@ export const setMinProviderStake = {
 } as const
 
 export const subscribe = {
-  inputs: [{ internalType: 'uint32[]', name: 'sourceIds', type: 'uint32[]' }],
+  inputs: [{ name: 'sourceIds', type: 'uint32[]' }],
   name: 'subscribe',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -343,15 +335,15 @@ export const subscribe = {
 } as const
 
 export const successBps = {
-  inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
+  inputs: [{ name: 'provider', type: 'address' }],
   name: 'successBps',
-  outputs: [{ internalType: 'uint16', name: '', type: 'uint16' }],
+  outputs: [{ name: '', type: 'uint16' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const transferOwnership = {
-  inputs: [{ internalType: 'address', name: 'newOwner', type: 'address' }],
+  inputs: [{ name: 'newOwner', type: 'address' }],
   name: 'transferOwnership',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -359,7 +351,7 @@ export const transferOwnership = {
 } as const
 
 export const unsubscribe = {
-  inputs: [{ internalType: 'uint32[]', name: 'sourceIds', type: 'uint32[]' }],
+  inputs: [{ name: 'sourceIds', type: 'uint32[]' }],
   name: 'unsubscribe',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -370,17 +362,16 @@ export const updateCapabilities = {
   inputs: [
     {
       components: [
-        { internalType: 'uint8', name: 'gpuCount', type: 'uint8' },
-        { internalType: 'uint32', name: 'vramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'computeCapability', type: 'uint8' },
-        { internalType: 'uint16', name: 'cpuCores', type: 'uint16' },
-        { internalType: 'uint32', name: 'memoryMiB', type: 'uint32' },
+        { name: 'gpuCount', type: 'uint8' },
+        { name: 'vramMiB', type: 'uint32' },
+        { name: 'computeCapability', type: 'uint8' },
+        { name: 'cpuCores', type: 'uint16' },
+        { name: 'memoryMiB', type: 'uint32' },
       ],
-      internalType: 'struct Capabilities',
       name: 'capabilities',
       type: 'tuple',
     },
-    { internalType: 'string', name: 'profileCID', type: 'string' },
+    { name: 'profileCID', type: 'string' },
   ],
   name: 'updateCapabilities',
   outputs: [],
@@ -388,33 +379,144 @@ export const updateCapabilities = {
   type: 'function',
 } as const
 
+export const OwnableInvalidOwner = {
+  inputs: [{ name: 'owner', type: 'address' }],
+  name: 'OwnableInvalidOwner',
+  type: 'error',
+} as const
+
+export const OwnableUnauthorizedAccount = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'OwnableUnauthorizedAccount',
+  type: 'error',
+} as const
+
+export const ProviderRegistryAlreadyRegistered = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'ProviderRegistryAlreadyRegistered',
+  type: 'error',
+} as const
+
+export const ProviderRegistryInsufficientCapabilities = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'ProviderRegistryInsufficientCapabilities',
+  type: 'error',
+} as const
+
+export const ProviderRegistryInsufficientStake = {
+  inputs: [
+    { name: 'provider', type: 'address' },
+    { name: 'available', type: 'uint256' },
+    { name: 'required', type: 'uint256' },
+  ],
+  name: 'ProviderRegistryInsufficientStake',
+  type: 'error',
+} as const
+
+export const ProviderRegistryInvalidCapabilities = {
+  inputs: [],
+  name: 'ProviderRegistryInvalidCapabilities',
+  type: 'error',
+} as const
+
+export const ProviderRegistryInvalidProfileCID = {
+  inputs: [],
+  name: 'ProviderRegistryInvalidProfileCID',
+  type: 'error',
+} as const
+
+export const ProviderRegistryMinStakeOutOfBounds = {
+  inputs: [
+    { name: 'value', type: 'uint256' },
+    { name: 'max', type: 'uint256' },
+  ],
+  name: 'ProviderRegistryMinStakeOutOfBounds',
+  type: 'error',
+} as const
+
+export const ProviderRegistryNotMarket = {
+  inputs: [{ name: 'caller', type: 'address' }],
+  name: 'ProviderRegistryNotMarket',
+  type: 'error',
+} as const
+
+export const ProviderRegistryNotRegistered = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'ProviderRegistryNotRegistered',
+  type: 'error',
+} as const
+
+export const ProviderRegistryNotSubscribed = {
+  inputs: [
+    { name: 'provider', type: 'address' },
+    { name: 'sourceId', type: 'uint32' },
+  ],
+  name: 'ProviderRegistryNotSubscribed',
+  type: 'error',
+} as const
+
+export const ProviderRegistryPaused = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'ProviderRegistryPaused',
+  type: 'error',
+} as const
+
+export const ProviderRegistryPausedUnchanged = {
+  inputs: [
+    { name: 'provider', type: 'address' },
+    { name: 'paused', type: 'bool' },
+  ],
+  name: 'ProviderRegistryPausedUnchanged',
+  type: 'error',
+} as const
+
+export const ProviderRegistryReputationTooLow = {
+  inputs: [
+    { name: 'provider', type: 'address' },
+    { name: 'completed', type: 'uint32' },
+    { name: 'successBps', type: 'uint16' },
+  ],
+  name: 'ProviderRegistryReputationTooLow',
+  type: 'error',
+} as const
+
+export const ProviderRegistryTooManySources = {
+  inputs: [{ name: 'count', type: 'uint256' }],
+  name: 'ProviderRegistryTooManySources',
+  type: 'error',
+} as const
+
+export const ProviderRegistryUnknownSource = {
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
+  name: 'ProviderRegistryUnknownSource',
+  type: 'error',
+} as const
+
+export const ProviderRegistryZeroAddress = {
+  inputs: [],
+  name: 'ProviderRegistryZeroAddress',
+  type: 'error',
+} as const
+
 /** Every custom error providerRegistry can revert with. */
 export const errors = [
+  { inputs: [{ name: 'owner', type: 'address' }], name: 'OwnableInvalidOwner', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'OwnableUnauthorizedAccount', type: 'error' },
   {
-    inputs: [{ internalType: 'address', name: 'owner', type: 'address' }],
-    name: 'OwnableInvalidOwner',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
-    name: 'OwnableUnauthorizedAccount',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
+    inputs: [{ name: 'provider', type: 'address' }],
     name: 'ProviderRegistryAlreadyRegistered',
     type: 'error',
   },
   {
-    inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
+    inputs: [{ name: 'provider', type: 'address' }],
     name: 'ProviderRegistryInsufficientCapabilities',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'address', name: 'provider', type: 'address' },
-      { internalType: 'uint256', name: 'available', type: 'uint256' },
-      { internalType: 'uint256', name: 'required', type: 'uint256' },
+      { name: 'provider', type: 'address' },
+      { name: 'available', type: 'uint256' },
+      { name: 'required', type: 'uint256' },
     ],
     name: 'ProviderRegistryInsufficientStake',
     type: 'error',
@@ -423,61 +525,41 @@ export const errors = [
   { inputs: [], name: 'ProviderRegistryInvalidProfileCID', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'value', type: 'uint256' },
-      { internalType: 'uint256', name: 'max', type: 'uint256' },
+      { name: 'value', type: 'uint256' },
+      { name: 'max', type: 'uint256' },
     ],
     name: 'ProviderRegistryMinStakeOutOfBounds',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'address', name: 'caller', type: 'address' }],
-    name: 'ProviderRegistryNotMarket',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
-    name: 'ProviderRegistryNotRegistered',
-    type: 'error',
-  },
+  { inputs: [{ name: 'caller', type: 'address' }], name: 'ProviderRegistryNotMarket', type: 'error' },
+  { inputs: [{ name: 'provider', type: 'address' }], name: 'ProviderRegistryNotRegistered', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'provider', type: 'address' },
-      { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
+      { name: 'provider', type: 'address' },
+      { name: 'sourceId', type: 'uint32' },
     ],
     name: 'ProviderRegistryNotSubscribed',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'address', name: 'provider', type: 'address' }],
-    name: 'ProviderRegistryPaused',
-    type: 'error',
-  },
+  { inputs: [{ name: 'provider', type: 'address' }], name: 'ProviderRegistryPaused', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'provider', type: 'address' },
-      { internalType: 'bool', name: 'paused', type: 'bool' },
+      { name: 'provider', type: 'address' },
+      { name: 'paused', type: 'bool' },
     ],
     name: 'ProviderRegistryPausedUnchanged',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'address', name: 'provider', type: 'address' },
-      { internalType: 'uint32', name: 'completed', type: 'uint32' },
-      { internalType: 'uint16', name: 'successBps', type: 'uint16' },
+      { name: 'provider', type: 'address' },
+      { name: 'completed', type: 'uint32' },
+      { name: 'successBps', type: 'uint16' },
     ],
     name: 'ProviderRegistryReputationTooLow',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint256', name: 'count', type: 'uint256' }],
-    name: 'ProviderRegistryTooManySources',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
-    name: 'ProviderRegistryUnknownSource',
-    type: 'error',
-  },
+  { inputs: [{ name: 'count', type: 'uint256' }], name: 'ProviderRegistryTooManySources', type: 'error' },
+  { inputs: [{ name: 'sourceId', type: 'uint32' }], name: 'ProviderRegistryUnknownSource', type: 'error' },
   { inputs: [], name: 'ProviderRegistryZeroAddress', type: 'error' },
 ] as const

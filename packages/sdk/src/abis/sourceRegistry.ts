@@ -2,7 +2,7 @@
 
 export const SourceDeactivated = {
   anonymous: false,
-  inputs: [{ indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ indexed: true, name: 'sourceId', type: 'uint32' }],
   name: 'SourceDeactivated',
   type: 'event',
 } as const
@@ -10,25 +10,24 @@ export const SourceDeactivated = {
 export const SourcePublished = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-    { indexed: true, internalType: 'address', name: 'owner', type: 'address' },
-    { indexed: true, internalType: 'uint32', name: 'predecessor', type: 'uint32' },
-    { indexed: false, internalType: 'bytes32', name: 'imageDigest', type: 'bytes32' },
-    { indexed: false, internalType: 'string', name: 'metadataCID', type: 'string' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
+    { indexed: true, name: 'owner', type: 'address' },
+    { indexed: true, name: 'predecessor', type: 'uint32' },
+    { indexed: false, name: 'imageDigest', type: 'bytes32' },
+    { indexed: false, name: 'metadataCID', type: 'string' },
     {
       components: [
-        { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-        { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-        { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-        { internalType: 'bool', name: 'deterministic', type: 'bool' },
+        { name: 'minGpus', type: 'uint8' },
+        { name: 'minVramMiB', type: 'uint32' },
+        { name: 'minComputeCapability', type: 'uint8' },
+        { name: 'maxRuntimeSec', type: 'uint32' },
+        { name: 'deterministic', type: 'bool' },
       ],
       indexed: false,
-      internalType: 'struct Requirements',
       name: 'requirements',
       type: 'tuple',
     },
-    { indexed: false, internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
+    { indexed: false, name: 'creatorFeeBps', type: 'uint16' },
   ],
   name: 'SourcePublished',
   type: 'event',
@@ -36,7 +35,7 @@ export const SourcePublished = {
 
 export const SourceReactivated = {
   anonymous: false,
-  inputs: [{ indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ indexed: true, name: 'sourceId', type: 'uint32' }],
   name: 'SourceReactivated',
   type: 'event',
 } as const
@@ -44,9 +43,9 @@ export const SourceReactivated = {
 export const SourceTransferred = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-    { indexed: true, internalType: 'address', name: 'from', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'to', type: 'address' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
+    { indexed: true, name: 'from', type: 'address' },
+    { indexed: true, name: 'to', type: 'address' },
   ],
   name: 'SourceTransferred',
   type: 'event',
@@ -55,7 +54,7 @@ export const SourceTransferred = {
 export const MAX_CREATOR_FEE_BPS = {
   inputs: [],
   name: 'MAX_CREATOR_FEE_BPS',
-  outputs: [{ internalType: 'uint16', name: '', type: 'uint16' }],
+  outputs: [{ name: '', type: 'uint16' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -63,13 +62,13 @@ export const MAX_CREATOR_FEE_BPS = {
 export const MAX_RUNTIME_SEC = {
   inputs: [],
   name: 'MAX_RUNTIME_SEC',
-  outputs: [{ internalType: 'uint32', name: '', type: 'uint32' }],
+  outputs: [{ name: '', type: 'uint32' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const deactivate = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'deactivate',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -77,32 +76,30 @@ export const deactivate = {
 } as const
 
 export const getSource = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'getSource',
   outputs: [
     {
       components: [
-        { internalType: 'address', name: 'owner', type: 'address' },
-        { internalType: 'uint40', name: 'publishedAt', type: 'uint40' },
-        { internalType: 'bool', name: 'active', type: 'bool' },
-        { internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'predecessor', type: 'uint32' },
-        { internalType: 'bytes32', name: 'imageDigest', type: 'bytes32' },
+        { name: 'owner', type: 'address' },
+        { name: 'publishedAt', type: 'uint40' },
+        { name: 'active', type: 'bool' },
+        { name: 'creatorFeeBps', type: 'uint16' },
+        { name: 'predecessor', type: 'uint32' },
+        { name: 'imageDigest', type: 'bytes32' },
         {
           components: [
-            { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-            { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-            { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-            { internalType: 'bool', name: 'deterministic', type: 'bool' },
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
           ],
-          internalType: 'struct Requirements',
           name: 'requirements',
           type: 'tuple',
         },
-        { internalType: 'string', name: 'metadataCID', type: 'string' },
+        { name: 'metadataCID', type: 'string' },
       ],
-      internalType: 'struct Source',
       name: '',
       type: 'tuple',
     },
@@ -112,20 +109,19 @@ export const getSource = {
 } as const
 
 export const getSourceTerms = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'getSourceTerms',
   outputs: [
-    { internalType: 'bool', name: 'active', type: 'bool' },
-    { internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
+    { name: 'active', type: 'bool' },
+    { name: 'creatorFeeBps', type: 'uint16' },
     {
       components: [
-        { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-        { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-        { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-        { internalType: 'bool', name: 'deterministic', type: 'bool' },
+        { name: 'minGpus', type: 'uint8' },
+        { name: 'minVramMiB', type: 'uint32' },
+        { name: 'minComputeCapability', type: 'uint8' },
+        { name: 'maxRuntimeSec', type: 'uint32' },
+        { name: 'deterministic', type: 'bool' },
       ],
-      internalType: 'struct Requirements',
       name: 'requirements',
       type: 'tuple',
     },
@@ -135,40 +131,39 @@ export const getSourceTerms = {
 } as const
 
 export const ownerOf = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'ownerOf',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const publish = {
   inputs: [
-    { internalType: 'bytes32', name: 'imageDigest', type: 'bytes32' },
-    { internalType: 'string', name: 'metadataCID', type: 'string' },
+    { name: 'imageDigest', type: 'bytes32' },
+    { name: 'metadataCID', type: 'string' },
     {
       components: [
-        { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-        { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-        { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-        { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-        { internalType: 'bool', name: 'deterministic', type: 'bool' },
+        { name: 'minGpus', type: 'uint8' },
+        { name: 'minVramMiB', type: 'uint32' },
+        { name: 'minComputeCapability', type: 'uint8' },
+        { name: 'maxRuntimeSec', type: 'uint32' },
+        { name: 'deterministic', type: 'bool' },
       ],
-      internalType: 'struct Requirements',
       name: 'requirements',
       type: 'tuple',
     },
-    { internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
-    { internalType: 'uint32', name: 'predecessor', type: 'uint32' },
+    { name: 'creatorFeeBps', type: 'uint16' },
+    { name: 'predecessor', type: 'uint32' },
   ],
   name: 'publish',
-  outputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  outputs: [{ name: 'sourceId', type: 'uint32' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
 export const reactivate = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'reactivate',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -178,15 +173,15 @@ export const reactivate = {
 export const sourceCount = {
   inputs: [],
   name: 'sourceCount',
-  outputs: [{ internalType: 'uint32', name: '', type: 'uint32' }],
+  outputs: [{ name: '', type: 'uint32' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const transfer = {
   inputs: [
-    { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-    { internalType: 'address', name: 'to', type: 'address' },
+    { name: 'sourceId', type: 'uint32' },
+    { name: 'to', type: 'address' },
   ],
   name: 'transfer',
   outputs: [],
@@ -194,20 +189,77 @@ export const transfer = {
   type: 'function',
 } as const
 
+export const SourceRegistryActiveUnchanged = {
+  inputs: [
+    { name: 'sourceId', type: 'uint32' },
+    { name: 'active', type: 'bool' },
+  ],
+  name: 'SourceRegistryActiveUnchanged',
+  type: 'error',
+} as const
+
+export const SourceRegistryCreatorFeeTooHigh = {
+  inputs: [
+    { name: 'creatorFeeBps', type: 'uint16' },
+    { name: 'max', type: 'uint16' },
+  ],
+  name: 'SourceRegistryCreatorFeeTooHigh',
+  type: 'error',
+} as const
+
+export const SourceRegistryInvalidMetadataCID = {
+  inputs: [],
+  name: 'SourceRegistryInvalidMetadataCID',
+  type: 'error',
+} as const
+
+export const SourceRegistryInvalidRequirements = {
+  inputs: [],
+  name: 'SourceRegistryInvalidRequirements',
+  type: 'error',
+} as const
+
+export const SourceRegistryNotSourceOwner = {
+  inputs: [
+    { name: 'sourceId', type: 'uint32' },
+    { name: 'caller', type: 'address' },
+  ],
+  name: 'SourceRegistryNotSourceOwner',
+  type: 'error',
+} as const
+
+export const SourceRegistryUnknownSource = {
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
+  name: 'SourceRegistryUnknownSource',
+  type: 'error',
+} as const
+
+export const SourceRegistryZeroAddress = {
+  inputs: [],
+  name: 'SourceRegistryZeroAddress',
+  type: 'error',
+} as const
+
+export const SourceRegistryZeroImageDigest = {
+  inputs: [],
+  name: 'SourceRegistryZeroImageDigest',
+  type: 'error',
+} as const
+
 /** Every custom error sourceRegistry can revert with. */
 export const errors = [
   {
     inputs: [
-      { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-      { internalType: 'bool', name: 'active', type: 'bool' },
+      { name: 'sourceId', type: 'uint32' },
+      { name: 'active', type: 'bool' },
     ],
     name: 'SourceRegistryActiveUnchanged',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
-      { internalType: 'uint16', name: 'max', type: 'uint16' },
+      { name: 'creatorFeeBps', type: 'uint16' },
+      { name: 'max', type: 'uint16' },
     ],
     name: 'SourceRegistryCreatorFeeTooHigh',
     type: 'error',
@@ -216,17 +268,13 @@ export const errors = [
   { inputs: [], name: 'SourceRegistryInvalidRequirements', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-      { internalType: 'address', name: 'caller', type: 'address' },
+      { name: 'sourceId', type: 'uint32' },
+      { name: 'caller', type: 'address' },
     ],
     name: 'SourceRegistryNotSourceOwner',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
-    name: 'SourceRegistryUnknownSource',
-    type: 'error',
-  },
+  { inputs: [{ name: 'sourceId', type: 'uint32' }], name: 'SourceRegistryUnknownSource', type: 'error' },
   { inputs: [], name: 'SourceRegistryZeroAddress', type: 'error' },
   { inputs: [], name: 'SourceRegistryZeroImageDigest', type: 'error' },
 ] as const

@@ -3,8 +3,8 @@
 export const CollateralLocked = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'CollateralLocked',
   type: 'event',
@@ -13,8 +13,8 @@ export const CollateralLocked = {
 export const CollateralUnlocked = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'CollateralUnlocked',
   type: 'event',
@@ -25,11 +25,10 @@ export const DiscountTiersUpdated = {
   inputs: [
     {
       components: [
-        { internalType: 'uint128', name: 'minStake', type: 'uint128' },
-        { internalType: 'uint16', name: 'discountBps', type: 'uint16' },
+        { name: 'minStake', type: 'uint128' },
+        { name: 'discountBps', type: 'uint16' },
       ],
       indexed: false,
-      internalType: 'struct DiscountTier[]',
       name: 'tiers',
       type: 'tuple[]',
     },
@@ -41,8 +40,8 @@ export const DiscountTiersUpdated = {
 export const OwnershipTransferStarted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferStarted',
   type: 'event',
@@ -51,8 +50,8 @@ export const OwnershipTransferStarted = {
 export const OwnershipTransferred = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferred',
   type: 'event',
@@ -61,8 +60,8 @@ export const OwnershipTransferred = {
 export const RewardsAdded = {
   anonymous: false,
   inputs: [
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'rewardPerToken', type: 'uint256' },
+    { indexed: false, name: 'amount', type: 'uint256' },
+    { indexed: false, name: 'rewardPerToken', type: 'uint256' },
   ],
   name: 'RewardsAdded',
   type: 'event',
@@ -71,8 +70,8 @@ export const RewardsAdded = {
 export const RewardsClaimed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'RewardsClaimed',
   type: 'event',
@@ -81,8 +80,8 @@ export const RewardsClaimed = {
 export const Slashed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'Slashed',
   type: 'event',
@@ -91,8 +90,8 @@ export const Slashed = {
 export const Staked = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'Staked',
   type: 'event',
@@ -101,10 +100,10 @@ export const Staked = {
 export const UnbondRequested = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'totalUnbonding', type: 'uint256' },
-    { indexed: false, internalType: 'uint40', name: 'readyAt', type: 'uint40' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
+    { indexed: false, name: 'totalUnbonding', type: 'uint256' },
+    { indexed: false, name: 'readyAt', type: 'uint40' },
   ],
   name: 'UnbondRequested',
   type: 'event',
@@ -113,8 +112,8 @@ export const UnbondRequested = {
 export const UnbondedWithdrawn = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'UnbondedWithdrawn',
   type: 'event',
@@ -122,7 +121,7 @@ export const UnbondedWithdrawn = {
 
 export const UnbondingPeriodUpdated = {
   anonymous: false,
-  inputs: [{ indexed: false, internalType: 'uint40', name: 'unbondingPeriod', type: 'uint40' }],
+  inputs: [{ indexed: false, name: 'unbondingPeriod', type: 'uint40' }],
   name: 'UnbondingPeriodUpdated',
   type: 'event',
 } as const
@@ -130,7 +129,7 @@ export const UnbondingPeriodUpdated = {
 export const MAX_DISCOUNT_BPS = {
   inputs: [],
   name: 'MAX_DISCOUNT_BPS',
-  outputs: [{ internalType: 'uint16', name: '', type: 'uint16' }],
+  outputs: [{ name: '', type: 'uint16' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -138,7 +137,7 @@ export const MAX_DISCOUNT_BPS = {
 export const MAX_DISCOUNT_TIERS = {
   inputs: [],
   name: 'MAX_DISCOUNT_TIERS',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -146,7 +145,7 @@ export const MAX_DISCOUNT_TIERS = {
 export const MAX_UNBONDING_PERIOD = {
   inputs: [],
   name: 'MAX_UNBONDING_PERIOD',
-  outputs: [{ internalType: 'uint40', name: '', type: 'uint40' }],
+  outputs: [{ name: '', type: 'uint40' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -154,7 +153,7 @@ export const MAX_UNBONDING_PERIOD = {
 export const MIN_UNBONDING_PERIOD = {
   inputs: [],
   name: 'MIN_UNBONDING_PERIOD',
-  outputs: [{ internalType: 'uint40', name: '', type: 'uint40' }],
+  outputs: [{ name: '', type: 'uint40' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -170,15 +169,15 @@ export const acceptOwnership = {
 export const asset = {
   inputs: [],
   name: 'asset',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const availableOf = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'availableOf',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -186,7 +185,7 @@ export const availableOf = {
 export const claimRewards = {
   inputs: [],
   name: 'claimRewards',
-  outputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  outputs: [{ name: 'amount', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
@@ -197,10 +196,9 @@ export const discountTiers = {
   outputs: [
     {
       components: [
-        { internalType: 'uint128', name: 'minStake', type: 'uint128' },
-        { internalType: 'uint16', name: 'discountBps', type: 'uint16' },
+        { name: 'minStake', type: 'uint128' },
+        { name: 'discountBps', type: 'uint16' },
       ],
-      internalType: 'struct DiscountTier[]',
       name: '',
       type: 'tuple[]',
     },
@@ -210,25 +208,25 @@ export const discountTiers = {
 } as const
 
 export const earned = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'earned',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const feeDiscountBps = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'feeDiscountBps',
-  outputs: [{ internalType: 'uint16', name: '', type: 'uint16' }],
+  outputs: [{ name: '', type: 'uint16' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const lock = {
   inputs: [
-    { internalType: 'address', name: 'account', type: 'address' },
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { name: 'account', type: 'address' },
+    { name: 'amount', type: 'uint256' },
   ],
   name: 'lock',
   outputs: [],
@@ -239,7 +237,7 @@ export const lock = {
 export const market = {
   inputs: [],
   name: 'market',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -247,7 +245,7 @@ export const market = {
 export const owner = {
   inputs: [],
   name: 'owner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -255,7 +253,7 @@ export const owner = {
 export const pendingOwner = {
   inputs: [],
   name: 'pendingOwner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -269,7 +267,7 @@ export const renounceOwnership = {
 } as const
 
 export const requestUnbond = {
-  inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  inputs: [{ name: 'amount', type: 'uint256' }],
   name: 'requestUnbond',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -279,7 +277,7 @@ export const requestUnbond = {
 export const rewardPerToken = {
   inputs: [],
   name: 'rewardPerToken',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -287,7 +285,7 @@ export const rewardPerToken = {
 export const rewardsReserve = {
   inputs: [],
   name: 'rewardsReserve',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -296,10 +294,9 @@ export const setDiscountTiers = {
   inputs: [
     {
       components: [
-        { internalType: 'uint128', name: 'minStake', type: 'uint128' },
-        { internalType: 'uint16', name: 'discountBps', type: 'uint16' },
+        { name: 'minStake', type: 'uint128' },
+        { name: 'discountBps', type: 'uint16' },
       ],
-      internalType: 'struct DiscountTier[]',
       name: 'tiers',
       type: 'tuple[]',
     },
@@ -311,7 +308,7 @@ export const setDiscountTiers = {
 } as const
 
 export const setUnbondingPeriod = {
-  inputs: [{ internalType: 'uint40', name: 'unbondingPeriod_', type: 'uint40' }],
+  inputs: [{ name: 'unbondingPeriod_', type: 'uint40' }],
   name: 'setUnbondingPeriod',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -320,8 +317,8 @@ export const setUnbondingPeriod = {
 
 export const slash = {
   inputs: [
-    { internalType: 'address', name: 'account', type: 'address' },
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { name: 'account', type: 'address' },
+    { name: 'amount', type: 'uint256' },
   ],
   name: 'slash',
   outputs: [],
@@ -330,7 +327,7 @@ export const slash = {
 } as const
 
 export const stake = {
-  inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  inputs: [{ name: 'amount', type: 'uint256' }],
   name: 'stake',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -338,17 +335,16 @@ export const stake = {
 } as const
 
 export const stakeOf = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'stakeOf',
   outputs: [
     {
       components: [
-        { internalType: 'uint128', name: 'staked', type: 'uint128' },
-        { internalType: 'uint128', name: 'locked', type: 'uint128' },
-        { internalType: 'uint128', name: 'unbonding', type: 'uint128' },
-        { internalType: 'uint40', name: 'unbondingReadyAt', type: 'uint40' },
+        { name: 'staked', type: 'uint128' },
+        { name: 'locked', type: 'uint128' },
+        { name: 'unbonding', type: 'uint128' },
+        { name: 'unbondingReadyAt', type: 'uint40' },
       ],
-      internalType: 'struct StakeInfo',
       name: '',
       type: 'tuple',
     },
@@ -359,11 +355,11 @@ export const stakeOf = {
 
 export const stakeWithPermit = {
   inputs: [
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
-    { internalType: 'uint256', name: 'deadline', type: 'uint256' },
-    { internalType: 'uint8', name: 'v', type: 'uint8' },
-    { internalType: 'bytes32', name: 'r', type: 'bytes32' },
-    { internalType: 'bytes32', name: 's', type: 'bytes32' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'v', type: 'uint8' },
+    { name: 'r', type: 'bytes32' },
+    { name: 's', type: 'bytes32' },
   ],
   name: 'stakeWithPermit',
   outputs: [],
@@ -374,7 +370,7 @@ export const stakeWithPermit = {
 export const totalStaked = {
   inputs: [],
   name: 'totalStaked',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -382,13 +378,13 @@ export const totalStaked = {
 export const totalUnbonding = {
   inputs: [],
   name: 'totalUnbonding',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const transferOwnership = {
-  inputs: [{ internalType: 'address', name: 'newOwner', type: 'address' }],
+  inputs: [{ name: 'newOwner', type: 'address' }],
   name: 'transferOwnership',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -398,15 +394,15 @@ export const transferOwnership = {
 export const unbondingPeriod = {
   inputs: [],
   name: 'unbondingPeriod',
-  outputs: [{ internalType: 'uint40', name: '', type: 'uint40' }],
+  outputs: [{ name: '', type: 'uint40' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const unlock = {
   inputs: [
-    { internalType: 'address', name: 'account', type: 'address' },
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { name: 'account', type: 'address' },
+    { name: 'amount', type: 'uint256' },
   ],
   name: 'unlock',
   outputs: [],
@@ -417,81 +413,138 @@ export const unlock = {
 export const withdrawUnbonded = {
   inputs: [],
   name: 'withdrawUnbonded',
-  outputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  outputs: [{ name: 'amount', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
+export const OwnableInvalidOwner = {
+  inputs: [{ name: 'owner', type: 'address' }],
+  name: 'OwnableInvalidOwner',
+  type: 'error',
+} as const
+
+export const OwnableUnauthorizedAccount = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'OwnableUnauthorizedAccount',
+  type: 'error',
+} as const
+
+export const ReentrancyGuardReentrantCall = {
+  inputs: [],
+  name: 'ReentrancyGuardReentrantCall',
+  type: 'error',
+} as const
+
+export const SafeERC20FailedOperation = {
+  inputs: [{ name: 'token', type: 'address' }],
+  name: 'SafeERC20FailedOperation',
+  type: 'error',
+} as const
+
+export const StakingAmountTooLarge = {
+  inputs: [{ name: 'amount', type: 'uint256' }],
+  name: 'StakingAmountTooLarge',
+  type: 'error',
+} as const
+
+export const StakingInsufficientAvailable = {
+  inputs: [
+    { name: 'account', type: 'address' },
+    { name: 'available', type: 'uint256' },
+    { name: 'needed', type: 'uint256' },
+  ],
+  name: 'StakingInsufficientAvailable',
+  type: 'error',
+} as const
+
+export const StakingInvalidTier = {
+  inputs: [{ name: 'index', type: 'uint256' }],
+  name: 'StakingInvalidTier',
+  type: 'error',
+} as const
+
+export const StakingNoRewards = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'StakingNoRewards',
+  type: 'error',
+} as const
+
+export const StakingNotMarket = {
+  inputs: [{ name: 'caller', type: 'address' }],
+  name: 'StakingNotMarket',
+  type: 'error',
+} as const
+
+export const StakingNothingUnbonding = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'StakingNothingUnbonding',
+  type: 'error',
+} as const
+
+export const StakingTooManyTiers = {
+  inputs: [
+    { name: 'count', type: 'uint256' },
+    { name: 'max', type: 'uint256' },
+  ],
+  name: 'StakingTooManyTiers',
+  type: 'error',
+} as const
+
+export const StakingUnbondingNotReady = {
+  inputs: [{ name: 'readyAt', type: 'uint40' }],
+  name: 'StakingUnbondingNotReady',
+  type: 'error',
+} as const
+
+export const StakingUnbondingPeriodOutOfBounds = {
+  inputs: [
+    { name: 'value', type: 'uint40' },
+    { name: 'min', type: 'uint40' },
+    { name: 'max', type: 'uint40' },
+  ],
+  name: 'StakingUnbondingPeriodOutOfBounds',
+  type: 'error',
+} as const
+
+export const StakingZeroAddress = { inputs: [], name: 'StakingZeroAddress', type: 'error' } as const
+
+export const StakingZeroAmount = { inputs: [], name: 'StakingZeroAmount', type: 'error' } as const
+
 /** Every custom error staking can revert with. */
 export const errors = [
-  {
-    inputs: [{ internalType: 'address', name: 'owner', type: 'address' }],
-    name: 'OwnableInvalidOwner',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
-    name: 'OwnableUnauthorizedAccount',
-    type: 'error',
-  },
+  { inputs: [{ name: 'owner', type: 'address' }], name: 'OwnableInvalidOwner', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'OwnableUnauthorizedAccount', type: 'error' },
   { inputs: [], name: 'ReentrancyGuardReentrantCall', type: 'error' },
-  {
-    inputs: [{ internalType: 'address', name: 'token', type: 'address' }],
-    name: 'SafeERC20FailedOperation',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
-    name: 'StakingAmountTooLarge',
-    type: 'error',
-  },
+  { inputs: [{ name: 'token', type: 'address' }], name: 'SafeERC20FailedOperation', type: 'error' },
+  { inputs: [{ name: 'amount', type: 'uint256' }], name: 'StakingAmountTooLarge', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'account', type: 'address' },
-      { internalType: 'uint256', name: 'available', type: 'uint256' },
-      { internalType: 'uint256', name: 'needed', type: 'uint256' },
+      { name: 'account', type: 'address' },
+      { name: 'available', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
     ],
     name: 'StakingInsufficientAvailable',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint256', name: 'index', type: 'uint256' }],
-    name: 'StakingInvalidTier',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
-    name: 'StakingNoRewards',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'caller', type: 'address' }],
-    name: 'StakingNotMarket',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
-    name: 'StakingNothingUnbonding',
-    type: 'error',
-  },
+  { inputs: [{ name: 'index', type: 'uint256' }], name: 'StakingInvalidTier', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'StakingNoRewards', type: 'error' },
+  { inputs: [{ name: 'caller', type: 'address' }], name: 'StakingNotMarket', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'StakingNothingUnbonding', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'count', type: 'uint256' },
-      { internalType: 'uint256', name: 'max', type: 'uint256' },
+      { name: 'count', type: 'uint256' },
+      { name: 'max', type: 'uint256' },
     ],
     name: 'StakingTooManyTiers',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint40', name: 'readyAt', type: 'uint40' }],
-    name: 'StakingUnbondingNotReady',
-    type: 'error',
-  },
+  { inputs: [{ name: 'readyAt', type: 'uint40' }], name: 'StakingUnbondingNotReady', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint40', name: 'value', type: 'uint40' },
-      { internalType: 'uint40', name: 'min', type: 'uint40' },
-      { internalType: 'uint40', name: 'max', type: 'uint40' },
+      { name: 'value', type: 'uint40' },
+      { name: 'min', type: 'uint40' },
+      { name: 'max', type: 'uint40' },
     ],
     name: 'StakingUnbondingPeriodOutOfBounds',
     type: 'error',

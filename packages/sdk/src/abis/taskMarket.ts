@@ -3,9 +3,9 @@
 export const CreatorFeesClaimed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-    { indexed: true, internalType: 'address', name: 'owner', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
+    { indexed: true, name: 'owner', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'CreatorFeesClaimed',
   type: 'event',
@@ -14,8 +14,8 @@ export const CreatorFeesClaimed = {
 export const Deposited = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'Deposited',
   type: 'event',
@@ -24,8 +24,8 @@ export const Deposited = {
 export const OwnershipTransferStarted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferStarted',
   type: 'event',
@@ -34,8 +34,8 @@ export const OwnershipTransferStarted = {
 export const OwnershipTransferred = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'previousOwner', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'newOwner', type: 'address' },
+    { indexed: true, name: 'previousOwner', type: 'address' },
+    { indexed: true, name: 'newOwner', type: 'address' },
   ],
   name: 'OwnershipTransferred',
   type: 'event',
@@ -46,16 +46,15 @@ export const ParamsUpdated = {
   inputs: [
     {
       components: [
-        { internalType: 'uint16', name: 'protocolFeeBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'stakerShareBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'collateralBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'slashToClientBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'revealWindow', type: 'uint32' },
-        { internalType: 'uint32', name: 'claimGrace', type: 'uint32' },
-        { internalType: 'uint96', name: 'minCollateral', type: 'uint96' },
+        { name: 'protocolFeeBps', type: 'uint16' },
+        { name: 'stakerShareBps', type: 'uint16' },
+        { name: 'collateralBps', type: 'uint16' },
+        { name: 'slashToClientBps', type: 'uint16' },
+        { name: 'revealWindow', type: 'uint32' },
+        { name: 'claimGrace', type: 'uint32' },
+        { name: 'minCollateral', type: 'uint96' },
       ],
       indexed: false,
-      internalType: 'struct MarketParams',
       name: 'params',
       type: 'tuple',
     },
@@ -67,12 +66,12 @@ export const ParamsUpdated = {
 export const ProviderSlashed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'toClient', type: 'uint256' },
-    { indexed: false, internalType: 'bool', name: 'outvoted', type: 'bool' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'amount', type: 'uint256' },
+    { indexed: false, name: 'toClient', type: 'uint256' },
+    { indexed: false, name: 'outvoted', type: 'bool' },
   ],
   name: 'ProviderSlashed',
   type: 'event',
@@ -81,11 +80,11 @@ export const ProviderSlashed = {
 export const ReplicaPaid = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'uint256', name: 'payment', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'fee', type: 'uint256' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'payment', type: 'uint256' },
+    { indexed: false, name: 'fee', type: 'uint256' },
   ],
   name: 'ReplicaPaid',
   type: 'event',
@@ -94,10 +93,10 @@ export const ReplicaPaid = {
 export const ResultCommitted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'bytes32', name: 'commitment', type: 'bytes32' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'commitment', type: 'bytes32' },
   ],
   name: 'ResultCommitted',
   type: 'event',
@@ -106,13 +105,13 @@ export const ResultCommitted = {
 export const ResultRevealed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'bytes32', name: 'resultDigest', type: 'bytes32' },
-    { indexed: false, internalType: 'string', name: 'resultCID', type: 'string' },
-    { indexed: false, internalType: 'string', name: 'receiptCID', type: 'string' },
-    { indexed: false, internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'resultDigest', type: 'bytes32' },
+    { indexed: false, name: 'resultCID', type: 'string' },
+    { indexed: false, name: 'receiptCID', type: 'string' },
+    { indexed: false, name: 'runtimeSec', type: 'uint32' },
   ],
   name: 'ResultRevealed',
   type: 'event',
@@ -121,12 +120,12 @@ export const ResultRevealed = {
 export const ResultSubmitted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'string', name: 'resultCID', type: 'string' },
-    { indexed: false, internalType: 'string', name: 'receiptCID', type: 'string' },
-    { indexed: false, internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'resultCID', type: 'string' },
+    { indexed: false, name: 'receiptCID', type: 'string' },
+    { indexed: false, name: 'runtimeSec', type: 'uint32' },
   ],
   name: 'ResultSubmitted',
   type: 'event',
@@ -135,8 +134,8 @@ export const ResultSubmitted = {
 export const RevealOpened = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: false, internalType: 'uint40', name: 'revealDeadline', type: 'uint40' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: false, name: 'revealDeadline', type: 'uint40' },
   ],
   name: 'RevealOpened',
   type: 'event',
@@ -145,9 +144,9 @@ export const RevealOpened = {
 export const SlotReopened = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
   ],
   name: 'SlotReopened',
   type: 'event',
@@ -155,7 +154,7 @@ export const SlotReopened = {
 
 export const StakerFeesReleased = {
   anonymous: false,
-  inputs: [{ indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  inputs: [{ indexed: false, name: 'amount', type: 'uint256' }],
   name: 'StakerFeesReleased',
   type: 'event',
 } as const
@@ -163,11 +162,11 @@ export const StakerFeesReleased = {
 export const TaskClaimed = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'provider', type: 'address' },
-    { indexed: false, internalType: 'uint8', name: 'slot', type: 'uint8' },
-    { indexed: false, internalType: 'uint40', name: 'dueAt', type: 'uint40' },
-    { indexed: false, internalType: 'uint256', name: 'collateral', type: 'uint256' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'dueAt', type: 'uint40' },
+    { indexed: false, name: 'collateral', type: 'uint256' },
   ],
   name: 'TaskClaimed',
   type: 'event',
@@ -176,12 +175,12 @@ export const TaskClaimed = {
 export const TaskFinalized = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'client', type: 'address' },
-    { indexed: false, internalType: 'enum TaskStatus', name: 'status', type: 'uint8' },
-    { indexed: false, internalType: 'bytes32', name: 'resultDigest', type: 'bytes32' },
-    { indexed: false, internalType: 'uint256', name: 'paid', type: 'uint256' },
-    { indexed: false, internalType: 'uint256', name: 'refund', type: 'uint256' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'client', type: 'address' },
+    { indexed: false, name: 'status', type: 'uint8' },
+    { indexed: false, name: 'resultDigest', type: 'bytes32' },
+    { indexed: false, name: 'paid', type: 'uint256' },
+    { indexed: false, name: 'refund', type: 'uint256' },
   ],
   name: 'TaskFinalized',
   type: 'event',
@@ -190,11 +189,11 @@ export const TaskFinalized = {
 export const TaskSubmitted = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { indexed: true, internalType: 'address', name: 'client', type: 'address' },
-    { indexed: true, internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-    { indexed: false, internalType: 'string', name: 'inputCID', type: 'string' },
-    { indexed: false, internalType: 'uint256', name: 'escrow', type: 'uint256' },
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'client', type: 'address' },
+    { indexed: true, name: 'sourceId', type: 'uint32' },
+    { indexed: false, name: 'inputCID', type: 'string' },
+    { indexed: false, name: 'escrow', type: 'uint256' },
   ],
   name: 'TaskSubmitted',
   type: 'event',
@@ -202,7 +201,7 @@ export const TaskSubmitted = {
 
 export const TreasuryUpdated = {
   anonymous: false,
-  inputs: [{ indexed: false, internalType: 'address', name: 'treasury', type: 'address' }],
+  inputs: [{ indexed: false, name: 'treasury', type: 'address' }],
   name: 'TreasuryUpdated',
   type: 'event',
 } as const
@@ -210,8 +209,8 @@ export const TreasuryUpdated = {
 export const TreasuryWithdrawn = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'treasury', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'treasury', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'TreasuryWithdrawn',
   type: 'event',
@@ -220,9 +219,9 @@ export const TreasuryWithdrawn = {
 export const Withdrawn = {
   anonymous: false,
   inputs: [
-    { indexed: true, internalType: 'address', name: 'account', type: 'address' },
-    { indexed: true, internalType: 'address', name: 'to', type: 'address' },
-    { indexed: false, internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { indexed: true, name: 'account', type: 'address' },
+    { indexed: true, name: 'to', type: 'address' },
+    { indexed: false, name: 'amount', type: 'uint256' },
   ],
   name: 'Withdrawn',
   type: 'event',
@@ -231,7 +230,7 @@ export const Withdrawn = {
 export const MAX_REPLICAS = {
   inputs: [],
   name: 'MAX_REPLICAS',
-  outputs: [{ internalType: 'uint8', name: '', type: 'uint8' }],
+  outputs: [{ name: '', type: 'uint8' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -239,7 +238,7 @@ export const MAX_REPLICAS = {
 export const MAX_TASK_DURATION = {
   inputs: [],
   name: 'MAX_TASK_DURATION',
-  outputs: [{ internalType: 'uint40', name: '', type: 'uint40' }],
+  outputs: [{ name: '', type: 'uint40' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -255,21 +254,21 @@ export const acceptOwnership = {
 export const asset = {
   inputs: [],
   name: 'asset',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const balanceOf = {
-  inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
+  inputs: [{ name: 'account', type: 'address' }],
   name: 'balanceOf',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const cancelTask = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'cancelTask',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -277,33 +276,33 @@ export const cancelTask = {
 } as const
 
 export const claimCreatorFees = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'claimCreatorFees',
-  outputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  outputs: [{ name: 'amount', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
 export const claimTask = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'claimTask',
-  outputs: [{ internalType: 'uint8', name: 'slot', type: 'uint8' }],
+  outputs: [{ name: 'slot', type: 'uint8' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
 export const collateralFor = {
-  inputs: [{ internalType: 'uint96', name: 'maxPayment', type: 'uint96' }],
+  inputs: [{ name: 'maxPayment', type: 'uint96' }],
   name: 'collateralFor',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const commitResult = {
   inputs: [
-    { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { internalType: 'bytes32', name: 'commitment', type: 'bytes32' },
+    { name: 'taskId', type: 'uint256' },
+    { name: 'commitment', type: 'bytes32' },
   ],
   name: 'commitResult',
   outputs: [],
@@ -312,15 +311,15 @@ export const commitResult = {
 } as const
 
 export const creatorFeesOf = {
-  inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'creatorFeesOf',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const deposit = {
-  inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  inputs: [{ name: 'amount', type: 'uint256' }],
   name: 'deposit',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -329,11 +328,11 @@ export const deposit = {
 
 export const depositWithPermit = {
   inputs: [
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
-    { internalType: 'uint256', name: 'deadline', type: 'uint256' },
-    { internalType: 'uint8', name: 'v', type: 'uint8' },
-    { internalType: 'bytes32', name: 'r', type: 'bytes32' },
-    { internalType: 'bytes32', name: 's', type: 'bytes32' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'v', type: 'uint8' },
+    { name: 'r', type: 'bytes32' },
+    { name: 's', type: 'bytes32' },
   ],
   name: 'depositWithPermit',
   outputs: [],
@@ -342,7 +341,7 @@ export const depositWithPermit = {
 } as const
 
 export const expireTask = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'expireTask',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -350,7 +349,7 @@ export const expireTask = {
 } as const
 
 export const finalizeTask = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'finalizeTask',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -358,19 +357,18 @@ export const finalizeTask = {
 } as const
 
 export const getSlots = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'getSlots',
   outputs: [
     {
       components: [
-        { internalType: 'address', name: 'provider', type: 'address' },
-        { internalType: 'uint40', name: 'claimedAt', type: 'uint40' },
-        { internalType: 'uint40', name: 'dueAt', type: 'uint40' },
-        { internalType: 'enum SlotStatus', name: 'status', type: 'uint8' },
-        { internalType: 'bytes32', name: 'commitment', type: 'bytes32' },
-        { internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+        { name: 'provider', type: 'address' },
+        { name: 'claimedAt', type: 'uint40' },
+        { name: 'dueAt', type: 'uint40' },
+        { name: 'status', type: 'uint8' },
+        { name: 'commitment', type: 'bytes32' },
+        { name: 'runtimeSec', type: 'uint32' },
       ],
-      internalType: 'struct Slot[]',
       name: 'slots',
       type: 'tuple[]',
     },
@@ -380,42 +378,40 @@ export const getSlots = {
 } as const
 
 export const getTask = {
-  inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'getTask',
   outputs: [
     {
       components: [
-        { internalType: 'address', name: 'client', type: 'address' },
-        { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-        { internalType: 'uint8', name: 'replicas', type: 'uint8' },
-        { internalType: 'enum TaskStatus', name: 'status', type: 'uint8' },
-        { internalType: 'uint8', name: 'openSlots', type: 'uint8' },
-        { internalType: 'uint8', name: 'committed', type: 'uint8' },
-        { internalType: 'uint8', name: 'revealed', type: 'uint8' },
-        { internalType: 'uint16', name: 'feeBps', type: 'uint16' },
-        { internalType: 'uint96', name: 'maxPayment', type: 'uint96' },
-        { internalType: 'uint80', name: 'pricePerSecond', type: 'uint80' },
-        { internalType: 'uint40', name: 'deadline', type: 'uint40' },
-        { internalType: 'uint16', name: 'creatorFeeBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'discountBps', type: 'uint16' },
-        { internalType: 'uint88', name: 'collateral', type: 'uint88' },
+        { name: 'client', type: 'address' },
+        { name: 'sourceId', type: 'uint32' },
+        { name: 'replicas', type: 'uint8' },
+        { name: 'status', type: 'uint8' },
+        { name: 'openSlots', type: 'uint8' },
+        { name: 'committed', type: 'uint8' },
+        { name: 'revealed', type: 'uint8' },
+        { name: 'feeBps', type: 'uint16' },
+        { name: 'maxPayment', type: 'uint96' },
+        { name: 'pricePerSecond', type: 'uint80' },
+        { name: 'deadline', type: 'uint40' },
+        { name: 'creatorFeeBps', type: 'uint16' },
+        { name: 'discountBps', type: 'uint16' },
+        { name: 'collateral', type: 'uint88' },
         {
           components: [
-            { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-            { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-            { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-            { internalType: 'bool', name: 'deterministic', type: 'bool' },
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
           ],
-          internalType: 'struct Requirements',
           name: 'requirements',
           type: 'tuple',
         },
-        { internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'minCompleted', type: 'uint32' },
-        { internalType: 'uint40', name: 'revealDeadline', type: 'uint40' },
+        { name: 'minSuccessBps', type: 'uint16' },
+        { name: 'minCompleted', type: 'uint32' },
+        { name: 'revealDeadline', type: 'uint40' },
       ],
-      internalType: 'struct Task',
       name: 'task',
       type: 'tuple',
     },
@@ -427,7 +423,7 @@ export const getTask = {
 export const owner = {
   inputs: [],
   name: 'owner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -438,15 +434,14 @@ export const params = {
   outputs: [
     {
       components: [
-        { internalType: 'uint16', name: 'protocolFeeBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'stakerShareBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'collateralBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'slashToClientBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'revealWindow', type: 'uint32' },
-        { internalType: 'uint32', name: 'claimGrace', type: 'uint32' },
-        { internalType: 'uint96', name: 'minCollateral', type: 'uint96' },
+        { name: 'protocolFeeBps', type: 'uint16' },
+        { name: 'stakerShareBps', type: 'uint16' },
+        { name: 'collateralBps', type: 'uint16' },
+        { name: 'slashToClientBps', type: 'uint16' },
+        { name: 'revealWindow', type: 'uint32' },
+        { name: 'claimGrace', type: 'uint32' },
+        { name: 'minCollateral', type: 'uint96' },
       ],
-      internalType: 'struct MarketParams',
       name: '',
       type: 'tuple',
     },
@@ -458,7 +453,7 @@ export const params = {
 export const pendingOwner = {
   inputs: [],
   name: 'pendingOwner',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -466,7 +461,7 @@ export const pendingOwner = {
 export const pendingStakerFees = {
   inputs: [],
   name: 'pendingStakerFees',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -474,7 +469,7 @@ export const pendingStakerFees = {
 export const providers = {
   inputs: [],
   name: 'providers',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -482,7 +477,7 @@ export const providers = {
 export const releaseStakerFees = {
   inputs: [],
   name: 'releaseStakerFees',
-  outputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  outputs: [{ name: 'amount', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
@@ -497,8 +492,8 @@ export const renounceOwnership = {
 
 export const reopenSlot = {
   inputs: [
-    { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { internalType: 'uint8', name: 'slot', type: 'uint8' },
+    { name: 'taskId', type: 'uint256' },
+    { name: 'slot', type: 'uint8' },
   ],
   name: 'reopenSlot',
   outputs: [],
@@ -508,12 +503,12 @@ export const reopenSlot = {
 
 export const revealResult = {
   inputs: [
-    { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { internalType: 'bytes32', name: 'resultDigest', type: 'bytes32' },
-    { internalType: 'bytes32', name: 'salt', type: 'bytes32' },
-    { internalType: 'string', name: 'resultCID', type: 'string' },
-    { internalType: 'string', name: 'receiptCID', type: 'string' },
-    { internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+    { name: 'taskId', type: 'uint256' },
+    { name: 'resultDigest', type: 'bytes32' },
+    { name: 'salt', type: 'bytes32' },
+    { name: 'resultCID', type: 'string' },
+    { name: 'receiptCID', type: 'string' },
+    { name: 'runtimeSec', type: 'uint32' },
   ],
   name: 'revealResult',
   outputs: [],
@@ -525,15 +520,14 @@ export const setParams = {
   inputs: [
     {
       components: [
-        { internalType: 'uint16', name: 'protocolFeeBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'stakerShareBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'collateralBps', type: 'uint16' },
-        { internalType: 'uint16', name: 'slashToClientBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'revealWindow', type: 'uint32' },
-        { internalType: 'uint32', name: 'claimGrace', type: 'uint32' },
-        { internalType: 'uint96', name: 'minCollateral', type: 'uint96' },
+        { name: 'protocolFeeBps', type: 'uint16' },
+        { name: 'stakerShareBps', type: 'uint16' },
+        { name: 'collateralBps', type: 'uint16' },
+        { name: 'slashToClientBps', type: 'uint16' },
+        { name: 'revealWindow', type: 'uint32' },
+        { name: 'claimGrace', type: 'uint32' },
+        { name: 'minCollateral', type: 'uint96' },
       ],
-      internalType: 'struct MarketParams',
       name: 'params_',
       type: 'tuple',
     },
@@ -545,7 +539,7 @@ export const setParams = {
 } as const
 
 export const setTreasury = {
-  inputs: [{ internalType: 'address', name: 'treasury_', type: 'address' }],
+  inputs: [{ name: 'treasury_', type: 'address' }],
   name: 'setTreasury',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -555,7 +549,7 @@ export const setTreasury = {
 export const sources = {
   inputs: [],
   name: 'sources',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -563,17 +557,17 @@ export const sources = {
 export const staking = {
   inputs: [],
   name: 'staking',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const submitResult = {
   inputs: [
-    { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-    { internalType: 'string', name: 'resultCID', type: 'string' },
-    { internalType: 'string', name: 'receiptCID', type: 'string' },
-    { internalType: 'uint32', name: 'runtimeSec', type: 'uint32' },
+    { name: 'taskId', type: 'uint256' },
+    { name: 'resultCID', type: 'string' },
+    { name: 'receiptCID', type: 'string' },
+    { name: 'runtimeSec', type: 'uint32' },
   ],
   name: 'submitResult',
   outputs: [],
@@ -585,34 +579,32 @@ export const submitTask = {
   inputs: [
     {
       components: [
-        { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-        { internalType: 'string', name: 'inputCID', type: 'string' },
-        { internalType: 'uint96', name: 'maxPayment', type: 'uint96' },
-        { internalType: 'uint80', name: 'pricePerSecond', type: 'uint80' },
-        { internalType: 'uint8', name: 'replicas', type: 'uint8' },
-        { internalType: 'uint40', name: 'deadline', type: 'uint40' },
+        { name: 'sourceId', type: 'uint32' },
+        { name: 'inputCID', type: 'string' },
+        { name: 'maxPayment', type: 'uint96' },
+        { name: 'pricePerSecond', type: 'uint80' },
+        { name: 'replicas', type: 'uint8' },
+        { name: 'deadline', type: 'uint40' },
         {
           components: [
-            { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-            { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-            { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-            { internalType: 'bool', name: 'deterministic', type: 'bool' },
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
           ],
-          internalType: 'struct Requirements',
           name: 'requirements',
           type: 'tuple',
         },
-        { internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'minCompleted', type: 'uint32' },
+        { name: 'minSuccessBps', type: 'uint16' },
+        { name: 'minCompleted', type: 'uint32' },
       ],
-      internalType: 'struct TaskParams',
       name: 'taskParams',
       type: 'tuple',
     },
   ],
   name: 'submitTask',
-  outputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  outputs: [{ name: 'taskId', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
@@ -621,46 +613,43 @@ export const submitTaskWithPermit = {
   inputs: [
     {
       components: [
-        { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-        { internalType: 'string', name: 'inputCID', type: 'string' },
-        { internalType: 'uint96', name: 'maxPayment', type: 'uint96' },
-        { internalType: 'uint80', name: 'pricePerSecond', type: 'uint80' },
-        { internalType: 'uint8', name: 'replicas', type: 'uint8' },
-        { internalType: 'uint40', name: 'deadline', type: 'uint40' },
+        { name: 'sourceId', type: 'uint32' },
+        { name: 'inputCID', type: 'string' },
+        { name: 'maxPayment', type: 'uint96' },
+        { name: 'pricePerSecond', type: 'uint80' },
+        { name: 'replicas', type: 'uint8' },
+        { name: 'deadline', type: 'uint40' },
         {
           components: [
-            { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-            { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-            { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-            { internalType: 'bool', name: 'deterministic', type: 'bool' },
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
           ],
-          internalType: 'struct Requirements',
           name: 'requirements',
           type: 'tuple',
         },
-        { internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'minCompleted', type: 'uint32' },
+        { name: 'minSuccessBps', type: 'uint16' },
+        { name: 'minCompleted', type: 'uint32' },
       ],
-      internalType: 'struct TaskParams',
       name: 'taskParams',
       type: 'tuple',
     },
     {
       components: [
-        { internalType: 'uint256', name: 'value', type: 'uint256' },
-        { internalType: 'uint256', name: 'deadline', type: 'uint256' },
-        { internalType: 'uint8', name: 'v', type: 'uint8' },
-        { internalType: 'bytes32', name: 'r', type: 'bytes32' },
-        { internalType: 'bytes32', name: 's', type: 'bytes32' },
+        { name: 'value', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+        { name: 'v', type: 'uint8' },
+        { name: 'r', type: 'bytes32' },
+        { name: 's', type: 'bytes32' },
       ],
-      internalType: 'struct Permit',
       name: 'permit',
       type: 'tuple',
     },
   ],
   name: 'submitTaskWithPermit',
-  outputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
+  outputs: [{ name: 'taskId', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
@@ -669,34 +658,32 @@ export const submitTasks = {
   inputs: [
     {
       components: [
-        { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-        { internalType: 'string', name: 'inputCID', type: 'string' },
-        { internalType: 'uint96', name: 'maxPayment', type: 'uint96' },
-        { internalType: 'uint80', name: 'pricePerSecond', type: 'uint80' },
-        { internalType: 'uint8', name: 'replicas', type: 'uint8' },
-        { internalType: 'uint40', name: 'deadline', type: 'uint40' },
+        { name: 'sourceId', type: 'uint32' },
+        { name: 'inputCID', type: 'string' },
+        { name: 'maxPayment', type: 'uint96' },
+        { name: 'pricePerSecond', type: 'uint80' },
+        { name: 'replicas', type: 'uint8' },
+        { name: 'deadline', type: 'uint40' },
         {
           components: [
-            { internalType: 'uint8', name: 'minGpus', type: 'uint8' },
-            { internalType: 'uint32', name: 'minVramMiB', type: 'uint32' },
-            { internalType: 'uint8', name: 'minComputeCapability', type: 'uint8' },
-            { internalType: 'uint32', name: 'maxRuntimeSec', type: 'uint32' },
-            { internalType: 'bool', name: 'deterministic', type: 'bool' },
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
           ],
-          internalType: 'struct Requirements',
           name: 'requirements',
           type: 'tuple',
         },
-        { internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' },
-        { internalType: 'uint32', name: 'minCompleted', type: 'uint32' },
+        { name: 'minSuccessBps', type: 'uint16' },
+        { name: 'minCompleted', type: 'uint32' },
       ],
-      internalType: 'struct TaskParams[]',
       name: 'tasks',
       type: 'tuple[]',
     },
   ],
   name: 'submitTasks',
-  outputs: [{ internalType: 'uint256', name: 'firstTaskId', type: 'uint256' }],
+  outputs: [{ name: 'firstTaskId', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
@@ -704,13 +691,13 @@ export const submitTasks = {
 export const taskCount = {
   inputs: [],
   name: 'taskCount',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const transferOwnership = {
-  inputs: [{ internalType: 'address', name: 'newOwner', type: 'address' }],
+  inputs: [{ name: 'newOwner', type: 'address' }],
   name: 'transferOwnership',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -720,7 +707,7 @@ export const transferOwnership = {
 export const treasury = {
   inputs: [],
   name: 'treasury',
-  outputs: [{ internalType: 'address', name: '', type: 'address' }],
+  outputs: [{ name: '', type: 'address' }],
   stateMutability: 'view',
   type: 'function',
 } as const
@@ -728,13 +715,13 @@ export const treasury = {
 export const treasuryAccrued = {
   inputs: [],
   name: 'treasuryAccrued',
-  outputs: [{ internalType: 'uint256', name: '', type: 'uint256' }],
+  outputs: [{ name: '', type: 'uint256' }],
   stateMutability: 'view',
   type: 'function',
 } as const
 
 export const withdraw = {
-  inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  inputs: [{ name: 'amount', type: 'uint256' }],
   name: 'withdraw',
   outputs: [],
   stateMutability: 'nonpayable',
@@ -743,8 +730,8 @@ export const withdraw = {
 
 export const withdrawTo = {
   inputs: [
-    { internalType: 'address', name: 'to', type: 'address' },
-    { internalType: 'uint256', name: 'amount', type: 'uint256' },
+    { name: 'to', type: 'address' },
+    { name: 'amount', type: 'uint256' },
   ],
   name: 'withdrawTo',
   outputs: [],
@@ -755,216 +742,424 @@ export const withdrawTo = {
 export const withdrawTreasury = {
   inputs: [],
   name: 'withdrawTreasury',
-  outputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
+  outputs: [{ name: 'amount', type: 'uint256' }],
   stateMutability: 'nonpayable',
   type: 'function',
 } as const
 
+export const OwnableInvalidOwner = {
+  inputs: [{ name: 'owner', type: 'address' }],
+  name: 'OwnableInvalidOwner',
+  type: 'error',
+} as const
+
+export const OwnableUnauthorizedAccount = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'OwnableUnauthorizedAccount',
+  type: 'error',
+} as const
+
+export const ReentrancyGuardReentrantCall = {
+  inputs: [],
+  name: 'ReentrancyGuardReentrantCall',
+  type: 'error',
+} as const
+
+export const SafeERC20FailedOperation = {
+  inputs: [{ name: 'token', type: 'address' }],
+  name: 'SafeERC20FailedOperation',
+  type: 'error',
+} as const
+
+export const TaskMarketAlreadyClaimant = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'provider', type: 'address' },
+  ],
+  name: 'TaskMarketAlreadyClaimant',
+  type: 'error',
+} as const
+
+export const TaskMarketAlreadyCommitted = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'provider', type: 'address' },
+  ],
+  name: 'TaskMarketAlreadyCommitted',
+  type: 'error',
+} as const
+
+export const TaskMarketAlreadyRevealed = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'provider', type: 'address' },
+  ],
+  name: 'TaskMarketAlreadyRevealed',
+  type: 'error',
+} as const
+
+export const TaskMarketAmountTooLarge = {
+  inputs: [{ name: 'amount', type: 'uint256' }],
+  name: 'TaskMarketAmountTooLarge',
+  type: 'error',
+} as const
+
+export const TaskMarketClaimNotOverdue = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'slot', type: 'uint8' },
+    { name: 'dueAt', type: 'uint40' },
+  ],
+  name: 'TaskMarketClaimNotOverdue',
+  type: 'error',
+} as const
+
+export const TaskMarketClaimOverdue = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'slot', type: 'uint8' },
+    { name: 'dueAt', type: 'uint40' },
+  ],
+  name: 'TaskMarketClaimOverdue',
+  type: 'error',
+} as const
+
+export const TaskMarketCommitmentMismatch = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'provider', type: 'address' },
+  ],
+  name: 'TaskMarketCommitmentMismatch',
+  type: 'error',
+} as const
+
+export const TaskMarketDeadlineNotPassed = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'deadline', type: 'uint40' },
+  ],
+  name: 'TaskMarketDeadlineNotPassed',
+  type: 'error',
+} as const
+
+export const TaskMarketHasClaims = {
+  inputs: [{ name: 'taskId', type: 'uint256' }],
+  name: 'TaskMarketHasClaims',
+  type: 'error',
+} as const
+
+export const TaskMarketInactiveSource = {
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
+  name: 'TaskMarketInactiveSource',
+  type: 'error',
+} as const
+
+export const TaskMarketInsufficientBalance = {
+  inputs: [
+    { name: 'account', type: 'address' },
+    { name: 'balance', type: 'uint256' },
+    { name: 'needed', type: 'uint256' },
+  ],
+  name: 'TaskMarketInsufficientBalance',
+  type: 'error',
+} as const
+
+export const TaskMarketInvalidCID = { inputs: [], name: 'TaskMarketInvalidCID', type: 'error' } as const
+
+export const TaskMarketInvalidDeadline = {
+  inputs: [{ name: 'deadline', type: 'uint40' }],
+  name: 'TaskMarketInvalidDeadline',
+  type: 'error',
+} as const
+
+export const TaskMarketInvalidGates = {
+  inputs: [{ name: 'minSuccessBps', type: 'uint16' }],
+  name: 'TaskMarketInvalidGates',
+  type: 'error',
+} as const
+
+export const TaskMarketInvalidReplicas = {
+  inputs: [{ name: 'replicas', type: 'uint8' }],
+  name: 'TaskMarketInvalidReplicas',
+  type: 'error',
+} as const
+
+export const TaskMarketNotClaimant = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'caller', type: 'address' },
+  ],
+  name: 'TaskMarketNotClaimant',
+  type: 'error',
+} as const
+
+export const TaskMarketNotClient = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'caller', type: 'address' },
+  ],
+  name: 'TaskMarketNotClient',
+  type: 'error',
+} as const
+
+export const TaskMarketNotSourceOwner = {
+  inputs: [
+    { name: 'sourceId', type: 'uint32' },
+    { name: 'caller', type: 'address' },
+  ],
+  name: 'TaskMarketNotSourceOwner',
+  type: 'error',
+} as const
+
+export const TaskMarketNotStaking = {
+  inputs: [{ name: 'caller', type: 'address' }],
+  name: 'TaskMarketNotStaking',
+  type: 'error',
+} as const
+
+export const TaskMarketNothingToWithdraw = {
+  inputs: [],
+  name: 'TaskMarketNothingToWithdraw',
+  type: 'error',
+} as const
+
+export const TaskMarketParamOutOfBounds = {
+  inputs: [{ name: 'name', type: 'string' }],
+  name: 'TaskMarketParamOutOfBounds',
+  type: 'error',
+} as const
+
+export const TaskMarketRevealClosed = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'revealDeadline', type: 'uint40' },
+  ],
+  name: 'TaskMarketRevealClosed',
+  type: 'error',
+} as const
+
+export const TaskMarketRevealStillOpen = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'revealDeadline', type: 'uint40' },
+  ],
+  name: 'TaskMarketRevealStillOpen',
+  type: 'error',
+} as const
+
+export const TaskMarketSlotNotClaimed = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'slot', type: 'uint8' },
+  ],
+  name: 'TaskMarketSlotNotClaimed',
+  type: 'error',
+} as const
+
+export const TaskMarketSourceNotDeterministic = {
+  inputs: [{ name: 'sourceId', type: 'uint32' }],
+  name: 'TaskMarketSourceNotDeterministic',
+  type: 'error',
+} as const
+
+export const TaskMarketTaskDeadlinePassed = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'deadline', type: 'uint40' },
+  ],
+  name: 'TaskMarketTaskDeadlinePassed',
+  type: 'error',
+} as const
+
+export const TaskMarketUnknownTask = {
+  inputs: [{ name: 'taskId', type: 'uint256' }],
+  name: 'TaskMarketUnknownTask',
+  type: 'error',
+} as const
+
+export const TaskMarketWrongMode = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'replicas', type: 'uint8' },
+  ],
+  name: 'TaskMarketWrongMode',
+  type: 'error',
+} as const
+
+export const TaskMarketWrongStatus = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'status', type: 'uint8' },
+  ],
+  name: 'TaskMarketWrongStatus',
+  type: 'error',
+} as const
+
+export const TaskMarketZeroAddress = { inputs: [], name: 'TaskMarketZeroAddress', type: 'error' } as const
+
+export const TaskMarketZeroAmount = { inputs: [], name: 'TaskMarketZeroAmount', type: 'error' } as const
+
+export const TaskMarketZeroCommitment = {
+  inputs: [],
+  name: 'TaskMarketZeroCommitment',
+  type: 'error',
+} as const
+
+export const TaskMarketZeroPayment = { inputs: [], name: 'TaskMarketZeroPayment', type: 'error' } as const
+
 /** Every custom error taskMarket can revert with. */
 export const errors = [
-  {
-    inputs: [{ internalType: 'address', name: 'owner', type: 'address' }],
-    name: 'OwnableInvalidOwner',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'address', name: 'account', type: 'address' }],
-    name: 'OwnableUnauthorizedAccount',
-    type: 'error',
-  },
+  { inputs: [{ name: 'owner', type: 'address' }], name: 'OwnableInvalidOwner', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'OwnableUnauthorizedAccount', type: 'error' },
   { inputs: [], name: 'ReentrancyGuardReentrantCall', type: 'error' },
-  {
-    inputs: [{ internalType: 'address', name: 'token', type: 'address' }],
-    name: 'SafeERC20FailedOperation',
-    type: 'error',
-  },
+  { inputs: [{ name: 'token', type: 'address' }], name: 'SafeERC20FailedOperation', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'provider', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'provider', type: 'address' },
     ],
     name: 'TaskMarketAlreadyClaimant',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'provider', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'provider', type: 'address' },
     ],
     name: 'TaskMarketAlreadyCommitted',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'provider', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'provider', type: 'address' },
     ],
     name: 'TaskMarketAlreadyRevealed',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint256', name: 'amount', type: 'uint256' }],
-    name: 'TaskMarketAmountTooLarge',
-    type: 'error',
-  },
+  { inputs: [{ name: 'amount', type: 'uint256' }], name: 'TaskMarketAmountTooLarge', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint8', name: 'slot', type: 'uint8' },
-      { internalType: 'uint40', name: 'dueAt', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'slot', type: 'uint8' },
+      { name: 'dueAt', type: 'uint40' },
     ],
     name: 'TaskMarketClaimNotOverdue',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint8', name: 'slot', type: 'uint8' },
-      { internalType: 'uint40', name: 'dueAt', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'slot', type: 'uint8' },
+      { name: 'dueAt', type: 'uint40' },
     ],
     name: 'TaskMarketClaimOverdue',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'provider', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'provider', type: 'address' },
     ],
     name: 'TaskMarketCommitmentMismatch',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint40', name: 'deadline', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'deadline', type: 'uint40' },
     ],
     name: 'TaskMarketDeadlineNotPassed',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
-    name: 'TaskMarketHasClaims',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
-    name: 'TaskMarketInactiveSource',
-    type: 'error',
-  },
+  { inputs: [{ name: 'taskId', type: 'uint256' }], name: 'TaskMarketHasClaims', type: 'error' },
+  { inputs: [{ name: 'sourceId', type: 'uint32' }], name: 'TaskMarketInactiveSource', type: 'error' },
   {
     inputs: [
-      { internalType: 'address', name: 'account', type: 'address' },
-      { internalType: 'uint256', name: 'balance', type: 'uint256' },
-      { internalType: 'uint256', name: 'needed', type: 'uint256' },
+      { name: 'account', type: 'address' },
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
     ],
     name: 'TaskMarketInsufficientBalance',
     type: 'error',
   },
   { inputs: [], name: 'TaskMarketInvalidCID', type: 'error' },
-  {
-    inputs: [{ internalType: 'uint40', name: 'deadline', type: 'uint40' }],
-    name: 'TaskMarketInvalidDeadline',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint16', name: 'minSuccessBps', type: 'uint16' }],
-    name: 'TaskMarketInvalidGates',
-    type: 'error',
-  },
-  {
-    inputs: [{ internalType: 'uint8', name: 'replicas', type: 'uint8' }],
-    name: 'TaskMarketInvalidReplicas',
-    type: 'error',
-  },
+  { inputs: [{ name: 'deadline', type: 'uint40' }], name: 'TaskMarketInvalidDeadline', type: 'error' },
+  { inputs: [{ name: 'minSuccessBps', type: 'uint16' }], name: 'TaskMarketInvalidGates', type: 'error' },
+  { inputs: [{ name: 'replicas', type: 'uint8' }], name: 'TaskMarketInvalidReplicas', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'caller', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'caller', type: 'address' },
     ],
     name: 'TaskMarketNotClaimant',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'address', name: 'caller', type: 'address' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'caller', type: 'address' },
     ],
     name: 'TaskMarketNotClient',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint32', name: 'sourceId', type: 'uint32' },
-      { internalType: 'address', name: 'caller', type: 'address' },
+      { name: 'sourceId', type: 'uint32' },
+      { name: 'caller', type: 'address' },
     ],
     name: 'TaskMarketNotSourceOwner',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'address', name: 'caller', type: 'address' }],
-    name: 'TaskMarketNotStaking',
-    type: 'error',
-  },
+  { inputs: [{ name: 'caller', type: 'address' }], name: 'TaskMarketNotStaking', type: 'error' },
   { inputs: [], name: 'TaskMarketNothingToWithdraw', type: 'error' },
-  {
-    inputs: [{ internalType: 'string', name: 'name', type: 'string' }],
-    name: 'TaskMarketParamOutOfBounds',
-    type: 'error',
-  },
+  { inputs: [{ name: 'name', type: 'string' }], name: 'TaskMarketParamOutOfBounds', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint40', name: 'revealDeadline', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'revealDeadline', type: 'uint40' },
     ],
     name: 'TaskMarketRevealClosed',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint40', name: 'revealDeadline', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'revealDeadline', type: 'uint40' },
     ],
     name: 'TaskMarketRevealStillOpen',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint8', name: 'slot', type: 'uint8' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'slot', type: 'uint8' },
     ],
     name: 'TaskMarketSlotNotClaimed',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint32', name: 'sourceId', type: 'uint32' }],
-    name: 'TaskMarketSourceNotDeterministic',
-    type: 'error',
-  },
+  { inputs: [{ name: 'sourceId', type: 'uint32' }], name: 'TaskMarketSourceNotDeterministic', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint40', name: 'deadline', type: 'uint40' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'deadline', type: 'uint40' },
     ],
     name: 'TaskMarketTaskDeadlinePassed',
     type: 'error',
   },
-  {
-    inputs: [{ internalType: 'uint256', name: 'taskId', type: 'uint256' }],
-    name: 'TaskMarketUnknownTask',
-    type: 'error',
-  },
+  { inputs: [{ name: 'taskId', type: 'uint256' }], name: 'TaskMarketUnknownTask', type: 'error' },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'uint8', name: 'replicas', type: 'uint8' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'replicas', type: 'uint8' },
     ],
     name: 'TaskMarketWrongMode',
     type: 'error',
   },
   {
     inputs: [
-      { internalType: 'uint256', name: 'taskId', type: 'uint256' },
-      { internalType: 'enum TaskStatus', name: 'status', type: 'uint8' },
+      { name: 'taskId', type: 'uint256' },
+      { name: 'status', type: 'uint8' },
     ],
     name: 'TaskMarketWrongStatus',
     type: 'error',

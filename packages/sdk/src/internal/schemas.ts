@@ -5,19 +5,16 @@ import { parseDuration } from '../utils/duration.js'
 
 /** A schema from a parse function that returns the value or why the input is not one. */
 function parsed<T>(parse: (input: unknown) => { value: T } | { error: string }) {
-  return z.pipe(
-    z.unknown(),
-    z.transform((input, context) => {
-      const result = parse(input)
-      if ('value' in result) return result.value
-      context.issues.push({ code: 'custom', message: result.error, input })
-      return z.NEVER
-    }),
-  )
+  return z.transform((input: unknown, context) => {
+    const result = parse(input)
+    if ('value' in result) return result.value
+    context.issues.push({ code: 'custom', message: result.error, input })
+    return z.NEVER
+  })
 }
 
 /** A CID string (CIDv1 base32 or CIDv0). */
-export const cid = parsed((input) => {
+export const cid = /* @__PURE__ */ parsed((input) => {
   const result = parseCid(input)
   return 'cid' in result ? { value: input as string } : result
 })
@@ -25,12 +22,30 @@ export const cid = parsed((input) => {
 /** An amount in token units (`'1.5'`) or base units (bigint), to base units. */
 export const amount = (decimals: number) => parsed((input) => parseAmount(input, decimals))
 
+/** A non-zero amount. */
+export const positiveAmount = (decimals: number) =>
+  parsed((input) => {
+    const result = parseAmount(input, decimals)
+    return 'value' in result && result.value === 0n ? { error: 'must be greater than zero' } : result
+  })
+
 /** A duration (`'30m'`, seconds) to seconds. */
-export const duration = parsed((input) => {
+export const duration = /* @__PURE__ */ parsed((input) => {
   const seconds = parseDuration(input)
   return seconds === undefined
     ? { error: "pass a duration like '90s', '30m', '2h', '7d' or a number of seconds" }
     : { value: seconds }
+})
+
+/** A deadline: a Date, or a duration from now (resolved against the chain's clock later). */
+export const deadline = /* @__PURE__ */ parsed((input) => {
+  if (input instanceof Date) {
+    return Number.isNaN(input.getTime()) ? { error: 'the Date is invalid' } : { value: input as Date | number }
+  }
+  const seconds = parseDuration(input)
+  return seconds === undefined
+    ? { error: "pass a Date, or a duration like '30m', '2h', '7d'" }
+    : { value: seconds as Date | number }
 })
 
 /** An unsigned integer of `bits` bits, as a number (ids, counts, basis points). */
@@ -43,10 +58,9 @@ export const uint = (bits: number, max = 2 ** bits - 1) =>
   })
 
 /** An address (0x + 40 hex digits). */
-export const address = parsed((input) =>
+export const address = /* @__PURE__ */ parsed((input) =>
   typeof input === 'string' && /^0x[0-9a-fA-F]{40}$/.test(input)
     ? { value: input as `0x${string}` }
     : { error: 'expected an address: 0x followed by 40 hex digits' },
 )
 
-export { z }

@@ -1,14 +1,10 @@
 import type { Account, Chain, Client, Transport } from 'viem'
 import { getBlock } from 'viem/actions'
 import { getAction } from 'viem/utils'
-import {
-  submitTask as submitTaskFunction,
-  TaskSubmitted,
-  errors as taskMarketErrors,
-} from '../abis/taskMarket.js'
+import * as z from 'zod/mini'
+import { submitTask as submitTaskFunction, TaskSubmitted } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
-import { stakingHints } from '../errors/hints/staking.js'
-import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
@@ -18,8 +14,7 @@ import type { DeploymentParameter } from '../types/deployment.js'
 import type { Requirements } from '../types/requirements.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import type { Duration } from '../utils/duration.js'
-
-const { z } = s
+import { submissionErrors } from './submissionErrors.js'
 
 /** Longest a task may stay open (the contract's MAX_TASK_DURATION). */
 export const maxTaskDurationSec = 30 * 86_400
@@ -63,14 +58,15 @@ export type SubmitTaskErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const requirementsSchema = z.object({
+const requirementsSchema = /* @__PURE__ */ z.object({
   minGpus: z.optional(s.uint(8)),
   minVramMiB: z.optional(s.uint(32)),
   minComputeCapability: z.optional(s.uint(8)),
   maxRuntimeSec: z.optional(s.duration),
 })
 
-const schema = (decimals: number) =>
+/** One task's parameters, validated (amounts in base units, durations in seconds). */
+export const taskSchema = (decimals: number) =>
   z.object({
     sourceId: s.uint(32),
     input: s.cid,
@@ -82,6 +78,27 @@ const schema = (decimals: number) =>
     minSuccessBps: z.optional(s.uint(16, 10_000)),
     minCompleted: z.optional(s.uint(32)),
   })
+
+/** The contract's `TaskParams` of a validated task, with its deadline in Unix seconds. */
+export function toTaskParams(params: z.output<ReturnType<typeof taskSchema>>, deadline: number) {
+  return {
+    sourceId: params.sourceId,
+    inputCID: params.input,
+    maxPayment: params.maxPayment,
+    pricePerSecond: params.pricePerSecond ?? 0n,
+    replicas: params.replicas ?? 1,
+    deadline,
+    requirements: {
+      minGpus: params.requirements?.minGpus ?? 0,
+      minVramMiB: params.requirements?.minVramMiB ?? 0,
+      minComputeCapability: params.requirements?.minComputeCapability ?? 0,
+      maxRuntimeSec: params.requirements?.maxRuntimeSec ?? 0,
+      deterministic: false,
+    },
+    minSuccessBps: params.minSuccessBps ?? 0,
+    minCompleted: params.minCompleted ?? 0,
+  }
+}
 
 /**
  * Submits a task: escrows `replicas × maxPayment` from the client's market
@@ -111,34 +128,16 @@ export async function submitTask(
   const { deployment, account, confirmations } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTask'
-  const params = validate(action, schema(token.decimals), parameters)
+  const params = validate(action, taskSchema(token.decimals), parameters)
   const deadline = await resolveDeadline(client, action, params.deadline ?? 86_400)
   const receipt = await writeAndWait(client, {
     action,
-    hints: { ...stakingHints, ...taskMarketHints },
+    hints: taskSubmissionHints,
     token,
     address: deployment.contracts.market,
-    abi: [submitTaskFunction, ...taskMarketErrors],
+    abi: [submitTaskFunction, ...submissionErrors],
     functionName: 'submitTask',
-    args: [
-      {
-        sourceId: params.sourceId,
-        inputCID: params.input,
-        maxPayment: params.maxPayment,
-        pricePerSecond: params.pricePerSecond ?? 0n,
-        replicas: params.replicas ?? 1,
-        deadline,
-        requirements: {
-          minGpus: params.requirements?.minGpus ?? 0,
-          minVramMiB: params.requirements?.minVramMiB ?? 0,
-          minComputeCapability: params.requirements?.minComputeCapability ?? 0,
-          maxRuntimeSec: params.requirements?.maxRuntimeSec ?? 0,
-          deterministic: false,
-        },
-        minSuccessBps: params.minSuccessBps ?? 0,
-        minCompleted: params.minCompleted ?? 0,
-      },
-    ],
+    args: [toTaskParams(params, deadline)],
     account,
     confirmations,
   })
@@ -162,14 +161,26 @@ export async function resolveDeadline(
   action: string,
   deadline: Date | number,
 ): Promise<number> {
-  const { timestamp } = await getAction(client, getBlock, 'getBlock')({ blockTag: 'latest' })
-  const now = Number(timestamp)
-  const at = deadline instanceof Date ? Math.floor(deadline.getTime() / 1000) : now + deadline
-  if (at <= now || at > now + maxTaskDurationSec) {
-    throw new InvalidParametersError({
-      action,
-      fields: [{ path: 'deadline', message: 'must be in the future and at most 30 days away (e.g. 2h, 7d)' }],
-    })
-  }
+  const at = deadlineAt(await latestTimestamp(client), deadline)
+  if (at === undefined) throw new InvalidParametersError({ action, fields: [deadlineField('deadline')] })
   return at
+}
+
+/** The timestamp of the latest block, in Unix seconds. */
+export async function latestTimestamp(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+): Promise<number> {
+  const { timestamp } = await getAction(client, getBlock, 'getBlock')({ blockTag: 'latest' })
+  return Number(timestamp)
+}
+
+/** A deadline as Unix seconds from `now`, or `undefined` when it is not in the future and within 30 days. */
+export function deadlineAt(now: number, deadline: Date | number): number | undefined {
+  const at = deadline instanceof Date ? Math.floor(deadline.getTime() / 1000) : now + deadline
+  return at <= now || at > now + maxTaskDurationSec ? undefined : at
+}
+
+/** The invalid-field entry of a deadline at `path`. */
+export function deadlineField(path: string) {
+  return { path, message: 'must be in the future and at most 30 days away (e.g. 2h, 7d)' }
 }

@@ -1,12 +1,13 @@
 /**
  * A small CID decoder for validating CIDs before they go on chain, without
  * pulling multiformats into browser bundles. Accepts CIDv1 in base32 (`b…`,
- * what Kubo and this SDK print) and CIDv0 (`Qm…`).
+ * what Kubo and this SDK print); CIDv0 (`Qm…`) is refused with the command that
+ * converts it, so that every CID on chain has one spelling.
  */
 
 /** The parts of a CID. */
 export interface ParsedCid {
-  version: 0 | 1
+  version: 1
   /** Multicodec of the content: 0x55 raw, 0x70 dag-pb, 0x0129 dag-json, … */
   codec: number
   /** Multihash function code: 0x12 sha2-256, 0x1e blake3, … */
@@ -19,7 +20,6 @@ export interface ParsedCid {
 export const maxCidLength = 128
 
 const base32Alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
-const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 
 /**
  * Decodes a CID string, or returns why it is not one.
@@ -33,15 +33,11 @@ export function parseCid(value: unknown): { cid: ParsedCid } | { error: string }
   if (value.length === 0 || value.length > maxCidLength) {
     return { error: `a CID has 1 to ${maxCidLength} characters, got ${value.length}` }
   }
-  if (value.length === 46 && value.startsWith('Qm')) {
-    const bytes = decodeBase58(value)
-    if (bytes === undefined || bytes.length !== 34 || bytes[0] !== 0x12 || bytes[1] !== 0x20) {
-      return { error: `'${value}' is not a valid CIDv0` }
-    }
-    return { cid: { version: 0, codec: 0x70, hashCode: 0x12, digest: bytes.slice(2) } }
+  if (value.startsWith('Qm')) {
+    return { error: `'${value}' is a CIDv0: pass its CIDv1 (\`ipfs cid format -v 1 -b base32 ${value}\`)` }
   }
   if (!value.startsWith('b')) {
-    return { error: `'${value}' is not a base32 CIDv1 (b…) or a CIDv0 (Qm…)` }
+    return { error: `'${value}' is not a base32 CIDv1 (b…)` }
   }
   const bytes = decodeBase32(value.slice(1))
   if (bytes === undefined) return { error: `'${value}' has characters outside base32` }
@@ -91,24 +87,5 @@ function decodeBase32(text: string): Uint8Array | undefined {
   }
   // RFC 4648 without padding: leftover bits must be zero.
   if ((buffer & ((1 << bits) - 1)) !== 0) return undefined
-  return Uint8Array.from(out)
-}
-
-function decodeBase58(text: string): Uint8Array | undefined {
-  let value = 0n
-  for (const char of text) {
-    const index = base58Alphabet.indexOf(char)
-    if (index === -1) return undefined
-    value = value * 58n + BigInt(index)
-  }
-  const out: number[] = []
-  while (value > 0n) {
-    out.unshift(Number(value & 0xffn))
-    value >>= 8n
-  }
-  for (const char of text) {
-    if (char !== '1') break
-    out.unshift(0)
-  }
   return Uint8Array.from(out)
 }

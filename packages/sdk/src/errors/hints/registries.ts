@@ -1,10 +1,12 @@
+import type { TokenInfo } from '../../utils/amount.js'
 import { amountArg, type RevertHints } from '../contract.js'
 
 /** What to do about each SourceRegistry error. */
 export const sourceRegistryHints: RevertHints = {
   SourceRegistryUnknownSource: ([sourceId]) =>
     `source ${sourceId} does not exist: check the id and the deployment`,
-  SourceRegistryNotSourceOwner: ([sourceId]) => `only the owner of source ${sourceId} can do this`,
+  SourceRegistryNotSourceOwner: ([sourceId, caller]) =>
+    `${caller} does not own source ${sourceId}: only its owner can do this (see getSource for the owner)`,
   SourceRegistryCreatorFeeTooHigh: ([, max]) => `creatorFeeBps must be at most ${max}`,
   SourceRegistryInvalidMetadataCID: () => 'the metadata CID must be 1 to 128 characters',
   SourceRegistryInvalidRequirements: () => 'maxRuntimeSec must be 1 second to 7 days',
@@ -17,7 +19,7 @@ export const sourceRegistryHints: RevertHints = {
 /** What to do about each ProviderRegistry error. */
 export const providerRegistryHints: RevertHints = {
   ProviderRegistryInsufficientStake: ([, available, required], { token }) =>
-    `available stake ${amountArg(available, token)} < ${amountArg(required, token)} required: stake more first`,
+    `available stake ${amountArg(available, token)} < ${amountArg(required, token)} required: stake ${shortfall(available, required, token)} more first`,
   ProviderRegistryAlreadyRegistered: () => 'this account is already registered: use updateCapabilities',
   ProviderRegistryNotRegistered: () => 'this account is not a registered provider: register first',
   ProviderRegistryNotSubscribed: ([, sourceId]) => `subscribe to source ${sourceId} first`,
@@ -25,9 +27,22 @@ export const providerRegistryHints: RevertHints = {
   ProviderRegistryPausedUnchanged: ([, paused]) => `the provider is already ${paused ? 'paused' : 'active'}`,
   ProviderRegistryInsufficientCapabilities: () =>
     "this host's capabilities are below the task's requirements",
-  ProviderRegistryReputationTooLow: () => "this provider's reputation is below the task's gates",
+  ProviderRegistryReputationTooLow: ([, completed, successBps]) =>
+    `this provider (${completed} tasks completed, ${Number(successBps) / 100}% success) is below the task's minCompleted or minSuccessBps`,
   ProviderRegistryInvalidCapabilities: () => 'capabilities need at least one CPU core and some memory',
   ProviderRegistryInvalidProfileCID: () => 'the profile CID must be 1 to 128 characters',
   ProviderRegistryTooManySources: ([count]) => `${count} sources in one call: pass at most 100`,
   ProviderRegistryUnknownSource: ([sourceId]) => `source ${sourceId} does not exist`,
+  ProviderRegistryMinStakeOutOfBounds: ([, max], { token }) =>
+    `minProviderStake must be at most ${amountArg(max, token)}`,
+  ProviderRegistryNotMarket: () => 'only the TaskMarket can update reputation',
+  ProviderRegistryZeroAddress: () => 'an address must not be zero',
+  OwnableUnauthorizedAccount: ([account]) =>
+    `${account} is not the owner of the contract: send this from the owner (the timelock on governed deployments)`,
+}
+
+function shortfall(available: unknown, required: unknown, token: TokenInfo): string {
+  return typeof available === 'bigint' && typeof required === 'bigint'
+    ? amountArg(required - available, token)
+    : 'the difference'
 }

@@ -1,44 +1,102 @@
 import { amountArg, type RevertHints } from '../contract.js'
 
+/** The contract's `TaskStatus` names, by enum value. */
 const statusNames = ['None', 'Open', 'Claimed', 'Revealing', 'Completed', 'Failed', 'Cancelled', 'Expired']
 
-/** What to do about each TaskMarket error. */
+/** What can still happen to a task in each status (for TaskMarketWrongStatus). */
+const statusNext: Record<string, string> = {
+  Open: 'it waits for claims',
+  Claimed: 'every slot is claimed and the results are not in yet',
+  Revealing:
+    'it is in its reveal phase: claimants reveal, then it settles (anyone may finalize after the window)',
+  Completed: 'it is settled and final',
+  Failed: 'it is settled (no majority, client refunded) and final',
+  Cancelled: 'it was cancelled and refunded: it is final',
+  Expired: 'it expired and was refunded: it is final',
+}
+
+/** The bounds `setParams` checks, by parameter name (TaskMarketParamOutOfBounds names the parameter). */
+export const marketParamBounds = {
+  protocolFeeBps: 'at most 2000 (20%)',
+  stakerShareBps: 'at most 5000 (50% of the fee)',
+  collateralBps: '1000 to 20000 (10% to 200% of maxPayment)',
+  slashToClientBps: 'at most 10000',
+  revealWindow: '1 minute to 1 day',
+  claimGrace: '1 minute to 1 day',
+  minCollateral: 'at most 1e24 base units',
+} as const
+
+const time = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString()
+
+/** What to do about each TaskMarket error (and the Ownable errors of its owner-only functions). */
 export const taskMarketHints: RevertHints = {
+  // Balances and submission.
   TaskMarketInsufficientBalance: ([, balance, needed], { token }) =>
-    `balance ${amountArg(balance, token)} < ${amountArg(needed, token)} needed: deposit, or approve the market to pull the rest`,
-  TaskMarketInactiveSource: ([sourceId]) => `source ${sourceId} is deactivated: use an active source`,
+    `market balance ${amountArg(balance, token)} < ${amountArg(needed, token)} needed: deposit, or approve the market to pull the rest (a withdrawal can take at most the balance)`,
+  TaskMarketZeroAmount: () => 'the amount must be greater than zero (submitTasks: pass at least one task)',
+  TaskMarketZeroAddress: () => 'the address must not be the zero address',
+  TaskMarketInactiveSource: ([sourceId]) =>
+    `source ${sourceId} is deactivated: use an active source (or its successor), or ask its owner to reactivate it`,
   TaskMarketSourceNotDeterministic: ([sourceId]) =>
     `source ${sourceId} is not deterministic: use replicas: 1, or a source published with deterministic: true`,
-  TaskMarketInvalidDeadline: () => 'the deadline must be in the future and at most 30 days away',
-  TaskMarketInvalidReplicas: () => 'replicas must be 1 to 7',
+  TaskMarketInvalidDeadline: ([deadline]) =>
+    `deadline ${time(deadline)} is not in the future or more than 30 days away (the chain's clock counts)`,
+  TaskMarketInvalidReplicas: ([replicas]) => `replicas must be 1 to 7, got ${replicas}`,
   TaskMarketZeroPayment: () => 'maxPayment must be greater than zero',
-  TaskMarketInvalidCID: () => 'CIDs must be 1 to 128 characters',
-  TaskMarketInvalidGates: () => 'minSuccessBps must be at most 10000',
-  TaskMarketAmountTooLarge: () => 'the amount does not fit the contract: use a smaller payment',
+  TaskMarketInvalidCID: () => 'every CID must be 1 to 128 characters',
+  TaskMarketInvalidGates: ([minSuccessBps]) => `minSuccessBps must be at most 10000, got ${minSuccessBps}`,
+  TaskMarketAmountTooLarge: ([amount], { token }) =>
+    `the collateral ${amountArg(amount, token)} for this maxPayment does not fit the contract: use a smaller maxPayment`,
+  // Lifecycle.
   TaskMarketUnknownTask: ([taskId]) => `task ${taskId} does not exist: check the id and the deployment`,
-  TaskMarketWrongStatus: ([taskId, status]) =>
-    `task ${taskId} is ${statusNames[Number(status)] ?? status}: this action is not possible in that state`,
-  TaskMarketNotClient: ([taskId]) => `only the client that submitted task ${taskId} can do this`,
+  TaskMarketWrongStatus: ([taskId, status]) => {
+    const name = statusNames[Number(status)] ?? String(status)
+    return `task ${taskId} is ${name}: ${statusNext[name] ?? 'this action is not possible in that state'}; read it with getTask`
+  },
+  TaskMarketNotClient: ([taskId, caller]) =>
+    `${caller} did not submit task ${taskId}: only its client can cancel it`,
   TaskMarketHasClaims: ([taskId]) =>
-    `task ${taskId} has a live claim: it cannot be cancelled; wait for the result or the deadline`,
-  TaskMarketNotClaimant: ([taskId]) => `this account holds no claim on task ${taskId}`,
-  TaskMarketAlreadyClaimant: ([taskId]) => `this account already holds a slot of task ${taskId}`,
-  TaskMarketClaimOverdue: ([taskId]) =>
-    `the claim on task ${taskId} is past its due time: the result can no longer be submitted`,
-  TaskMarketClaimNotOverdue: ([taskId, , dueAt]) =>
-    `the claim on task ${taskId} is due at ${new Date(Number(dueAt) * 1000).toISOString()}: reopen after that`,
-  TaskMarketDeadlineNotPassed: ([taskId, deadline]) =>
-    `task ${taskId} can be expired after ${new Date(Number(deadline) * 1000).toISOString()}`,
-  TaskMarketTaskDeadlinePassed: ([taskId]) => `task ${taskId} is past its deadline: expire it instead`,
-  TaskMarketNothingToWithdraw: () => 'there is nothing to withdraw',
-  TaskMarketAlreadyCommitted: ([taskId]) => `this account already committed a result to task ${taskId}`,
-  TaskMarketAlreadyRevealed: ([taskId]) => `this account already revealed its result of task ${taskId}`,
-  TaskMarketCommitmentMismatch: () => 'the revealed digest and salt do not match the commitment',
-  TaskMarketRevealClosed: ([taskId]) => `the reveal window of task ${taskId} has closed: finalize it`,
-  TaskMarketRevealStillOpen: ([taskId]) => `the reveal window of task ${taskId} is still open`,
+    `task ${taskId} has been claimed, so it can no longer be cancelled: wait for the result, or expire it after its deadline`,
+  TaskMarketAlreadyClaimant: ([taskId, provider]) =>
+    `${provider} already holds a slot of task ${taskId}: replicas must run on different providers`,
+  TaskMarketTaskDeadlinePassed: ([taskId, deadline]) =>
+    `task ${taskId} passed its deadline (${time(deadline)}): it can no longer be claimed; anyone may expire it`,
+  TaskMarketNotClaimant: ([taskId, caller]) =>
+    `${caller} holds no claim on task ${taskId}: send from the account that claimed it (a reopened slot is no longer yours)`,
+  TaskMarketSlotNotClaimed: ([taskId, slot]) =>
+    `slot ${slot} of task ${taskId} holds no pending claim (free, committed or delivered): there is nothing to reopen`,
   TaskMarketWrongMode: ([taskId, replicas]) =>
     Number(replicas) > 1
-      ? `task ${taskId} has ${replicas} replicas: commit and reveal instead of submitResult`
+      ? `task ${taskId} has ${replicas} replicas: use commitResult, then revealResult`
       : `task ${taskId} has one replica: use submitResult`,
-  TaskMarketNotSourceOwner: ([sourceId]) => `only the owner of source ${sourceId} can claim its creator fees`,
+  TaskMarketClaimOverdue: ([taskId, slot, dueAt]) =>
+    `the claim on slot ${slot} of task ${taskId} was due at ${time(dueAt)}: it can no longer be delivered, and anyone may reopen the slot (slashing its collateral)`,
+  TaskMarketClaimNotOverdue: ([taskId, slot, dueAt]) =>
+    `the claim on slot ${slot} of task ${taskId} is due at ${time(dueAt)}: it can be reopened only after that`,
+  // Commit and reveal.
+  TaskMarketZeroCommitment: () => 'the commitment must not be zero: compute it with computeCommitment',
+  TaskMarketAlreadyCommitted: ([taskId, provider]) =>
+    `${provider} already committed to task ${taskId}: reveal once every slot has committed`,
+  TaskMarketCommitmentMismatch: ([taskId, provider]) =>
+    `the result digest and salt do not match ${provider}'s commitment to task ${taskId}: reveal the same result CID with the salt that commitResult returned, from the account that committed`,
+  TaskMarketAlreadyRevealed: ([taskId, provider]) =>
+    `${provider} already revealed its result of task ${taskId}`,
+  TaskMarketRevealClosed: ([taskId, revealDeadline]) =>
+    `the reveal window of task ${taskId} closed at ${time(revealDeadline)}: it can only be finalized now (unrevealed slots are slashed)`,
+  TaskMarketRevealStillOpen: ([taskId, revealDeadline]) =>
+    `the reveal window of task ${taskId} is open until ${time(revealDeadline)}: finalize after that, or wait for the last reveal to settle it`,
+  // Fees and governance.
+  TaskMarketNothingToWithdraw: () => 'nothing has accrued yet: there is nothing to withdraw or claim',
+  TaskMarketNotSourceOwner: ([sourceId, caller]) =>
+    `${caller} does not own source ${sourceId}: only its current owner can claim its creator fees`,
+  TaskMarketNotStaking: () => 'only the Staking contract releases staker fees: stakers call claimRewards',
+  TaskMarketParamOutOfBounds: ([name]) =>
+    `${name} is out of bounds: it must be ${marketParamBounds[name as keyof typeof marketParamBounds] ?? 'within its documented bound'}`,
+  OwnableUnauthorizedAccount: ([account]) =>
+    `${account} is not the owner of this contract: send it from the owner (in real deployments, a timelock proposal)`,
+  OwnableInvalidOwner: ([owner]) => `${owner} cannot own the contract: pass a non-zero address`,
+  ReentrancyGuardReentrantCall: () =>
+    'the market was re-entered: the token or a contract in the call is misbehaving',
+  SafeERC20FailedOperation: ([token]) =>
+    `the token ${token} refused the transfer: check the balance and allowance in the wallet`,
 }

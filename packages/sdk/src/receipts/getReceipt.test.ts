@@ -1,0 +1,450 @@
+import { parseUnits } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { deployerClient, deployment, fundedClient, testClient } from '../../test/chain.js'
+import { cancelTask } from '../abis/taskMarket.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import type { ContentStore } from '../storage/ContentStore.js'
+import { memoryStore } from '../storage/memoryStore.js'
+import {
+  ReceiptNotFoundError,
+  ReceiptNotSubmittedError,
+  ReceiptTooLargeError,
+  TaskNotSettledError,
+} from './errors.js'
+import { getReceipt } from './getReceipt.js'
+import type { Receipt, UnsignedReceipt } from './schema.js'
+import { signReceipt } from './signReceipt.js'
+import {
+  cids,
+  claim,
+  commit,
+  type FixtureClient,
+  makeProvider,
+  publishSource,
+  randomBytes32,
+  reveal,
+  send,
+  submit,
+  submitFixtureTask,
+} from './testing.js'
+import { receiptTypedData } from './typedData.js'
+
+const hardware = {
+  gpus: [{ name: 'NVIDIA L4', vramMiB: 23_034, computeCapability: 89 }],
+  cpuCores: 8,
+  memoryMiB: 32_768,
+}
+const maxPayment = parseUnits('5', 18)
+const fee = (maxPayment * 500n) / 10_000n
+
+/** A source, a registered provider subscribed to it, and a client's submitted task. */
+async function openTask({ replicas = 1, providers = 1 }: { replicas?: number; providers?: number } = {}) {
+  const owner = deployerClient() as unknown as FixtureClient
+  const { sourceId, imageDigest } = await publishSource(owner, deployment(), { deterministic: replicas > 1 })
+  const hosts = await Promise.all(
+    Array.from({ length: providers }, async () => {
+      const provider = (await fundedClient()) as unknown as FixtureClient
+      await makeProvider(provider, deployment(), sourceId)
+      return provider
+    }),
+  )
+  const client = await fundedClient()
+  const { taskId, inputCID } = await submitFixtureTask(client as unknown as FixtureClient, deployment(), {
+    sourceId,
+    replicas,
+  })
+  return { client, hosts, sourceId, imageDigest, taskId, inputCID }
+}
+
+/** What an honest provider signs for slot `slot` that it claimed at `claimedAt`. */
+function honestReceipt(
+  task: { sourceId: number; imageDigest: `0x${string}`; taskId: bigint; inputCID: string },
+  provider: FixtureClient,
+  { slot, claimedAt, runtimeSec }: { slot: number; claimedAt: number; runtimeSec: number },
+): UnsignedReceipt {
+  return {
+    version: 1,
+    chainId: 31337,
+    market: deployment().contracts.market,
+    taskId: String(task.taskId),
+    slot,
+    sourceId: task.sourceId,
+    imageDigest: task.imageDigest,
+    inputCID: task.inputCID,
+    outputCID: cids.output,
+    logsCID: cids.logs,
+    provider: provider.account.address,
+    startedAt: claimedAt + 2,
+    finishedAt: claimedAt + 2 + runtimeSec + 3,
+    runtimeSec,
+    exitCode: 0,
+    hardware,
+  }
+}
+
+/**
+ * A k = 1 task driven to settlement: claimed, 2 minutes pass, then the
+ * provider submits `cids.output` with a runtime of 90 s and the receipt
+ * `sign` returns (the honest one by default), stored in a memory store.
+ */
+async function settledTask(
+  sign: (honest: UnsignedReceipt, provider: FixtureClient) => Promise<Receipt | Uint8Array | string> = (
+    honest,
+    provider,
+  ) => signReceipt(provider.account, { receipt: honest }),
+) {
+  const task = await openTask()
+  const provider = task.hosts[0] as FixtureClient
+  const { slot, claimedAt } = await claim(provider, deployment(), task.taskId)
+  await testClient().increaseTime({ seconds: 120 })
+  const document = await sign(honestReceipt(task, provider, { slot, claimedAt, runtimeSec: 90 }), provider)
+  const store = memoryStore()
+  const receiptCID =
+    typeof document === 'string'
+      ? document
+      : document instanceof Uint8Array
+        ? await store.put(document)
+        : await store.putJson(document)
+  const submitted = await submit(provider, deployment(), {
+    taskId: task.taskId,
+    resultCID: cids.output,
+    receiptCID,
+    runtimeSec: 90,
+  })
+  return { ...task, provider, slot, store, receiptCID, document, submitted }
+}
+
+describe('getReceipt', () => {
+  it('verifies an honest single-replica receipt against the settlement', async () => {
+    const task = await settledTask()
+    const results = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store: task.store,
+    })
+    expect(results).toEqual([
+      {
+        status: 'verified',
+        receipt: task.document,
+        settlement: {
+          taskId: task.taskId,
+          status: 'Completed',
+          client: task.client.account.address,
+          sourceId: task.sourceId,
+          imageDigest: task.imageDigest,
+          inputCID: cids.input,
+          slot: 0,
+          provider: task.provider.account.address,
+          resultCID: cids.output,
+          receiptCID: task.receiptCID,
+          runtimeSec: 90,
+          paid: true,
+          payment: maxPayment,
+          fee,
+          totalPaid: maxPayment,
+          refund: 0n,
+          hash: task.submitted.transactionHash,
+          blockNumber: task.submitted.blockNumber,
+          resultHash: task.submitted.transactionHash,
+          resultBlockNumber: task.submitted.blockNumber,
+        },
+      },
+    ])
+    // The task id may be given as a decimal string, and the slot asked for.
+    const [again] = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: String(task.taskId),
+      store: task.store,
+      slot: 0,
+    })
+    expect(again?.status).toBe('verified')
+  })
+
+  it('names every field of a lying receipt that disagrees with the chain', async () => {
+    const task = await settledTask((honest, provider) =>
+      signReceipt(provider.account, {
+        receipt: {
+          ...honest,
+          inputCID: cids.otherOutput,
+          outputCID: cids.otherOutput,
+          runtimeSec: 95,
+          finishedAt: honest.startedAt + 100,
+        },
+      }),
+    )
+    const [result] = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store: task.store,
+    })
+    expect(result).toEqual({
+      status: 'mismatch',
+      receipt: task.document,
+      settlement: expect.objectContaining({ resultCID: cids.output, runtimeSec: 90, paid: true }),
+      mismatches: [
+        { field: 'inputCID', expected: cids.input, actual: cids.otherOutput },
+        { field: 'outputCID', expected: cids.output, actual: cids.otherOutput },
+        { field: 'runtimeSec', expected: '90', actual: '95' },
+      ],
+    })
+  })
+
+  it('catches a receipt for another chain, market, task or source', async () => {
+    const other = privateKeyToAccount(generatePrivateKey()).address
+    const task = await settledTask((honest, provider) =>
+      signReceipt(provider.account, {
+        receipt: {
+          ...honest,
+          chainId: 1,
+          market: other,
+          taskId: '999999',
+          sourceId: honest.sourceId + 1,
+          imageDigest: randomBytes32(),
+        },
+      }),
+    )
+    const [result] = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store: task.store,
+    })
+    expect(result?.status).toBe('mismatch')
+    expect(result?.status === 'mismatch' && result.mismatches).toEqual([
+      { field: 'chainId', expected: '31337', actual: '1' },
+      { field: 'market', expected: deployment().contracts.market, actual: other },
+      { field: 'taskId', expected: String(task.taskId), actual: '999999' },
+      { field: 'sourceId', expected: String(task.sourceId), actual: String(task.sourceId + 1) },
+      { field: 'imageDigest', expected: task.imageDigest, actual: result?.receipt?.imageDigest },
+    ])
+    expect(result?.receipt?.imageDigest).not.toBe(task.imageDigest)
+  })
+
+  it('catches a receipt signed by someone other than the claimant', async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    const task = await settledTask((honest) =>
+      signReceipt(stranger, { receipt: { ...honest, provider: stranger.address } }),
+    )
+    const [result] = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store: task.store,
+    })
+    expect(result?.status === 'mismatch' && result.mismatches).toEqual([
+      { field: 'provider', expected: task.provider.account.address, actual: stranger.address },
+    ])
+
+    // The claimant's address on a stranger's signature: the signature is what fails.
+    const forged = await settledTask(async (honest) => ({
+      ...honest,
+      signature: await stranger.signTypedData(receiptTypedData(honest)),
+    }))
+    const [forgedResult] = await getReceipt(forged.client, {
+      deployment: deployment(),
+      taskId: forged.taskId,
+      store: forged.store,
+    })
+    expect(forgedResult?.status === 'mismatch' && forgedResult.mismatches).toEqual([
+      {
+        field: 'signature',
+        expected: `signed by ${forged.provider.account.address}`,
+        actual: `signed by ${stranger.address}`,
+      },
+    ])
+  })
+
+  it('reports a document that is not a receipt, or a receipt CID that is not a CID', async () => {
+    const malformed = await settledTask(async () => new TextEncoder().encode('{"version": 1, "taskId": '))
+    const [result] = await getReceipt(malformed.client, {
+      deployment: deployment(),
+      taskId: malformed.taskId,
+      store: malformed.store,
+    })
+    expect(result).toEqual({
+      status: 'mismatch',
+      receipt: undefined,
+      settlement: expect.objectContaining({ receiptCID: malformed.receiptCID }),
+      mismatches: [
+        { field: '(document)', expected: 'a JSON receipt', actual: expect.stringMatching(/^malformed JSON/) },
+      ],
+    })
+
+    // The market only checks that a CID is 1 to 128 bytes.
+    const garbage = await settledTask(async () => 'not a CID at all')
+    const [garbageResult] = await getReceipt(garbage.client, {
+      deployment: deployment(),
+      taskId: garbage.taskId,
+      store: garbage.store,
+    })
+    expect(garbageResult).toEqual({
+      status: 'mismatch',
+      receipt: undefined,
+      settlement: expect.objectContaining({ receiptCID: 'not a CID at all' }),
+      mismatches: [
+        { field: 'receiptCID', expected: 'a CID of a receipt document', actual: 'not a CID at all' },
+      ],
+    })
+  })
+
+  it('throws typed errors for a missing or oversized document and an unknown slot', async () => {
+    const task = await settledTask()
+    const parameters = { deployment: deployment(), taskId: task.taskId, store: task.store }
+
+    const missing = await getReceipt(task.client, { ...parameters, store: memoryStore() }).catch(
+      (e: unknown) => e,
+    )
+    expect(missing).toBeInstanceOf(ReceiptNotFoundError)
+    expect(missing).toMatchObject({ taskId: task.taskId, slot: 0, cid: task.receiptCID })
+
+    const large = await getReceipt(task.client, { ...parameters, maxBytes: 100 }).catch((e: unknown) => e)
+    expect(large).toBeInstanceOf(ReceiptTooLargeError)
+    expect(large).toMatchObject({ cid: task.receiptCID, maxBytes: 100 })
+
+    // A store that ignores maxBytes is cut off too.
+    const careless: Pick<ContentStore, 'get'> = {
+      get: (cid) => task.store.get(cid),
+    }
+    const cut = await getReceipt(task.client, { ...parameters, store: careless, maxBytes: 100 }).catch(
+      (e: unknown) => e,
+    )
+    expect(cut).toBeInstanceOf(ReceiptTooLargeError)
+
+    const noSlot = await getReceipt(task.client, { ...parameters, slot: 3 }).catch((e: unknown) => e)
+    expect(noSlot).toBeInstanceOf(ReceiptNotSubmittedError)
+    expect(noSlot).toMatchObject({ slot: 3, status: 'Completed' })
+
+    const bad = await getReceipt(task.client, { ...parameters, taskId: -1n, slot: 9 }).catch(
+      (e: unknown) => e,
+    )
+    expect(bad).toBeInstanceOf(InvalidParametersError)
+    expect((bad as InvalidParametersError).fields.map((field) => field.path)).toEqual(['taskId', 'slot'])
+  })
+
+  it('refuses tasks that are not settled, were cancelled or do not exist', async () => {
+    const store = memoryStore()
+    const open = await openTask()
+    const openError = await getReceipt(open.client, {
+      deployment: deployment(),
+      taskId: open.taskId,
+      store,
+    }).catch((e: unknown) => e)
+    expect(openError).toBeInstanceOf(TaskNotSettledError)
+    expect(openError).toMatchObject({ taskId: open.taskId, status: 'Open' })
+
+    await claim(open.hosts[0] as FixtureClient, deployment(), open.taskId)
+    const claimedError = await getReceipt(open.client, {
+      deployment: deployment(),
+      taskId: open.taskId,
+      store,
+    }).catch((e: unknown) => e)
+    expect(claimedError).toMatchObject({ name: 'TaskNotSettledError', status: 'Claimed' })
+
+    const cancelled = await openTask()
+    await send(cancelled.client as unknown as FixtureClient, {
+      address: deployment().contracts.market,
+      abi: [cancelTask],
+      functionName: 'cancelTask',
+      args: [cancelled.taskId],
+    })
+    const cancelledError = await getReceipt(cancelled.client, {
+      deployment: deployment(),
+      taskId: cancelled.taskId,
+      store,
+    }).catch((e: unknown) => e)
+    expect(cancelledError).toBeInstanceOf(ReceiptNotSubmittedError)
+    expect(cancelledError).toMatchObject({ status: 'Cancelled', slot: undefined })
+
+    const unknown = await getReceipt(open.client, {
+      deployment: deployment(),
+      taskId: 10n ** 12n,
+      store,
+    }).catch((e: unknown) => e)
+    expect(unknown).toBeInstanceOf(ContractRevertedError)
+    expect((unknown as ContractRevertedError).errorName).toBe('TaskMarketUnknownTask')
+  })
+
+  it('returns one entry per revealed slot of a consensus task, or the one asked for', async () => {
+    const task = await openTask({ replicas: 2, providers: 2 })
+    const [first, second] = task.hosts as [FixtureClient, FixtureClient]
+    const claims = [
+      await claim(first, deployment(), task.taskId),
+      await claim(second, deployment(), task.taskId),
+    ]
+    await testClient().increaseTime({ seconds: 60 })
+    const salts = [
+      await commit(first, deployment(), { taskId: task.taskId, resultCID: cids.output }),
+      await commit(second, deployment(), { taskId: task.taskId, resultCID: cids.output }),
+    ]
+    const store = memoryStore()
+    const revealing = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store,
+    }).catch((e: unknown) => e)
+    expect(revealing).toMatchObject({ name: 'TaskNotSettledError', status: 'Revealing' })
+
+    const receipts = [
+      await signReceipt(first.account, {
+        receipt: honestReceipt(task, first, {
+          slot: 0,
+          claimedAt: claims[0]?.claimedAt ?? 0,
+          runtimeSec: 30,
+        }),
+      }),
+      // The second provider signs the wrong slot.
+      await signReceipt(second.account, {
+        receipt: honestReceipt(task, second, {
+          slot: 0,
+          claimedAt: claims[1]?.claimedAt ?? 0,
+          runtimeSec: 30,
+        }),
+      }),
+    ]
+    const receiptCIDs = [await store.putJson(receipts[0]), await store.putJson(receipts[1])]
+    const reveals = []
+    for (const [index, provider] of [first, second].entries()) {
+      reveals.push(
+        await reveal(provider, deployment(), {
+          taskId: task.taskId,
+          resultCID: cids.output,
+          receiptCID: receiptCIDs[index] as string,
+          runtimeSec: 30,
+          salt: salts[index] as `0x${string}`,
+        }),
+      )
+    }
+    const settledIn = reveals[1]
+    const results = await getReceipt(task.client, { deployment: deployment(), taskId: task.taskId, store })
+    expect(
+      results.map((result) => [result.status, result.settlement.slot, result.settlement.provider]),
+    ).toEqual([
+      ['verified', 0, first.account.address],
+      ['mismatch', 1, second.account.address],
+    ])
+    expect(results[0]?.settlement).toMatchObject({
+      status: 'Completed',
+      paid: true,
+      payment: maxPayment,
+      fee,
+      totalPaid: 2n * maxPayment,
+      refund: 0n,
+      hash: settledIn?.transactionHash,
+      resultHash: reveals[0]?.transactionHash,
+      receiptCID: receiptCIDs[0],
+      runtimeSec: 30,
+    })
+    expect(results[1]?.status === 'mismatch' && results[1].mismatches).toEqual([
+      { field: 'slot', expected: '1', actual: '0' },
+    ])
+
+    const only = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store,
+      slot: 1,
+    })
+    expect(only).toHaveLength(1)
+    expect(only[0]?.settlement.provider).toBe(second.account.address)
+  })
+})

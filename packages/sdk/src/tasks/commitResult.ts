@@ -1,0 +1,140 @@
+import {
+  type Account,
+  type Address,
+  type Chain,
+  type Client,
+  type Hex,
+  parseEventLogs,
+  type Transport,
+} from 'viem'
+import * as z from 'zod/mini'
+import {
+  commitResult as commitResultFunction,
+  ResultCommitted,
+  RevealOpened,
+  errors as taskMarketErrors,
+} from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import type { TransactionRevertedErrorType } from '../errors/transaction.js'
+import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { gridToken } from '../utils/amount.js'
+import { computeCommitment, generateSalt, resultCidProblem, resultDigest } from './commitment.js'
+import { taskIdSchema } from './getTask.js'
+
+export type CommitResultParameters = DeploymentParameter &
+  WriteOptions & {
+    /** A consensus task (replicas > 1) the sender claimed. */
+    taskId: number | bigint
+    /** CID of the output; its sha2-256 digest is what replicas are compared by. */
+    result: string
+    /**
+     * 32 secret bytes (default: fresh random ones, returned). To survive a
+     * crash between committing and revealing, generate it with
+     * `generateSalt()` and store it before calling.
+     */
+    salt?: Hex | undefined
+  }
+
+export type CommitResultReturnType = WriteResult & {
+  taskId: bigint
+  provider: Address
+  slot: number
+  /** `keccak256(abi.encode(taskId, provider, digest, salt))`, now on chain. */
+  commitment: Hex
+  /** The result digest committed to. */
+  digest: Hex
+  /** The salt: keep it (and `result`) to reveal; without it the collateral is lost. */
+  salt: Hex
+  /** Set when this was the last commitment: reveals are open until then. */
+  revealDeadline: Date | undefined
+}
+
+export type CommitResultErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | Error
+
+/** A CID a consensus result can be: CIDv1 with a sha2-256 multihash. */
+export const resultCid = /* @__PURE__ */ z.pipe(
+  s.cid,
+  z.transform((cid: string, context) => {
+    const problem = resultCidProblem(cid)
+    if (problem !== undefined) context.issues.push({ code: 'custom', message: problem, input: cid })
+    return cid
+  }),
+)
+
+/** A salt: 32 bytes as 0x-prefixed hex. */
+export const salt = /* @__PURE__ */ z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes as hex: 0x followed by 64 hex digits'))
+
+const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema, result: resultCid, salt: z.optional(salt) })
+
+/**
+ * Commits to the result of a consensus task (replicas > 1) without revealing
+ * it: sends `keccak256(abi.encode(taskId, provider, resultDigest(result), salt))`.
+ * When every slot has committed the reveal window opens; then call
+ * {@link revealResult} with the same `result` and the returned `salt`.
+ *
+ * @example
+ * import { commitResult, generateSalt } from '@gridforge/sdk'
+ *
+ * const salt = generateSalt()
+ * await journal.save({ taskId, result, salt }) // before sending: the salt is needed to reveal
+ * const { slot, revealDeadline } = await commitResult(providerClient, { deployment, taskId, result, salt })
+ */
+export async function commitResult(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: CommitResultParameters,
+): Promise<CommitResultReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const action = 'commitResult'
+  const params = validate(action, schema, parameters)
+  const sender = account ?? client.account
+  if (sender === undefined) {
+    throw new InvalidParametersError({
+      action,
+      fields: [{ path: 'account', message: 'pass the provider account, or use a client created with one' }],
+    })
+  }
+  const taskId = params.taskId as bigint
+  const digest = resultDigest(params.result)
+  const saltUsed = (params.salt as Hex | undefined) ?? generateSalt()
+  const provider = typeof sender === 'string' ? sender : sender.address
+  const commitment = computeCommitment({ taskId, provider, digest, salt: saltUsed })
+  const market = deployment.contracts.market
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: taskMarketHints,
+    token: deployment.token ?? gridToken,
+    address: market,
+    abi: [commitResultFunction, ...taskMarketErrors],
+    functionName: 'commitResult',
+    args: [taskId, commitment],
+    account,
+    confirmations,
+  })
+  const { args } = findEvent(action, receipt, market, ResultCommitted)
+  const opened = parseEventLogs({
+    abi: [RevealOpened],
+    logs: receipt.logs.filter((log) => log.address.toLowerCase() === market.toLowerCase()),
+  })[0]
+  return {
+    taskId: args.taskId,
+    provider: args.provider,
+    slot: args.slot,
+    commitment: args.commitment,
+    digest,
+    salt: saltUsed,
+    revealDeadline: opened === undefined ? undefined : new Date(opened.args.revealDeadline * 1000),
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}

@@ -1,0 +1,71 @@
+import type { Account, Chain, Client, Transport } from 'viem'
+import * as z from 'zod/mini'
+import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
+import { errors as stakingErrors } from '../abis/staking.js'
+import { expireTask as expireTaskFunction, errors as taskMarketErrors } from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { providerRegistryHints } from '../errors/hints/registries.js'
+import { stakingHints } from '../errors/hints/staking.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import type { TransactionRevertedErrorType } from '../errors/transaction.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { validate } from '../internal/validate.js'
+import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { gridToken } from '../utils/amount.js'
+import { requireSettlement, type TaskSettlement } from './finalizeTask.js'
+import { taskIdSchema } from './getTask.js'
+
+export type ExpireTaskParameters = DeploymentParameter &
+  WriteOptions & {
+    /** A task past its deadline that has not settled. */
+    taskId: number | bigint
+  }
+
+/** The settlement, with status `'Expired'`: the refund and the no-shows slashed. */
+export type ExpireTaskReturnType = WriteResult & TaskSettlement
+
+export type ExpireTaskErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | Error
+
+const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema })
+
+/**
+ * Expires a task whose deadline passed before it settled: the escrow goes back
+ * to the client's market balance, claimants that never delivered are slashed
+ * (part of their collateral compensates the client) and those that committed
+ * get their collateral back. Anyone may call it.
+ *
+ * @example
+ * import { expireTask } from '@gridforge/sdk'
+ *
+ * const { refund, slashes } = await expireTask(client, { deployment, taskId: 12n })
+ */
+export async function expireTask(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: ExpireTaskParameters,
+): Promise<ExpireTaskReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const action = 'expireTask'
+  const taskId = validate(action, schema, parameters).taskId as bigint
+  const market = deployment.contracts.market
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
+    token: deployment.token ?? gridToken,
+    address: market,
+    abi: [expireTaskFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
+    functionName: 'expireTask',
+    args: [taskId],
+    account,
+    confirmations,
+  })
+  return {
+    ...requireSettlement(action, receipt, market, taskId),
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}

@@ -1,0 +1,177 @@
+import type { Account, Chain, Client, ReadContractReturnType, Transport } from 'viem'
+import { zeroAddress, zeroHash } from 'viem'
+import * as z from 'zod/mini'
+import {
+  getSlots as getSlotsFunction,
+  getTask as getTaskFunction,
+  TaskMarketUnknownTask,
+  TaskSubmitted,
+} from '../abis/taskMarket.js'
+import { ContractRevertedError, type ContractRevertedErrorType } from '../errors/contract.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import { TaskNotFoundError, type TaskNotFoundErrorType } from '../errors/task.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { getLogsPaginated } from '../internal/logs.js'
+import { validate } from '../internal/validate.js'
+import { read } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { type Slot, slotStatuses, type Task, type TaskStatus, taskStatuses } from '../types/task.js'
+
+/** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
+export const taskIdSchema = z.transform((input: unknown, context) => {
+  const value =
+    typeof input === 'bigint'
+      ? input
+      : typeof input === 'number' && Number.isSafeInteger(input)
+        ? BigInt(input)
+        : typeof input === 'string' && /^\d{1,78}$/.test(input)
+          ? BigInt(input)
+          : undefined
+  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
+  context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
+  return z.NEVER
+})
+
+export type GetTaskParameters = DeploymentParameter & {
+  taskId: number | bigint
+  /**
+   * Also read the input CID from the task's TaskSubmitted event (one
+   * `eth_getLogs` from the deployment block; default false).
+   */
+  includeInput?: boolean | undefined
+  /** Read the task as of this block (default: the latest). */
+  blockNumber?: bigint | undefined
+}
+
+export type GetTaskReturnType = Task
+
+export type GetTaskErrorType =
+  | InvalidParametersErrorType
+  | TaskNotFoundErrorType
+  | ContractRevertedErrorType
+  | Error
+
+const schema = z.object({
+  taskId: taskIdSchema,
+  includeInput: z.optional(z.boolean()),
+  blockNumber: z.optional(z.bigint()),
+})
+
+/**
+ * Reads a task and its slots (two parallel calls), with statuses as names and
+ * times as Dates.
+ *
+ * @example
+ * import { createPublicClient, http } from 'viem'
+ * import { hardhat } from 'viem/chains'
+ * import { getDeployment } from '@gridforge/contracts'
+ * import { getTask } from '@gridforge/sdk'
+ *
+ * const client = createPublicClient({ chain: hardhat, transport: http() })
+ * const task = await getTask(client, { deployment: getDeployment(31337), taskId: 7n, includeInput: true })
+ * console.log(task.status, task.slots.map((slot) => slot.provider), task.inputCID)
+ */
+export async function getTask(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: GetTaskParameters,
+): Promise<GetTaskReturnType> {
+  const { deployment } = parameters
+  const action = 'getTask'
+  const { taskId, includeInput, blockNumber } = validate(action, schema, parameters)
+  const request = {
+    action,
+    hints: taskMarketHints,
+    token: deployment.token,
+    address: deployment.contracts.market,
+    args: [taskId],
+    blockNumber,
+  }
+  try {
+    const [task, slots, inputCID] = await Promise.all([
+      read<RawTask>(client, {
+        ...request,
+        abi: [getTaskFunction, TaskMarketUnknownTask],
+        functionName: 'getTask',
+      }),
+      read<RawSlots>(client, {
+        ...request,
+        abi: [getSlotsFunction, TaskMarketUnknownTask],
+        functionName: 'getSlots',
+      }),
+      includeInput === true ? readInputCID(client, { deployment, taskId, toBlock: blockNumber }) : undefined,
+    ])
+    return { ...toTask(taskId, task, slots), ...(inputCID === undefined ? {} : { inputCID }) }
+  } catch (error) {
+    if (error instanceof ContractRevertedError && error.errorName === 'TaskMarketUnknownTask') {
+      throw new TaskNotFoundError({ taskIds: [taskId], cause: error })
+    }
+    throw error
+  }
+}
+
+/** The task as `getTask` on the market returns it. */
+export type RawTask = ReadContractReturnType<[typeof getTaskFunction], 'getTask'>
+/** The slots as `getSlots` on the market returns them. */
+export type RawSlots = ReadContractReturnType<[typeof getSlotsFunction], 'getSlots'>
+
+const date = (seconds: number) => new Date(seconds * 1000)
+
+/** Turns the market's task and slots into a {@link Task}. */
+export function toTask(taskId: bigint, task: RawTask, slots: RawSlots): Task {
+  const status = taskStatuses[task.status]
+  if (status === undefined || status === 'None') throw new TaskNotFoundError({ taskIds: [taskId] })
+  const replicated = task.replicas > 1
+  return {
+    taskId,
+    client: task.client,
+    sourceId: task.sourceId,
+    replicas: task.replicas,
+    status: status as TaskStatus,
+    deadline: date(task.deadline),
+    maxPayment: task.maxPayment,
+    pricePerSecond: task.pricePerSecond,
+    feeBps: task.feeBps,
+    creatorFeeBps: task.creatorFeeBps,
+    discountBps: task.discountBps,
+    collateral: task.collateral,
+    requirements: { ...task.requirements },
+    gates: { minSuccessBps: task.minSuccessBps, minCompleted: task.minCompleted },
+    revealDeadline: task.revealDeadline === 0 ? undefined : date(task.revealDeadline),
+    committed: task.committed,
+    revealed: task.revealed,
+    slots: slots.map((slot, index): Slot => {
+      const slotStatus = slotStatuses[slot.status] ?? 'Free'
+      const claimed = slotStatus !== 'Free' && slot.provider !== zeroAddress
+      const committed = replicated && (slotStatus === 'Committed' || slotStatus === 'Submitted')
+      return {
+        index,
+        status: slotStatus,
+        provider: claimed ? slot.provider : undefined,
+        claimedAt: claimed ? date(slot.claimedAt) : undefined,
+        dueAt: slotStatus === 'Claimed' ? date(slot.dueAt) : undefined,
+        committedAt: committed ? date(slot.dueAt) : undefined,
+        commitment: replicated && slotStatus === 'Committed' ? slot.commitment : undefined,
+        resultDigest:
+          replicated && slotStatus === 'Submitted' && slot.commitment !== zeroHash
+            ? slot.commitment
+            : undefined,
+        runtimeSec: replicated && slotStatus === 'Submitted' ? slot.runtimeSec : undefined,
+      }
+    }),
+  }
+}
+
+/** The input CID from a task's TaskSubmitted event, or `undefined` if it is not in the range. */
+async function readInputCID(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  { deployment, taskId, toBlock }: DeploymentParameter & { taskId: bigint; toBlock?: bigint | undefined },
+): Promise<string | undefined> {
+  const [log] = await getLogsPaginated(client, {
+    address: deployment.contracts.market,
+    event: TaskSubmitted,
+    args: { taskId },
+    fromBlock: BigInt(deployment.blockNumber),
+    toBlock,
+  })
+  return log?.args.inputCID
+}

@@ -1,0 +1,127 @@
+import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
+import * as z from 'zod/mini'
+import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
+import { errors as stakingErrors } from '../abis/staking.js'
+import {
+  ResultRevealed,
+  revealResult as revealResultFunction,
+  errors as taskMarketErrors,
+} from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { providerRegistryHints } from '../errors/hints/registries.js'
+import { stakingHints } from '../errors/hints/staking.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import type { TransactionRevertedErrorType } from '../errors/transaction.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { gridToken } from '../utils/amount.js'
+import { resultDigest } from './commitment.js'
+import { resultCid, salt } from './commitResult.js'
+import { findSettlement, type TaskSettlement } from './finalizeTask.js'
+import { taskIdSchema } from './getTask.js'
+
+export type RevealResultParameters = DeploymentParameter &
+  WriteOptions & {
+    /** A consensus task in its reveal phase that the sender committed to. */
+    taskId: number | bigint
+    /** The output CID committed to. */
+    result: string
+    /** CID of the signed receipt document. */
+    receipt: string
+    /** The salt `commitResult` used (and returned). */
+    salt: Hex
+    /** Seconds the task ran; the market caps it at the time from the claim to the commitment. */
+    runtimeSec: number
+  }
+
+export type RevealResultReturnType = WriteResult & {
+  taskId: bigint
+  provider: Address
+  slot: number
+  /** The revealed result digest. */
+  digest: Hex
+  result: string
+  receipt: string
+  /** The runtime counted, after the cap. */
+  runtimeSec: number
+  /** How the task settled, when this was the last reveal; `undefined` while others are still to reveal. */
+  settlement: TaskSettlement | undefined
+}
+
+export type RevealResultErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | Error
+
+const schema = /* @__PURE__ */ z.object({
+  taskId: taskIdSchema,
+  result: resultCid,
+  receipt: s.cid,
+  salt,
+  runtimeSec: s.uint(32),
+})
+
+/**
+ * Reveals a committed consensus result during the reveal window. The market
+ * checks it against the commitment; the last reveal settles the task: the
+ * majority digest is paid, outvoted providers are slashed, and with no
+ * majority the client is refunded.
+ *
+ * @example
+ * import { revealResult } from '@gridforge/sdk'
+ *
+ * const { settlement } = await revealResult(providerClient, {
+ *   deployment,
+ *   taskId,
+ *   result, // the CID given to commitResult
+ *   receipt: receiptCid,
+ *   salt, // the salt commitResult returned
+ *   runtimeSec: 42,
+ * })
+ * if (settlement) console.log(settlement.status) // 'Completed' | 'Failed'
+ */
+export async function revealResult(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: RevealResultParameters,
+): Promise<RevealResultReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const action = 'revealResult'
+  const params = validate(action, schema, parameters)
+  const taskId = params.taskId as bigint
+  const market = deployment.contracts.market
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
+    token: deployment.token ?? gridToken,
+    address: market,
+    abi: [revealResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
+    functionName: 'revealResult',
+    args: [
+      taskId,
+      resultDigest(params.result),
+      params.salt,
+      params.result,
+      params.receipt,
+      params.runtimeSec,
+    ],
+    account,
+    confirmations,
+  })
+  const { args } = findEvent(action, receipt, market, ResultRevealed)
+  return {
+    taskId: args.taskId,
+    provider: args.provider,
+    slot: args.slot,
+    digest: args.resultDigest,
+    result: args.resultCID,
+    receipt: args.receiptCID,
+    runtimeSec: args.runtimeSec,
+    settlement: findSettlement(receipt, market, taskId),
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}

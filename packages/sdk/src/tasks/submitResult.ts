@@ -1,0 +1,118 @@
+import type { Account, Address, Chain, Client, Transport } from 'viem'
+import * as z from 'zod/mini'
+import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
+import { errors as stakingErrors } from '../abis/staking.js'
+import {
+  ResultSubmitted,
+  submitResult as submitResultFunction,
+  errors as taskMarketErrors,
+} from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { providerRegistryHints } from '../errors/hints/registries.js'
+import { stakingHints } from '../errors/hints/staking.js'
+import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import type { TransactionRevertedErrorType } from '../errors/transaction.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { gridToken } from '../utils/amount.js'
+import { requireSettlement } from './finalizeTask.js'
+import { taskIdSchema } from './getTask.js'
+
+export type SubmitResultParameters = DeploymentParameter &
+  WriteOptions & {
+    /** A single-replica task the sender claimed. */
+    taskId: number | bigint
+    /** CID of the output (a file or a UnixFS directory). */
+    result: string
+    /** CID of the signed receipt document. */
+    receipt: string
+    /**
+     * Seconds the task ran. It prices a metered task (`pricePerSecond > 0`); the
+     * market caps it at the time since the claim.
+     */
+    runtimeSec: number
+  }
+
+export type SubmitResultReturnType = WriteResult & {
+  taskId: bigint
+  provider: Address
+  result: string
+  receipt: string
+  /** The runtime counted, after the cap. */
+  runtimeSec: number
+  /** Charged to the escrow for this result (fee included). */
+  payment: bigint
+  /** The protocol fee; the provider's market balance grew by `payment − fee`. */
+  fee: bigint
+  /** The unspent escrow returned to the client. */
+  refund: bigint
+}
+
+export type SubmitResultErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | Error
+
+const schema = /* @__PURE__ */ z.object({
+  taskId: taskIdSchema,
+  result: s.cid,
+  receipt: s.cid,
+  runtimeSec: s.uint(32),
+})
+
+/**
+ * Delivers the result of a single-replica task the sender claimed. The task
+ * settles in the same transaction: the provider is paid into its market
+ * balance, its collateral unlocks and the client gets any unspent escrow back.
+ *
+ * @example
+ * import { submitResult } from '@gridforge/sdk'
+ *
+ * const { payment, fee } = await submitResult(providerClient, {
+ *   deployment,
+ *   taskId: 12n,
+ *   result: 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+ *   receipt: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+ *   runtimeSec: 42,
+ * })
+ */
+export async function submitResult(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: SubmitResultParameters,
+): Promise<SubmitResultReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const action = 'submitResult'
+  const params = validate(action, schema, parameters)
+  const taskId = params.taskId as bigint
+  const market = deployment.contracts.market
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
+    token: deployment.token ?? gridToken,
+    address: market,
+    abi: [submitResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
+    functionName: 'submitResult',
+    args: [taskId, params.result, params.receipt, params.runtimeSec],
+    account,
+    confirmations,
+  })
+  const { args } = findEvent(action, receipt, market, ResultSubmitted)
+  const settlement = requireSettlement(action, receipt, market, taskId)
+  const [paid] = settlement.payments
+  return {
+    taskId: args.taskId,
+    provider: args.provider,
+    result: args.resultCID,
+    receipt: args.receiptCID,
+    runtimeSec: args.runtimeSec,
+    payment: paid?.payment ?? 0n,
+    fee: paid?.fee ?? 0n,
+    refund: settlement.refund,
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}
