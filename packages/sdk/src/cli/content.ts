@@ -1,8 +1,9 @@
 /** Moving task inputs into the content store and results out of it. */
+
+import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { lstat, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { once } from 'node:events'
 import { importPath } from '../storage/importPath.js'
 import { isCid } from '../utils/cid.js'
 import { UsageError } from './errors.js'
@@ -16,7 +17,12 @@ import type { Terminal } from './terminal.js'
  */
 export async function resolveInput(
   value: string,
-  { store, terminal, baseDir = process.cwd(), option = '--input' }: {
+  {
+    store,
+    terminal,
+    baseDir = process.cwd(),
+    option = '--input',
+  }: {
     store: Store
     terminal: Terminal
     baseDir?: string | undefined

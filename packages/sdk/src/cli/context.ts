@@ -67,6 +67,9 @@ const deploymentFileSchema = z.object({
   token: z.object({ symbol: z.string().min(1), decimals: z.number().int().min(0).max(36) }).optional(),
 })
 
+/** How often watches poll the node (viem's default is 4 s; progress should feel live). */
+const pollingInterval = 1_000
+
 const privateKeyPattern = /^(0x)?[0-9a-fA-F]{64}$/
 
 export class Context {
@@ -99,7 +102,9 @@ export class Context {
     this.#chain ??= (async () => {
       let id: number
       try {
-        id = await getChainId(createClient({ transport: http(this.rpcUrl, { retryCount: 0, timeout: 10_000 }) }))
+        id = await getChainId(
+          createClient({ transport: http(this.rpcUrl, { retryCount: 0, timeout: 10_000 }) }),
+        )
       } catch (error) {
         throw new RpcUnreachableError({ url: this.rpcUrl, cause: error })
       }
@@ -121,13 +126,13 @@ export class Context {
 
   /** A read-only client on the node. */
   async client(): Promise<CliClient> {
-    return createClient({ chain: await this.chain(), transport: this.#transport() })
+    return createClient({ chain: await this.chain(), transport: this.#transport(), pollingInterval })
   }
 
   /** A client that signs with the configured key. */
   async walletClient(): Promise<CliWalletClient> {
     const [chain, account] = await Promise.all([this.chain(), this.account()])
-    return createClient({ account, chain, transport: this.#transport() })
+    return createClient({ account, chain, transport: this.#transport(), pollingInterval })
   }
 
   /** `--deployment <file>`, else the one `@gridforge/contracts` records for the node's chain. */
@@ -139,7 +144,8 @@ export class Context {
         try {
           return { ...getDeployment(chain.id), chainId: chain.id }
         } catch (error) {
-          if (error instanceof DeploymentNotFoundError) throw new DeploymentMissingError({ chainId: chain.id })
+          if (error instanceof DeploymentNotFoundError)
+            throw new DeploymentMissingError({ chainId: chain.id })
           throw error
         }
       }
@@ -149,7 +155,9 @@ export class Context {
         const issue = result.error.issues[0]
         throw new UsageError(
           `--deployment ${file}: ${issue?.path.join('.') || '(file)'}: ${issue?.message ?? 'invalid'}`,
-          ['The file needs { "contracts": { "token", "sources", "staking", "providers", "market" }, "blockNumber" }.'],
+          [
+            'The file needs { "contracts": { "token", "sources", "staking", "providers", "market" }, "blockNumber" }.',
+          ],
         )
       }
       const deployment = result.data
@@ -247,7 +255,9 @@ export class Context {
 
 function parseChainOption(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) === 0) {
-    throw new UsageError(`--chain: '${value}' is not a chain id`, ['Pass the numeric chain id, e.g. --chain 31337.'])
+    throw new UsageError(`--chain: '${value}' is not a chain id`, [
+      'Pass the numeric chain id, e.g. --chain 31337.',
+    ])
   }
   return Number(value)
 }
@@ -258,7 +268,9 @@ export async function readJsonFile(file: string, option: string): Promise<unknow
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new UsageError(`${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+    throw new UsageError(
+      `${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    )
   }
   try {
     return JSON.parse(text)

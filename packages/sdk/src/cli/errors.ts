@@ -71,7 +71,12 @@ export type ChainMismatchErrorType = ChainMismatchError & { name: 'ChainMismatch
 export class ChainMismatchError extends BaseError {
   override name = 'ChainMismatchError' as const
 
-  constructor({ expected, actual, url, source }: { expected: number; actual: number; url: string; source: string }) {
+  constructor({
+    expected,
+    actual,
+    url,
+    source,
+  }: { expected: number; actual: number; url: string; source: string }) {
     super(`${source} says chain ${expected}, but the node at ${url} is chain ${actual}`, {
       metaMessages: [`Point --rpc at a chain ${expected} node, or pass --chain ${actual}.`],
     })
@@ -142,10 +147,15 @@ const byName: Readonly<Record<string, ExitCode>> = {
   InvalidCidError: exitCodes.usage,
   InvalidPathError: exitCodes.usage,
   PathNotFoundError: exitCodes.usage,
+  TaskNotFoundError: exitCodes.usage,
+  TaskNotSettledError: exitCodes.usage,
+  ReceiptNotSubmittedError: exitCodes.usage,
   ContractRevertedError: exitCodes.reverted,
   TaskFailedError: exitCodes.taskNotCompleted,
   TaskExpiredError: exitCodes.taskNotCompleted,
   TaskCancelledError: exitCodes.taskNotCompleted,
+  TaskDeadlinePassedError: exitCodes.taskNotCompleted,
+  TaskRevealClosedError: exitCodes.taskNotCompleted,
   WaitForTaskTimeoutError: exitCodes.timeout,
   StorageTimeoutError: exitCodes.timeout,
   RpcUnreachableError: exitCodes.unreachable,
@@ -171,7 +181,8 @@ function chain(error: unknown): unknown[] {
 /** The exit code of an error: the first error in its cause chain with a known code, else 1. */
 export function exitCodeOf(error: unknown): ExitCode {
   for (const cause of chain(error)) {
-    if (cause instanceof HttpRequestError || cause instanceof WebSocketRequestError) return exitCodes.unreachable
+    if (cause instanceof HttpRequestError || cause instanceof WebSocketRequestError)
+      return exitCodes.unreachable
     if (cause instanceof TimeoutError) return exitCodes.unreachable
     if (cause instanceof Error) {
       const code = byName[cause.name]
@@ -194,7 +205,10 @@ export function describeError(error: unknown, { rpcUrl }: { rpcUrl?: string | un
   const code = exitCodeOf(error)
   const found = chain(error)
   // An RPC failure deep inside an action reads best as the connection error it is.
-  if (code === exitCodes.unreachable && !found.some((cause) => cause instanceof BaseError && cause.name !== 'RpcUnreachableError')) {
+  if (
+    code === exitCodes.unreachable &&
+    !found.some((cause) => cause instanceof BaseError && cause.name !== 'RpcUnreachableError')
+  ) {
     const unreachable = found.find((cause) => cause instanceof RpcUnreachableError)
     const top = unreachable ?? new RpcUnreachableError({ url: rpcUrl ?? 'the --rpc URL', cause: error })
     return [`error: ${shortMessageOf(top)}`, ...metaOf(top).map((line) => `  ${line}`), ...detailOf(found)]
@@ -204,7 +218,9 @@ export function describeError(error: unknown, { rpcUrl }: { rpcUrl?: string | un
       cause instanceof Error && cause.name === 'ContractRevertedError',
   )
   if (reverted !== undefined) {
-    const args = (reverted.args ?? []).map((arg) => (typeof arg === 'bigint' ? arg.toString() : JSON.stringify(arg)))
+    const args = (reverted.args ?? []).map((arg) =>
+      typeof arg === 'bigint' ? arg.toString() : JSON.stringify(arg),
+    )
     return [
       `error: ${shortMessageOf(reverted)}`,
       `  contract error: ${reverted.errorName ?? '(not decoded)'}`,
@@ -248,7 +264,9 @@ export function errorJson(error: unknown, code: ExitCode): Record<string, unknow
       message: shortMessageOf(top),
       metaMessages: metaOf(top),
       exitCode: code,
-      ...(reverted === undefined ? {} : { errorName: reverted.errorName, args: reverted.args, hint: reverted.hint }),
+      ...(reverted === undefined
+        ? {}
+        : { errorName: reverted.errorName, args: reverted.args, hint: reverted.hint }),
       ...(fields?.fields === undefined ? {} : { fields: fields.fields }),
       ...(mismatches?.mismatches === undefined ? {} : { mismatches: mismatches.mismatches }),
     },
@@ -256,7 +274,11 @@ export function errorJson(error: unknown, code: ExitCode): Record<string, unknow
 }
 
 /** Prints an error (stderr; also stdout as JSON with `--json`) and returns its exit code. */
-export function reportError(terminal: Terminal, error: unknown, context: { rpcUrl?: string | undefined }): ExitCode {
+export function reportError(
+  terminal: Terminal,
+  error: unknown,
+  context: { rpcUrl?: string | undefined },
+): ExitCode {
   const code = exitCodeOf(error)
   for (const line of describeError(error, context)) terminal.err(line)
   if (terminal.debug) {
@@ -269,5 +291,9 @@ export function reportError(terminal: Terminal, error: unknown, context: { rpcUr
 }
 
 function toJsonSafe(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item), 2)
+  return JSON.stringify(
+    value,
+    (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item),
+    2,
+  )
 }

@@ -3,7 +3,10 @@
 /** A date as `2025-01-31 12:00:00Z`. */
 export function formatDate(date: Date | undefined): string {
   if (date === undefined) return '-'
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z')
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, 'Z')
 }
 
 /** `tx 0x… (block 12)` for a write's result. */
@@ -32,7 +35,8 @@ export function table(header: readonly string[], rows: readonly (readonly unknow
 function show(value: unknown): string {
   if (value === undefined || value === null) return '-'
   if (value instanceof Date) return formatDate(value)
-  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value)
   if (typeof value === 'string') return value
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))
 }

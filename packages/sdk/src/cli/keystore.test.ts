@@ -94,11 +94,7 @@ describe('keystore', () => {
   it.each([
     ['a version 1 file', { ...pbkdf2Vector, version: 1 }, 'version'],
     ['aes-128-cbc', { ...pbkdf2Vector, crypto: { ...pbkdf2Vector.crypto, cipher: 'aes-128-cbc' } }, 'cipher'],
-    [
-      'an unknown kdf',
-      { ...pbkdf2Vector, crypto: { ...pbkdf2Vector.crypto, kdf: 'argon2' } },
-      'kdf',
-    ],
+    ['an unknown kdf', { ...pbkdf2Vector, crypto: { ...pbkdf2Vector.crypto, kdf: 'argon2' } }, 'kdf'],
     [
       'an iv of the wrong length',
       { ...pbkdf2Vector, crypto: { ...pbkdf2Vector.crypto, cipherparams: { iv: 'abcd' } } },
@@ -108,7 +104,10 @@ describe('keystore', () => {
       'a scrypt cost that needs 128 GiB',
       {
         ...scryptVector,
-        crypto: { ...scryptVector.crypto, kdfparams: { ...scryptVector.crypto.kdfparams, n: 2 ** 20, r: 32 } },
+        crypto: {
+          ...scryptVector.crypto,
+          kdfparams: { ...scryptVector.crypto.kdfparams, n: 2 ** 20, r: 32 },
+        },
       },
       'kdfparams',
     ],

@@ -68,17 +68,17 @@ const maxScryptMemory = 2 ** 30
 
 const scryptParams = z
   .object({
-  n: z
-    .number()
-    .int()
-    .min(2)
-    .max(maxScryptN)
-    .refine((n) => (n & (n - 1)) === 0, 'n must be a power of two'),
-  r: z.number().int().min(1).max(32),
-  p: z.number().int().min(1).max(16),
-  dklen: z.number().int().min(32).max(64),
-  salt: hex(),
-})
+    n: z
+      .number()
+      .int()
+      .min(2)
+      .max(maxScryptN)
+      .refine((n) => (n & (n - 1)) === 0, 'n must be a power of two'),
+    r: z.number().int().min(1).max(32),
+    p: z.number().int().min(1).max(16),
+    dklen: z.number().int().min(32).max(64),
+    salt: hex(),
+  })
   .refine(({ n, r, p }) => 128 * r * (n + p) <= maxScryptMemory, 'scrypt n × r needs more than 1 GiB')
 
 const pbkdf2Params = z.object({

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander'
+import { commandGroups } from './commands/index.js'
 import { exitCodes, reportError } from './errors.js'
 import { createProgram, type ProgramOptions } from './program.js'
-import { commandGroups } from './commands/index.js'
 
 /**
  * Runs `gridforge` with `argv` (without `node` and the script) and returns

@@ -40,13 +40,20 @@ const environmentHelp = `Environment:
 export function createProgram(options: ProgramOptions, groups: readonly CommandGroup[]): Command {
   const { terminal } = options
   const program = new Command('gridforge')
-    .description('The Gridforge job CLI: publish sources, run tasks, fetch results, verify receipts, manage funds.')
+    .description(
+      'The Gridforge job CLI: publish sources, run tasks, fetch results, verify receipts, manage funds.',
+    )
     .version(options.version, '-V, --version')
     .addOption(
-      new Option('--rpc <url>', 'JSON-RPC endpoint of the chain').env('GRIDFORGE_RPC_URL').default('http://127.0.0.1:8545'),
+      new Option('--rpc <url>', 'JSON-RPC endpoint of the chain')
+        .env('GRIDFORGE_RPC_URL')
+        .default('http://127.0.0.1:8545'),
     )
     .option('--chain <id>', "expected chain id; checked against the node's eth_chainId")
-    .option('--deployment <file.json>', "contract addresses (default: @gridforge/contracts' deployment for the chain)")
+    .option(
+      '--deployment <file.json>',
+      "contract addresses (default: @gridforge/contracts' deployment for the chain)",
+    )
     .option('--store <dir|url>', 'content store: a directory, or a Kubo RPC URL (http://127.0.0.1:5001)')
     .option('--keystore <file>', 'encrypted key file (Web3 Secret Storage v3) to sign with')
     .option('--json', 'print the result as one JSON document on stdout (amounts in base units, as strings)')
@@ -58,12 +65,15 @@ export function createProgram(options: ProgramOptions, groups: readonly CommandG
       writeErr: (text) => terminal.stderr.write(terminal.redact(text)),
       outputError: (text, write) => write(text),
     })
-    .addHelpText('after', `\n${environmentHelp}\n\n${exitCodeHelp}\n${examples(
-      'gridforge wallet deposit 20',
-      'gridforge task submit --source 1 --input ./inputs --max-payment 5 --deadline 2h --wait',
-      'gridforge task result 42 --out ./results',
-      'gridforge --json receipt verify 42',
-    )}`)
+    .addHelpText(
+      'after',
+      `\n${environmentHelp}\n\n${exitCodeHelp}\n${examples(
+        'gridforge wallet deposit 20',
+        'gridforge task submit --source 1 --input ./inputs --max-payment 5 --deadline 2h --wait',
+        'gridforge task result 42 --out ./results',
+        'gridforge --json receipt verify 42',
+      )}`,
+    )
 
   const contextOf: ContextOf = (command) => {
     const globals = command.optsWithGlobals<GlobalOptions>()

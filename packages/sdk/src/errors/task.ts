@@ -178,10 +178,18 @@ export class WaitForTaskTimeoutError extends BaseError {
     taskId,
     status,
     timeout,
-  }: { taskId: bigint; status: TaskStatus | undefined; timeout: number }) {
+    cause,
+  }: {
+    taskId: bigint
+    status: TaskStatus | undefined
+    timeout: number
+    /** The last failed read, if reads were failing. */
+    cause?: unknown
+  }) {
     super(
       `Timed out after ${timeout} ms waiting for task ${taskId}${status === undefined ? '' : ` (still ${status})`}.`,
       {
+        cause,
         metaMessages: [
           'The task goes on: wait again, or check it later with getTask; it settles by its deadline at the latest.',
         ],

@@ -24,7 +24,7 @@ export interface GetLogsPaginatedParameters<event extends AbiEvent> {
   args?: GetLogsParameters<event>['args'] | undefined
   /** First block to read, inclusive (usually the deployment's `blockNumber`). */
   fromBlock: bigint
-  /** Last block to read, inclusive (default: the latest block, read once before the first page). */
+  /** Last block to read, inclusive (default: the latest block). */
   toBlock?: bigint | undefined
   /**
    * Most blocks per `eth_getLogs` request. Default: the whole range in one
@@ -61,6 +61,22 @@ export async function getLogsPaginated<const event extends AbiEvent>(
   if (blockRange !== undefined && blockRange < 1n) {
     throw new RangeError('getLogsPaginated: blockRange must be at least 1n')
   }
+  const read = (from: bigint, to: bigint | 'latest') =>
+    getAction(
+      client,
+      getLogs,
+      'getLogs',
+    )({ address, event, args, fromBlock: from, toBlock: to, strict: true } as never) as Promise<
+      GetLogsPaginatedReturnType<event>
+    >
+  if (toBlock === undefined && blockRange === undefined) {
+    // One request up to the latest block; the block number is only needed to split a refused range.
+    try {
+      return await read(fromBlock, 'latest')
+    } catch (error) {
+      if (!isRangeError(error)) throw error
+    }
+  }
   const endBlock = toBlock ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
   if (fromBlock > endBlock) return []
 
@@ -83,12 +99,7 @@ export async function getLogsPaginated<const event extends AbiEvent>(
     for (let page = nextPage(); page !== undefined && !failed; page = nextPage()) {
       const [from, to] = page
       try {
-        const logs = await getAction(
-          client,
-          getLogs,
-          'getLogs',
-        )({ address, event, args, fromBlock: from, toBlock: to, strict: true } as never)
-        pages.push({ from, logs: logs as GetLogsPaginatedReturnType<event> })
+        pages.push({ from, logs: await read(from, to) })
       } catch (error) {
         if (from === to || !isRangeError(error)) {
           failed = true

@@ -3,34 +3,38 @@ import { parseAmount } from '../utils/amount.js'
 import { parseCid } from '../utils/cid.js'
 import { parseDuration } from '../utils/duration.js'
 
-/** A schema from a parse function that returns the value or why the input is not one. */
-function parsed<T>(parse: (input: unknown) => { value: T } | { error: string }) {
+/**
+ * A schema from a parse function that returns the value or why the input is
+ * not one. Typed as taking `{}` (anything but undefined), so that inside
+ * `z.object` the field is required unless wrapped in `z.optional`.
+ */
+function parsed<T>(parse: (input: unknown) => { value: T } | { error: string }): z.ZodMiniType<T, {}> {
   return z.transform((input: unknown, context) => {
     const result = parse(input)
     if ('value' in result) return result.value
     context.issues.push({ code: 'custom', message: result.error, input })
     return z.NEVER
-  })
+  }) as unknown as z.ZodMiniType<T, {}>
 }
 
-/** A CID string (CIDv1 base32 or CIDv0). */
-export const cid = /* @__PURE__ */ parsed((input) => {
+/** A CID string (CIDv1 base32). */
+export const cid = /* @__PURE__ */ parsed<string>((input) => {
   const result = parseCid(input)
   return 'cid' in result ? { value: input as string } : result
 })
 
 /** An amount in token units (`'1.5'`) or base units (bigint), to base units. */
-export const amount = (decimals: number) => parsed((input) => parseAmount(input, decimals))
+export const amount = (decimals: number) => parsed<bigint>((input) => parseAmount(input, decimals))
 
 /** A non-zero amount. */
 export const positiveAmount = (decimals: number) =>
-  parsed((input) => {
+  parsed<bigint>((input) => {
     const result = parseAmount(input, decimals)
     return 'value' in result && result.value === 0n ? { error: 'must be greater than zero' } : result
   })
 
 /** A duration (`'30m'`, seconds) to seconds. */
-export const duration = /* @__PURE__ */ parsed((input) => {
+export const duration = /* @__PURE__ */ parsed<number>((input) => {
   const seconds = parseDuration(input)
   return seconds === undefined
     ? { error: "pass a duration like '90s', '30m', '2h', '7d' or a number of seconds" }
@@ -38,7 +42,7 @@ export const duration = /* @__PURE__ */ parsed((input) => {
 })
 
 /** A deadline: a Date, or a duration from now (resolved against the chain's clock later). */
-export const deadline = /* @__PURE__ */ parsed((input) => {
+export const deadline = /* @__PURE__ */ parsed<Date | number>((input) => {
   if (input instanceof Date) {
     return Number.isNaN(input.getTime()) ? { error: 'the Date is invalid' } : { value: input as Date | number }
   }
@@ -50,7 +54,7 @@ export const deadline = /* @__PURE__ */ parsed((input) => {
 
 /** An unsigned integer of `bits` bits, as a number (ids, counts, basis points). */
 export const uint = (bits: number, max = 2 ** bits - 1) =>
-  parsed((input) => {
+  parsed<number>((input) => {
     const value = typeof input === 'bigint' ? Number(input) : input
     return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max
       ? { value }
@@ -58,7 +62,7 @@ export const uint = (bits: number, max = 2 ** bits - 1) =>
   })
 
 /** An address (0x + 40 hex digits). */
-export const address = /* @__PURE__ */ parsed((input) =>
+export const address = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
   typeof input === 'string' && /^0x[0-9a-fA-F]{40}$/.test(input)
     ? { value: input as `0x${string}` }
     : { error: 'expected an address: 0x followed by 40 hex digits' },

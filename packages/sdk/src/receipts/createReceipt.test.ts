@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
 import { InvalidParametersError } from '../errors/validation.js'
@@ -6,22 +7,23 @@ import { encodeJson } from '../storage/encodeJson.js'
 import { memoryStore } from '../storage/memoryStore.js'
 import { createReceipt } from './createReceipt.js'
 import { InvalidReceiptError } from './errors.js'
+import type { ReceiptHardware } from './schema.js'
 import { cids } from './testing.js'
 import { verifyReceipt } from './verifyReceipt.js'
 
 const run = {
-  taskId: 12n,
+  taskId: 12n as bigint,
   slot: 1,
   sourceId: 3,
-  imageDigest: `0x${'ab'.repeat(32)}`,
+  imageDigest: `0x${'ab'.repeat(32)}` as Hex,
   inputCID: cids.input,
   outputCID: cids.output,
   logsCID: cids.logs,
   startedAt: new Date('2025-01-01T00:00:00.900Z'),
   finishedAt: new Date('2025-01-01T00:02:00Z'),
   exitCode: 0,
-  hardware: { gpus: [], cpuCores: 4, memoryMiB: 8_192 },
-} as const
+  hardware: { gpus: [], cpuCores: 4, memoryMiB: 8_192 } as ReceiptHardware,
+}
 
 describe('createReceipt', () => {
   it('fills the chain, market and provider, signs with a local key and stores the document', async () => {

@@ -27,7 +27,10 @@ export type CreateReceiptParameters = DeploymentParameter & {
   startedAt: Date | number
   /** When the container stopped: a Date or Unix seconds. */
   finishedAt: Date | number
-  /** Runtime charged for (default `finishedAt − startedAt`). Submit the same figure on chain. */
+  /**
+   * Runtime charged for (default `finishedAt − startedAt`). Submit the same figure on chain: the
+   * market caps it at the time since the claim, and `getReceipt` reports a capped figure as a mismatch.
+   */
   runtimeSec?: number | undefined
   exitCode: number
   hardware: ReceiptHardware
@@ -60,7 +63,7 @@ export type CreateReceiptErrorType =
  *
  * const { cid } = await createReceipt(client, {
  *   deployment,
- *   store: fsStore(),
+ *   store: fsStore({ root: '/var/lib/gridforge/store' }),
  *   taskId,
  *   sourceId: 1,
  *   imageDigest: '0x…',

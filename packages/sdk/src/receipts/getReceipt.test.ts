@@ -93,7 +93,7 @@ async function settledTask(
   sign: (honest: UnsignedReceipt, provider: FixtureClient) => Promise<Receipt | Uint8Array | string> = (
     honest,
     provider,
-  ) => signReceipt(provider.account, { receipt: honest }),
+  ) => signReceipt(provider, { receipt: honest }),
 ) {
   const task = await openTask()
   const provider = task.hosts[0] as FixtureClient
@@ -164,7 +164,7 @@ describe('getReceipt', () => {
 
   it('names every field of a lying receipt that disagrees with the chain', async () => {
     const task = await settledTask((honest, provider) =>
-      signReceipt(provider.account, {
+      signReceipt(provider, {
         receipt: {
           ...honest,
           inputCID: cids.otherOutput,
@@ -194,7 +194,7 @@ describe('getReceipt', () => {
   it('catches a receipt for another chain, market, task or source', async () => {
     const other = privateKeyToAccount(generatePrivateKey()).address
     const task = await settledTask((honest, provider) =>
-      signReceipt(provider.account, {
+      signReceipt(provider, {
         receipt: {
           ...honest,
           chainId: 1,
@@ -385,7 +385,7 @@ describe('getReceipt', () => {
     expect(revealing).toMatchObject({ name: 'TaskNotSettledError', status: 'Revealing' })
 
     const receipts = [
-      await signReceipt(first.account, {
+      await signReceipt(first, {
         receipt: honestReceipt(task, first, {
           slot: 0,
           claimedAt: claims[0]?.claimedAt ?? 0,
@@ -393,7 +393,7 @@ describe('getReceipt', () => {
         }),
       }),
       // The second provider signs the wrong slot.
-      await signReceipt(second.account, {
+      await signReceipt(second, {
         receipt: honestReceipt(task, second, {
           slot: 0,
           claimedAt: claims[1]?.claimedAt ?? 0,
@@ -446,5 +446,54 @@ describe('getReceipt', () => {
     })
     expect(only).toHaveLength(1)
     expect(only[0]?.settlement.provider).toBe(second.account.address)
+  })
+
+  it('returns unpaid entries for a consensus task whose replicas disagreed', async () => {
+    const task = await openTask({ replicas: 2, providers: 2 })
+    const hosts = task.hosts as [FixtureClient, FixtureClient]
+    const outputs = [cids.output, cids.otherOutput]
+    const claims = []
+    for (const provider of hosts) claims.push(await claim(provider, deployment(), task.taskId))
+    await testClient().increaseTime({ seconds: 60 })
+    const salts = []
+    for (const [index, provider] of hosts.entries()) {
+      salts.push(
+        await commit(provider, deployment(), { taskId: task.taskId, resultCID: outputs[index] as string }),
+      )
+    }
+    const store = memoryStore()
+    for (const [index, provider] of hosts.entries()) {
+      const receipt = await signReceipt(provider, {
+        receipt: {
+          ...honestReceipt(task, provider, {
+            slot: index,
+            claimedAt: claims[index]?.claimedAt ?? 0,
+            runtimeSec: 20,
+          }),
+          outputCID: outputs[index] as string,
+        },
+      })
+      await reveal(provider, deployment(), {
+        taskId: task.taskId,
+        resultCID: outputs[index] as string,
+        receiptCID: await store.putJson(receipt),
+        runtimeSec: 20,
+        salt: salts[index] as `0x${string}`,
+      })
+    }
+    const results = await getReceipt(task.client, { deployment: deployment(), taskId: task.taskId, store })
+    expect(results.map((result) => result.status)).toEqual(['verified', 'verified'])
+    for (const [index, result] of results.entries()) {
+      expect(result.settlement).toMatchObject({
+        status: 'Failed',
+        slot: index,
+        resultCID: outputs[index],
+        paid: false,
+        payment: 0n,
+        fee: 0n,
+        totalPaid: 0n,
+        refund: 2n * maxPayment,
+      })
+    }
   })
 })

@@ -186,7 +186,8 @@ const schema = z.object({
  * import { getReceipt } from '@gridforge/sdk'
  * import { gatewayReader } from '@gridforge/sdk/storage'
  *
- * const [result] = await getReceipt(client, { deployment, taskId: 42n, store: gatewayReader('https://ipfs.io') })
+ * const store = gatewayReader({ url: 'https://trustless-gateway.link' })
+ * const [result] = await getReceipt(client, { deployment, taskId: 42n, store })
  * if (result?.status === 'verified') console.log('paid', result.settlement.payment)
  * else for (const m of result?.mismatches ?? []) console.log(`${m.field}: chain ${m.expected}, receipt ${m.actual}`)
  */

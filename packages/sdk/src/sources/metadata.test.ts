@@ -117,7 +117,9 @@ describe('parseSourceMetadata', () => {
     ])
     expect(fields.find((field) => field.path === 'image')?.message).toContain('@sha256:<64 hex digits>')
     expect(fields.find((field) => field.path === 'env.GRIDFORGE_TASK')?.message).toContain('reserved')
-    expect(fields.find((field) => field.path === 'schemaVersion')?.message).toContain('upgrade @gridforge/sdk')
+    expect(fields.find((field) => field.path === 'schemaVersion')?.message).toContain(
+      'upgrade @gridforge/sdk',
+    )
   })
 
   it('says which required fields are missing', () => {

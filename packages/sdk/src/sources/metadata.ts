@@ -1,7 +1,11 @@
 import type { Hex } from 'viem'
 import * as z from 'zod/mini'
 import { BaseError } from '../errors/base.js'
-import { type InvalidField, InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import {
+  type InvalidField,
+  InvalidParametersError,
+  type InvalidParametersErrorType,
+} from '../errors/validation.js'
 import type { Requirements } from '../types/requirements.js'
 
 /**
@@ -48,15 +52,19 @@ const line = (max: number) =>
   z.string({ error: 'expected a string' }).check(
     z.minLength(1, { error: 'must not be empty' }),
     z.maxLength(max, { error: `at most ${max} characters` }),
-    z.refine((value) => !controlPattern.test(value), { error: 'must be one line without control characters' }),
+    z.refine((value) => !controlPattern.test(value), {
+      error: 'must be one line without control characters',
+    }),
   )
 
 const int = (min: number, max: number) =>
-  z.number({ error: 'expected a number' }).check(
-    z.int({ error: 'expected a whole number' }),
-    z.gte(min, { error: `expected at least ${min}` }),
-    z.lte(max, { error: `expected at most ${max}` }),
-  )
+  z
+    .number({ error: 'expected a number' })
+    .check(
+      z.int({ error: 'expected a whole number' }),
+      z.gte(min, { error: `expected at least ${min}` }),
+      z.lte(max, { error: `expected at most ${max}` }),
+    )
 
 const mountPath = z.string({ error: 'expected an absolute path like /input' }).check(
   z.maxLength(255, { error: 'at most 255 characters' }),
@@ -72,31 +80,36 @@ const mountPath = z.string({ error: 'expected an absolute path like /input' }).c
 )
 
 /** One environment variable a task may set. */
-const envVarSchema = z.strictObject({
-  /** What the variable does. */
-  description: z.optional(text(1_000)),
-  /** Whether a task must set it (default false). */
-  required: z._default(z.boolean({ error: 'expected true or false' }), false),
-  /** Its value when a task does not set it. */
-  default: z.optional(text(4_096)),
-  /** The only values allowed, when the variable is an enumeration. */
-  values: z.optional(
-    z
-      .array(text(256), { error: 'expected a list of strings' })
-      .check(z.minLength(1, { error: 'list at least one value' }), z.maxLength(64, { error: 'at most 64 values' })),
-  ),
-}).check(
-  z.superRefine((spec, context) => {
-    if (spec.default !== undefined && spec.values !== undefined && !spec.values.includes(spec.default)) {
-      context.issues.push({
-        code: 'custom',
-        message: 'the default must be one of values',
-        path: ['default'],
-        input: spec.default,
-      })
-    }
-  }),
-)
+const envVarSchema = z
+  .strictObject({
+    /** What the variable does. */
+    description: z.optional(text(1_000)),
+    /** Whether a task must set it (default false). */
+    required: z._default(z.boolean({ error: 'expected true or false' }), false),
+    /** Its value when a task does not set it. */
+    default: z.optional(text(4_096)),
+    /** The only values allowed, when the variable is an enumeration. */
+    values: z.optional(
+      z
+        .array(text(256), { error: 'expected a list of strings' })
+        .check(
+          z.minLength(1, { error: 'list at least one value' }),
+          z.maxLength(64, { error: 'at most 64 values' }),
+        ),
+    ),
+  })
+  .check(
+    z.superRefine((spec, context) => {
+      if (spec.default !== undefined && spec.values !== undefined && !spec.values.includes(spec.default)) {
+        context.issues.push({
+          code: 'custom',
+          message: 'the default must be one of values',
+          path: ['default'],
+          input: spec.default,
+        })
+      }
+    }),
+  )
 
 const envSchema = z.pipe(
   z.unknown().check(
@@ -108,7 +121,9 @@ const envSchema = z.pipe(
     .record(
       z.string().check(
         z.maxLength(128, { error: 'variable names have at most 128 characters' }),
-        z.regex(envNamePattern, { error: 'variable names are letters, digits and _, not starting with a digit' }),
+        z.regex(envNamePattern, {
+          error: 'variable names are letters, digits and _, not starting with a digit',
+        }),
         z.refine((name) => !name.toUpperCase().startsWith('GRIDFORGE_'), {
           error: 'the GRIDFORGE_ prefix is reserved for variables the provider sets',
         }),
@@ -128,10 +143,9 @@ const resourcesSchema = z.strictObject({
   computeCapability: z._default(int(0, 255), 0),
   /** CPU cores, fractions allowed (default 1). */
   cpus: z._default(
-    z.number({ error: 'expected a number' }).check(
-      z.gt(0, { error: 'expected more than 0' }),
-      z.lte(1_024, { error: 'expected at most 1024' }),
-    ),
+    z
+      .number({ error: 'expected a number' })
+      .check(z.gt(0, { error: 'expected more than 0' }), z.lte(1_024, { error: 'expected at most 1024' })),
     1,
   ),
   /** Memory limit of the container, in MiB (default 2048). */
@@ -171,13 +185,11 @@ export const sourceMetadataSchema = z
      * (`command[0]` is the executable). Omitted: the image's own.
      */
     command: z.optional(
-      z
-        .array(text(4_096), { error: 'expected a list of strings (argv)' })
-        .check(
-          z.minLength(1, { error: 'list at least the executable' }),
-          z.maxLength(256, { error: 'at most 256 arguments' }),
-          z.refine((argv) => argv[0] !== '', { error: 'the executable (first item) must not be empty' }),
-        ),
+      z.array(text(4_096), { error: 'expected a list of strings (argv)' }).check(
+        z.minLength(1, { error: 'list at least the executable' }),
+        z.maxLength(256, { error: 'at most 256 arguments' }),
+        z.refine((argv) => argv[0] !== '', { error: 'the executable (first item) must not be empty' }),
+      ),
     ),
     /** The environment variables a task may set, by name. Others are refused. */
     env: z._default(envSchema, {}),
@@ -201,17 +213,21 @@ export const sourceMetadataSchema = z
     network: z._default(z.enum(['none', 'egress'], { error: "expected 'none' or 'egress'" }), 'none'),
     /** SPDX license expression of the source, e.g. `'MIT'` or `'Apache-2.0 OR MIT'`. */
     license: z.optional(
-      z.string({ error: 'expected an SPDX expression' }).check(
-        z.maxLength(128, { error: 'at most 128 characters' }),
-        z.regex(licensePattern, { error: "expected an SPDX expression like 'MIT' or 'Apache-2.0 OR MIT'" }),
-      ),
+      z
+        .string({ error: 'expected an SPDX expression' })
+        .check(
+          z.maxLength(128, { error: 'at most 128 characters' }),
+          z.regex(licensePattern, { error: "expected an SPDX expression like 'MIT' or 'Apache-2.0 OR MIT'" }),
+        ),
     ),
     /** The template the source was made from, e.g. `'pytorch'` (lowercase, digits, - _ .). */
     template: z.optional(
-      z.string({ error: 'expected a tag' }).check(
-        z.maxLength(64, { error: 'at most 64 characters' }),
-        z.regex(tagPattern, { error: "expected a lowercase tag like 'pytorch' or 'llm-inference'" }),
-      ),
+      z
+        .string({ error: 'expected a tag' })
+        .check(
+          z.maxLength(64, { error: 'at most 64 characters' }),
+          z.regex(tagPattern, { error: "expected a lowercase tag like 'pytorch' or 'llm-inference'" }),
+        ),
     ),
   })
   .check(
@@ -232,7 +248,10 @@ export const sourceMetadataSchema = z
           input: outputPath,
         })
       }
-      if (metadata.resources.gpus === 0 && (metadata.resources.vramMiB > 0 || metadata.resources.computeCapability > 0)) {
+      if (
+        metadata.resources.gpus === 0 &&
+        (metadata.resources.vramMiB > 0 || metadata.resources.computeCapability > 0)
+      ) {
         context.issues.push({
           code: 'custom',
           message: 'vramMiB and computeCapability need gpus ≥ 1',
@@ -299,7 +318,8 @@ export function parseSourceMetadata(input: unknown): SourceMetadata {
   let value = input
   if (typeof input === 'string' || input instanceof Uint8Array) {
     const size = typeof input === 'string' ? utf8Length(input) : input.byteLength
-    if (size > maxSourceMetadataBytes) throw new SourceMetadataTooLargeError({ size, max: maxSourceMetadataBytes })
+    if (size > maxSourceMetadataBytes)
+      throw new SourceMetadataTooLargeError({ size, max: maxSourceMetadataBytes })
     let json: string
     try {
       json = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input)
@@ -321,11 +341,15 @@ export function parseSourceMetadata(input: unknown): SourceMetadata {
       })
     }
     const size = json === undefined ? 0 : utf8Length(json)
-    if (size > maxSourceMetadataBytes) throw new SourceMetadataTooLargeError({ size, max: maxSourceMetadataBytes })
+    if (size > maxSourceMetadataBytes)
+      throw new SourceMetadataTooLargeError({ size, max: maxSourceMetadataBytes })
   }
   const result = sourceMetadataSchema.safeParse(value)
   if (result.success) return result.data
-  throw new InvalidParametersError({ action, fields: result.error.issues.flatMap((issue) => toFields(issue)) })
+  throw new InvalidParametersError({
+    action,
+    fields: result.error.issues.flatMap((issue) => toFields(issue)),
+  })
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { Account, Chain, Client, Transport } from 'viem'
-import { claimRewards as claimRewardsFunction, RewardsClaimed, errors as stakingErrors } from '../abis/staking.js'
+import {
+  claimRewards as claimRewardsFunction,
+  RewardsClaimed,
+  errors as stakingErrors,
+} from '../abis/staking.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { stakingHints } from '../errors/hints/staking.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'

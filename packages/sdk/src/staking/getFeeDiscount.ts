@@ -21,7 +21,10 @@ export type GetFeeDiscountReturnType = number
 
 export type GetFeeDiscountErrorType = InvalidParametersErrorType | Error
 
-const schema = /* @__PURE__ */ z.object({ account: z.optional(s.address), blockNumber: z.optional(z.bigint()) })
+const schema = /* @__PURE__ */ z.object({
+  account: z.optional(s.address),
+  blockNumber: z.optional(z.bigint()),
+})
 
 /**
  * Reads the client fee discount an account gets from its stake: the

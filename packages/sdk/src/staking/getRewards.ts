@@ -21,7 +21,10 @@ export type GetRewardsReturnType = bigint
 
 export type GetRewardsErrorType = InvalidParametersErrorType | Error
 
-const schema = /* @__PURE__ */ z.object({ account: z.optional(s.address), blockNumber: z.optional(z.bigint()) })
+const schema = /* @__PURE__ */ z.object({
+  account: z.optional(s.address),
+  blockNumber: z.optional(z.bigint()),
+})
 
 /**
  * Reads the share of protocol fees an account can claim now with `claimRewards`.

@@ -32,7 +32,10 @@ export type GetStakeReturnType = {
 
 export type GetStakeErrorType = InvalidParametersErrorType | Error
 
-const schema = /* @__PURE__ */ z.object({ account: z.optional(s.address), blockNumber: z.optional(z.bigint()) })
+const schema = /* @__PURE__ */ z.object({
+  account: z.optional(s.address),
+  blockNumber: z.optional(z.bigint()),
+})
 
 /**
  * Reads an account's stake: staked, locked as collateral, available, and what
@@ -53,21 +56,26 @@ export async function getStake(
   const action = 'getStake'
   const params = validate(action, schema, parameters)
   const account = accountAddress(client, action, params.account)
-  const info = await read<{ staked: bigint; locked: bigint; unbonding: bigint; unbondingReadyAt: number }>(client, {
-    action,
-    hints: stakingHints,
-    address: deployment.contracts.staking,
-    abi: [stakeOf],
-    functionName: 'stakeOf',
-    args: [account],
-    blockNumber: params.blockNumber,
-  })
+  const info = await read<{ staked: bigint; locked: bigint; unbonding: bigint; unbondingReadyAt: number }>(
+    client,
+    {
+      action,
+      hints: stakingHints,
+      address: deployment.contracts.staking,
+      abi: [stakeOf],
+      functionName: 'stakeOf',
+      args: [account],
+      blockNumber: params.blockNumber,
+    },
+  )
   return {
     staked: info.staked,
     locked: info.locked,
     available: info.staked - info.locked,
     unbonding: info.unbonding,
     unbondingReadyAt:
-      info.unbonding === 0n || info.unbondingReadyAt === 0 ? undefined : new Date(info.unbondingReadyAt * 1000),
+      info.unbonding === 0n || info.unbondingReadyAt === 0
+        ? undefined
+        : new Date(info.unbondingReadyAt * 1000),
   }
 }

@@ -1,6 +1,10 @@
 import type { Account, Chain, Client, Transport } from 'viem'
 import * as z from 'zod/mini'
-import { requestUnbond as requestUnbondFunction, errors as stakingErrors, UnbondRequested } from '../abis/staking.js'
+import {
+  requestUnbond as requestUnbondFunction,
+  errors as stakingErrors,
+  UnbondRequested,
+} from '../abis/staking.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { stakingHints } from '../errors/hints/staking.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'

@@ -78,5 +78,9 @@ export async function setUnbondingPeriod(
     confirmations,
   })
   const { args } = findEvent(action, receipt, staking, UnbondingPeriodUpdated)
-  return { unbondingPeriodSec: args.unbondingPeriod, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }
+  return {
+    unbondingPeriodSec: args.unbondingPeriod,
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
 }

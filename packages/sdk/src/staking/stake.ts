@@ -1,6 +1,6 @@
 import type { Account, Chain, Client, Hash, Transport } from 'viem'
 import * as z from 'zod/mini'
-import { Staked, errors as stakingErrors, stake as stakeFunction, stakeWithPermit } from '../abis/staking.js'
+import { Staked, stake as stakeFunction, stakeWithPermit, errors as stakingErrors } from '../abis/staking.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { stakingHints, tokenHints } from '../errors/hints/staking.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
@@ -68,7 +68,15 @@ export async function stake(
   checkFunding(action, params)
   const owner = accountAddress(client, action, account)
   const staking = deployment.contracts.staking
-  const funding = { action, deployment, owner, spender: staking, amount: params.amount, account, confirmations }
+  const funding = {
+    action,
+    deployment,
+    owner,
+    spender: staking,
+    amount: params.amount,
+    account,
+    confirmations,
+  }
   const hints = { ...tokenHints, ...stakingHints }
   const abi = [...stakingErrors, ...tokenPullErrors]
   let approveHash: Hash | undefined

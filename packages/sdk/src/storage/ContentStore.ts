@@ -1,3 +1,4 @@
+import type { InvalidParametersErrorType } from '../errors/validation.js'
 import type {
   BlockTooLargeErrorType,
   ContentNotFoundErrorType,
@@ -24,7 +25,11 @@ import type {
  * Bytes to store: a `Uint8Array`, an async (or sync) iterable of chunks (a Node stream, a
  * generator), or a web `ReadableStream`. Streams are read once, chunk by chunk, never whole.
  */
-export type Content = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>
+export type Content =
+  | Uint8Array
+  | AsyncIterable<Uint8Array>
+  | Iterable<Uint8Array>
+  | ReadableStream<Uint8Array>
 
 /**
  * One entry of a directory to store. `path` is relative to the directory's root and uses
@@ -93,8 +98,12 @@ export type ContentStoreReadErrorType =
   | StorageRequestErrorType
   | KuboRpcErrorType
 
-/** Errors `get` may throw (while iterating). */
-export type ContentStoreGetErrorType = ContentStoreReadErrorType | NotAFileErrorType | ContentTooLargeErrorType
+/** Errors `get` may throw (while iterating); `InvalidParametersError` for a bad `maxBytes`. */
+export type ContentStoreGetErrorType =
+  | ContentStoreReadErrorType
+  | NotAFileErrorType
+  | ContentTooLargeErrorType
+  | InvalidParametersErrorType
 
 /** Errors any write may throw. */
 export type ContentStoreWriteErrorType =

@@ -1,7 +1,7 @@
 import type { CID } from 'multiformats/cid'
 import { type BlockReadOptions, type BlockSource, inlineBlock, readVerifiedBlock } from './blocks.js'
-import { parseCid } from './cid.js'
 import type { ContentStore, DirectoryEntry, WriteOptions } from './ContentStore.js'
+import { parseCid } from './cid.js'
 import { listDirectory, readFile } from './dag.js'
 import { encodeJson } from './encodeJson.js'
 import { ReadOnlyStoreError } from './errors.js'
@@ -26,7 +26,8 @@ export function createBlockContentStore(backend: BlockBackend, writes?: ContentS
     options.signal?.throwIfAborted()
     return readVerifiedBlock(backend, cid, options)
   }
-  const readOnly = (operation: string) => Promise.reject(new ReadOnlyStoreError({ store: backend.description, operation }))
+  const readOnly = (operation: string) =>
+    Promise.reject(new ReadOnlyStoreError({ store: backend.description, operation }))
   const putBlock = backend.putBlock
   const sink =
     putBlock === undefined
@@ -49,7 +50,10 @@ export function createBlockContentStore(backend: BlockBackend, writes?: ContentS
       }),
     putDirectory:
       writes?.putDirectory ??
-      (async (entries: Iterable<DirectoryEntry> | AsyncIterable<DirectoryEntry>, options: WriteOptions = {}) => {
+      (async (
+        entries: Iterable<DirectoryEntry> | AsyncIterable<DirectoryEntry>,
+        options: WriteOptions = {},
+      ) => {
         if (sink === undefined) return readOnly('put a directory')
         return (await importDirectoryEntries(entries, sink(options.signal), options)).toString()
       }),

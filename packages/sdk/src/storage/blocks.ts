@@ -79,12 +79,17 @@ export async function verifyBlock(
   assertVerifiable(cid)
   const hasher = hashers.get(cid.multihash.code) as MultihashHasher<number>
   const digest = await hasher.digest(bytes)
-  if (!equalBytes(digest.digest, cid.multihash.digest)) throw mismatch(cid, source, cid.multihash.digest, digest.digest, hint)
+  if (!equalBytes(digest.digest, cid.multihash.digest))
+    throw mismatch(cid, source, cid.multihash.digest, digest.digest, hint)
   return bytes
 }
 
 /** Reads a block from `source` and verifies it; identity CIDs never touch the source. */
-export async function readVerifiedBlock(source: BlockSource, cid: CID, options: BlockReadOptions): Promise<Uint8Array> {
+export async function readVerifiedBlock(
+  source: BlockSource,
+  cid: CID,
+  options: BlockReadOptions,
+): Promise<Uint8Array> {
   assertVerifiable(cid)
   const inline = inlineBlock(cid)
   if (inline !== undefined) return inline

@@ -1,9 +1,6 @@
 import type { CID } from 'multiformats/cid'
 import type { Content, DirectoryEntry, WriteOptions } from './ContentStore.js'
-import type {
-  InvalidContentErrorType,
-  InvalidDirectoryEntryErrorType,
-} from './errors.js'
+import type { InvalidContentErrorType, InvalidDirectoryEntryErrorType } from './errors.js'
 import { importDirectoryEntries, importFileContent } from './unixfs.js'
 
 export type ComputeCidParameters = Content
@@ -22,7 +19,10 @@ const discard = (_cid: CID, _bytes: Uint8Array) => {}
  * await computeCid(new TextEncoder().encode('hello world'))
  * // 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
  */
-export async function computeCid(content: ComputeCidParameters, options: WriteOptions = {}): Promise<ComputeCidReturnType> {
+export async function computeCid(
+  content: ComputeCidParameters,
+  options: WriteOptions = {},
+): Promise<ComputeCidReturnType> {
   return (await importFileContent(content, discard, options)).toString()
 }
 

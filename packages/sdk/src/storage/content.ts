@@ -27,7 +27,9 @@ async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 async function* checked(source: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) {
     if (!(chunk instanceof Uint8Array))
-      throw new InvalidContentError({ reason: `a chunk of the stream is ${describe(chunk)}, not a Uint8Array` })
+      throw new InvalidContentError({
+        reason: `a chunk of the stream is ${describe(chunk)}, not a Uint8Array`,
+      })
     yield chunk
   }
 }
@@ -43,7 +45,9 @@ async function* readStream(stream: ReadableStream<unknown>): AsyncGenerator<Uint
         return
       }
       if (!(next.value instanceof Uint8Array))
-        throw new InvalidContentError({ reason: `a chunk of the stream is ${describe(next.value)}, not a Uint8Array` })
+        throw new InvalidContentError({
+          reason: `a chunk of the stream is ${describe(next.value)}, not a Uint8Array`,
+        })
       yield next.value
     }
   } finally {
@@ -57,7 +61,9 @@ function isReadableStream(value: unknown): value is ReadableStream<unknown> {
   return (
     typeof ReadableStream !== 'undefined' &&
     (value instanceof ReadableStream ||
-      (value !== null && typeof value === 'object' && typeof (value as ReadableStream).getReader === 'function'))
+      (value !== null &&
+        typeof value === 'object' &&
+        typeof (value as ReadableStream).getReader === 'function'))
   )
 }
 

@@ -1,9 +1,9 @@
-import * as dagPb from '@ipld/dag-pb'
 import type { PBLink, PBNode } from '@ipld/dag-pb'
+import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
 import type { CID } from 'multiformats/cid'
 import { InvalidParametersError } from '../errors/validation.js'
-import { type BlockReadOptions, DAG_PB_CODE, RAW_CODE } from './blocks.js'
+import { assertVerifiable, type BlockReadOptions, DAG_PB_CODE, RAW_CODE } from './blocks.js'
 import type { DirectoryListingEntry } from './ContentStore.js'
 import {
   ContentTooLargeError,
@@ -24,8 +24,6 @@ const PREFETCH = 8
 const LIST_CONCURRENCY = 8
 /** Deeper DAGs are refused: Kubo's balanced DAG of 256 KiB leaves and 174 links is 5 levels deep at 10 PB. */
 const MAX_DEPTH = 64
-/** HAMT hash function: murmur3-x64-64, the only one UnixFS uses. */
-const MURMUR3_X64_64 = 0x22n
 
 type FileNode =
   | { kind: 'file'; cid: CID; size: bigint; raw: Uint8Array }
@@ -34,14 +32,20 @@ type DirectoryNode = { kind: 'directory'; cid: CID; pb: PBNode; unixfs: UnixFS; 
 type SymlinkNode = { kind: 'symlink'; cid: CID; target: Uint8Array }
 type DecodedNode = FileNode | DirectoryNode | SymlinkNode
 
-/** Decodes a verified block as a UnixFS node; malformed data throws {@link InvalidDagError}. */
-export function decodeNode(cid: CID, bytes: Uint8Array): DecodedNode {
-  if (cid.code === RAW_CODE) return { kind: 'file', cid, size: BigInt(bytes.byteLength), raw: bytes }
-  if (cid.code !== DAG_PB_CODE)
+/** Throws {@link UnsupportedCidError} unless `cid` can address UnixFS (dag-pb or raw) and be verified. */
+export function assertUnixfsCid(cid: CID): void {
+  if (cid.code !== RAW_CODE && cid.code !== DAG_PB_CODE)
     throw new UnsupportedCidError({
       cid: cid.toString(),
       reason: `codec 0x${cid.code.toString(16)} is not UnixFS (dag-pb or raw)`,
     })
+  assertVerifiable(cid)
+}
+
+/** Decodes a verified block as a UnixFS node; malformed data throws {@link InvalidDagError}. */
+export function decodeNode(cid: CID, bytes: Uint8Array): DecodedNode {
+  assertUnixfsCid(cid)
+  if (cid.code === RAW_CODE) return { kind: 'file', cid, size: BigInt(bytes.byteLength), raw: bytes }
   let pb: PBNode
   let unixfs: UnixFS
   try {
@@ -49,7 +53,8 @@ export function decodeNode(cid: CID, bytes: Uint8Array): DecodedNode {
   } catch (cause) {
     throw new InvalidDagError({ cid: cid.toString(), reason: 'the block is not valid dag-pb', cause })
   }
-  if (pb.Data === undefined) throw new InvalidDagError({ cid: cid.toString(), reason: 'the node has no UnixFS data' })
+  if (pb.Data === undefined)
+    throw new InvalidDagError({ cid: cid.toString(), reason: 'the node has no UnixFS data' })
   try {
     unixfs = UnixFS.unmarshal(pb.Data)
   } catch (cause) {
@@ -69,9 +74,10 @@ export function decodeNode(cid: CID, bytes: Uint8Array): DecodedNode {
     case 'hamt-sharded-directory': {
       const fanout = unixfs.fanout ?? 0n
       if (fanout < 2n || fanout > 1024n || (fanout & (fanout - 1n)) !== 0n)
-        throw new InvalidDagError({ cid: cid.toString(), reason: `HAMT fanout ${fanout} is not a power of 2 up to 1024` })
-      if (unixfs.hashType !== MURMUR3_X64_64)
-        throw new InvalidDagError({ cid: cid.toString(), reason: 'HAMT hash function is not murmur3-x64-64' })
+        throw new InvalidDagError({
+          cid: cid.toString(),
+          reason: `HAMT fanout ${fanout} is not a power of 2 up to 1024`,
+        })
       return { kind: 'directory', cid, pb, unixfs, sharded: true }
     }
     case 'symlink':
@@ -84,8 +90,10 @@ export function decodeNode(cid: CID, bytes: Uint8Array): DecodedNode {
 /** Splits a path inside a directory into names; `..`, `.` and NUL bytes throw {@link InvalidPathError}. */
 export function parsePath(path: string | undefined): string[] {
   if (path === undefined) return []
-  if (typeof path !== 'string') throw new InvalidPathError({ path: String(path), reason: 'the path must be a string' })
-  if (path.length > 4096) throw new InvalidPathError({ path, reason: 'the path is longer than 4096 characters' })
+  if (typeof path !== 'string')
+    throw new InvalidPathError({ path: String(path), reason: 'the path must be a string' })
+  if (path.length > 4096)
+    throw new InvalidPathError({ path, reason: 'the path is longer than 4096 characters' })
   const segments = path.split('/').filter((segment) => segment !== '')
   for (const segment of segments) {
     if (segment === '.' || segment === '..')
@@ -104,7 +112,10 @@ function checkEntryName(directory: CID, name: string): void {
     })
 }
 
-/** The entries of a directory node: its links, or the leaves of its HAMT shards. */
+/**
+ * The entries of a directory node: its links, or the leaves of its HAMT shards. Shards are walked
+ * in full (names are matched, not hashed), so the HAMT's hash function is never needed.
+ */
 async function* directoryEntries(
   getBlock: GetVerifiedBlock,
   node: DirectoryNode,
@@ -124,11 +135,17 @@ async function* directoryEntries(
   for (const link of node.pb.Links) {
     const label = link.Name ?? ''
     if (label.length < padLength)
-      throw new InvalidDagError({ cid: node.cid.toString(), reason: `HAMT link name ${JSON.stringify(label)} is too short` })
+      throw new InvalidDagError({
+        cid: node.cid.toString(),
+        reason: `HAMT link name ${JSON.stringify(label)} is too short`,
+      })
     if (label.length === padLength) {
       const shard = decodeNode(link.Hash, await getBlock(link.Hash, options))
       if (shard.kind !== 'directory' || !shard.sharded)
-        throw new InvalidDagError({ cid: link.Hash.toString(), reason: 'a HAMT bucket link does not point to a shard' })
+        throw new InvalidDagError({
+          cid: link.Hash.toString(),
+          reason: 'a HAMT bucket link does not point to a shard',
+        })
       yield* directoryEntries(getBlock, shard, options, depth + 1)
       continue
     }
@@ -146,17 +163,23 @@ export async function resolvePath(
   options: BlockReadOptions,
 ): Promise<DecodedNode> {
   const segments = parsePath(path)
+  assertUnixfsCid(root)
   let node = decodeNode(root, await getBlock(root, options))
   for (const [index, segment] of segments.entries()) {
     if (node.kind !== 'directory')
-      throw new NotADirectoryError({ cid: root.toString(), path: segments.slice(0, index).join('/'), type: node.kind })
+      throw new NotADirectoryError({
+        cid: root.toString(),
+        path: segments.slice(0, index).join('/'),
+        type: node.kind,
+      })
     let found: PBLink | undefined
     for await (const entry of directoryEntries(getBlock, node, options))
       if (entry.name === segment) {
         found = entry.link
         break
       }
-    if (found === undefined) throw new PathNotFoundError({ cid: root.toString(), path: segments.slice(0, index + 1).join('/') })
+    if (found === undefined)
+      throw new PathNotFoundError({ cid: root.toString(), path: segments.slice(0, index + 1).join('/') })
     node = decodeNode(found.Hash, await getBlock(found.Hash, options))
   }
   return node
@@ -206,7 +229,8 @@ async function* fileChunks(
     if (node.raw.byteLength > 0) yield node.raw
     return
   }
-  if (depth > MAX_DEPTH) throw new InvalidDagError({ cid: node.cid.toString(), reason: 'the file DAG is too deep' })
+  if (depth > MAX_DEPTH)
+    throw new InvalidDagError({ cid: node.cid.toString(), reason: 'the file DAG is too deep' })
   const data = node.unixfs.data
   if (data !== undefined && data.byteLength > 0) yield data
   const links = node.pb.Links
@@ -214,7 +238,8 @@ async function* fileChunks(
 
   // Fetch up to PREFETCH blocks ahead; stop them all when reading ends, early or not.
   const controller = new AbortController()
-  const signal = options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal])
+  const signal =
+    options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal])
   const pending: Promise<Uint8Array>[] = []
   let requested = 0
   try {
@@ -228,7 +253,10 @@ async function* fileChunks(
       const link = links[index] as PBLink
       const child = decodeNode(link.Hash, await (pending.shift() as Promise<Uint8Array>))
       if (child.kind !== 'file')
-        throw new InvalidDagError({ cid: node.cid.toString(), reason: `link ${index} points to a ${child.kind}` })
+        throw new InvalidDagError({
+          cid: node.cid.toString(),
+          reason: `link ${index} points to a ${child.kind}`,
+        })
       const declared = node.unixfs.blockSizes[index] as bigint
       if (child.size !== declared)
         throw new InvalidDagError({
@@ -250,7 +278,11 @@ export async function listDirectory(
 ): Promise<DirectoryListingEntry[]> {
   const node = await resolvePath(getBlock, root, options.path, options)
   if (node.kind !== 'directory')
-    throw new NotADirectoryError({ cid: root.toString(), path: parsePath(options.path).join('/'), type: node.kind })
+    throw new NotADirectoryError({
+      cid: root.toString(),
+      path: parsePath(options.path).join('/'),
+      type: node.kind,
+    })
   const entries: { name: string; link: PBLink }[] = []
   for await (const entry of directoryEntries(getBlock, node, options)) entries.push(entry)
 

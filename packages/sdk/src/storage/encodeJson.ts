@@ -28,9 +28,16 @@ export function encodeJson(value: unknown): Uint8Array {
 }
 
 function stringify(value: unknown, pointer: string, ancestors: Set<object>, depth: number): string {
-  if (depth > MAX_DEPTH) throw new InvalidJsonValueError({ pointer, reason: `nested deeper than ${MAX_DEPTH} levels` })
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
-    value = (value as { toJSON: (key: string) => unknown }).toJSON(pointer.slice(pointer.lastIndexOf('/') + 1))
+  if (depth > MAX_DEPTH)
+    throw new InvalidJsonValueError({ pointer, reason: `nested deeper than ${MAX_DEPTH} levels` })
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    value = (value as { toJSON: (key: string) => unknown }).toJSON(
+      pointer.slice(pointer.lastIndexOf('/') + 1),
+    )
 
   switch (typeof value) {
     case 'string':
@@ -38,7 +45,8 @@ function stringify(value: unknown, pointer: string, ancestors: Set<object>, dept
     case 'boolean':
       return value ? 'true' : 'false'
     case 'number':
-      if (!Number.isFinite(value)) throw new InvalidJsonValueError({ pointer, reason: `${value} is not a JSON number` })
+      if (!Number.isFinite(value))
+        throw new InvalidJsonValueError({ pointer, reason: `${value} is not a JSON number` })
       return JSON.stringify(value)
     case 'bigint':
       throw new InvalidJsonValueError({ pointer, reason: 'bigint has no JSON form (write it as a string)' })
@@ -51,7 +59,8 @@ function stringify(value: unknown, pointer: string, ancestors: Set<object>, dept
   if (value === null) return 'null'
 
   const object = value as object
-  if (ancestors.has(object)) throw new InvalidJsonValueError({ pointer, reason: 'the value contains a cycle' })
+  if (ancestors.has(object))
+    throw new InvalidJsonValueError({ pointer, reason: 'the value contains a cycle' })
   ancestors.add(object)
   try {
     if (Array.isArray(object)) {

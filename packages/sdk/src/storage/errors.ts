@@ -105,7 +105,9 @@ export class ContentNotFoundError extends BaseError {
   constructor({ cid, source, cause }: { cid: string; source: string; cause?: unknown }) {
     super(`Block ${cid} not found in ${source}`, {
       cause,
-      metaMessages: ['Check the CID, or read it from a store that has it (another gateway, the Kubo node that pinned it).'],
+      metaMessages: [
+        'Check the CID, or read it from a store that has it (another gateway, the Kubo node that pinned it).',
+      ],
     })
     this.cid = cid
     this.source = source
@@ -120,7 +122,11 @@ export class ContentTooLargeError extends BaseError {
   readonly cid: string
   readonly maxBytes: number
 
-  constructor({ cid, maxBytes, size }: { cid: string; maxBytes: number; size?: bigint | number | undefined }) {
+  constructor({
+    cid,
+    maxBytes,
+    size,
+  }: { cid: string; maxBytes: number; size?: bigint | number | undefined }) {
     super(
       size === undefined
         ? `Content ${cid} is larger than maxBytes (${maxBytes} bytes)`
@@ -142,7 +148,9 @@ export class InvalidDagError extends BaseError {
   constructor({ cid, reason, cause }: { cid: string; reason: string; cause?: unknown }) {
     super(`Invalid UnixFS data in ${cid}: ${reason}`, {
       cause,
-      metaMessages: ['This CID does not address well-formed UnixFS content; ask its producer to re-import it.'],
+      metaMessages: [
+        'This CID does not address well-formed UnixFS content; ask its producer to re-import it.',
+      ],
     })
     this.cid = cid
   }
@@ -217,7 +225,9 @@ export class InvalidPathError extends BaseError {
   }
 }
 
-export type InvalidDirectoryEntryErrorType = InvalidDirectoryEntryError & { name: 'InvalidDirectoryEntryError' }
+export type InvalidDirectoryEntryErrorType = InvalidDirectoryEntryError & {
+  name: 'InvalidDirectoryEntryError'
+}
 
 /** An entry passed to `putDirectory` / `importPath` cannot be imported. */
 export class InvalidDirectoryEntryError extends BaseError {
@@ -322,7 +332,12 @@ export class StorageRequestError extends BaseError {
   readonly url: string
   readonly status: number | undefined
 
-  constructor({ url, status, cause, hint }: { url: string; status?: number; cause?: unknown; hint?: string }) {
+  constructor({
+    url,
+    status,
+    cause,
+    hint,
+  }: { url: string; status?: number; cause?: unknown; hint?: string }) {
     super(
       status === undefined ? `Request to ${url} failed` : `Request to ${url} failed with HTTP ${status}`,
       { cause, metaMessages: [hint ?? 'Check the URL and that the node is reachable from here.'] },
@@ -389,7 +404,9 @@ export class StorageIoError extends BaseError {
   constructor({ path, operation, cause }: { path: string; operation: string; cause: unknown }) {
     super(`Could not ${operation} ${path}`, {
       cause,
-      metaMessages: ['Check that the path exists, is readable and writable by this process, and the disk is not full.'],
+      metaMessages: [
+        'Check that the path exists, is readable and writable by this process, and the disk is not full.',
+      ],
     })
     this.path = path
   }

@@ -1,9 +1,14 @@
 import { base32 } from 'multiformats/bases/base32'
 import type { CID } from 'multiformats/cid'
-import { MAX_BLOCK_SIZE } from './blocks.js'
 import { createBlockContentStore } from './blockContentStore.js'
+import { MAX_BLOCK_SIZE } from './blocks.js'
 import type { ContentStore } from './ContentStore.js'
-import { BlockTooLargeError, ContentNotFoundError, StorageIoError, type StorageIoErrorType } from './errors.js'
+import {
+  BlockTooLargeError,
+  ContentNotFoundError,
+  StorageIoError,
+  type StorageIoErrorType,
+} from './errors.js'
 
 export interface FsStoreParameters {
   /** Directory of the store; created on first write. Blocks live in `<root>/blocks/`. */
@@ -17,7 +22,10 @@ type Fs = typeof import('node:fs/promises')
 type Path = typeof import('node:path')
 let modules: Promise<{ fs: Fs; path: Path }> | undefined
 const load = () => {
-  modules ??= Promise.all([import('node:fs/promises'), import('node:path')]).then(([fs, path]) => ({ fs, path }))
+  modules ??= Promise.all([import('node:fs/promises'), import('node:path')]).then(([fs, path]) => ({
+    fs,
+    path,
+  }))
   return modules
 }
 
@@ -67,7 +75,12 @@ export function fsStore({ root }: FsStoreParameters): FsStoreReturnType {
       try {
         handle = await fs.open(file, 'r')
         const { size } = await handle.stat()
-        if (size > MAX_BLOCK_SIZE) throw new BlockTooLargeError({ cid: cid.toString(), source: `${description} (${file})`, limit: MAX_BLOCK_SIZE })
+        if (size > MAX_BLOCK_SIZE)
+          throw new BlockTooLargeError({
+            cid: cid.toString(),
+            source: `${description} (${file})`,
+            limit: MAX_BLOCK_SIZE,
+          })
         const bytes = new Uint8Array(size)
         let offset = 0
         while (offset < size) {
@@ -97,6 +110,8 @@ export function fsStore({ root }: FsStoreParameters): FsStoreReturnType {
         await fs.rename(tmp, file)
       } catch (cause) {
         await fs.rm(tmp, { force: true }).catch(() => {})
+        // Another writer stored the same block first (rename over it fails on some systems).
+        if (await exists(fs, file).catch(() => false)) return
         throw new StorageIoError({ path: file, operation: 'write block', cause })
       }
     },

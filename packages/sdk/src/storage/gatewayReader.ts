@@ -1,12 +1,15 @@
 import type { CID } from 'multiformats/cid'
-import { MAX_BLOCK_SIZE } from './blocks.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { createBlockContentStore } from './blockContentStore.js'
+import { MAX_BLOCK_SIZE } from './blocks.js'
 import type { ContentStore } from './ContentStore.js'
 import { BlockTooLargeError, ContentNotFoundError, StorageRequestError } from './errors.js'
 import { baseUrl, discard, type HttpClientParameters, readLimited, timed } from './http.js'
 
 export type GatewayReaderParameters = HttpClientParameters
 export type GatewayReaderReturnType = ContentStore
+/** Thrown by `gatewayReader()` itself; reads throw `ContentStoreGetErrorType`. */
+export type GatewayReaderErrorType = InvalidParametersErrorType
 
 /** Default limit for each block request to a gateway. */
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 30_000

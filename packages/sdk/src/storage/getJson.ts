@@ -25,7 +25,10 @@ export async function getJson(
   cid: string,
   parameters: GetJsonParameters = {},
 ): Promise<GetJsonReturnType> {
-  const bytes = await getBytes(store, cid, { ...parameters, maxBytes: parameters.maxBytes ?? DEFAULT_JSON_MAX_BYTES })
+  const bytes = await getBytes(store, cid, {
+    ...parameters,
+    maxBytes: parameters.maxBytes ?? DEFAULT_JSON_MAX_BYTES,
+  })
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes))
   } catch (cause) {

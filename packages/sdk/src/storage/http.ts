@@ -23,7 +23,9 @@ export function baseUrl(url: string, action: string): { base: string; display: s
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new InvalidParametersError({
       action,
-      fields: [{ path: 'url', message: 'must be an absolute http:// or https:// URL, e.g. http://127.0.0.1:5001' }],
+      fields: [
+        { path: 'url', message: 'must be an absolute http:// or https:// URL, e.g. http://127.0.0.1:5001' },
+      ],
     })
   const base = parsed.toString().replace(/\/+$/, '')
   parsed.username = ''
@@ -50,7 +52,8 @@ export async function timed<T>(
     return await run(signal)
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason
-    if (timeout?.aborted) throw new StorageTimeoutError({ url: display, timeoutMs: options.timeoutMs as number })
+    if (timeout?.aborted)
+      throw new StorageTimeoutError({ url: display, timeoutMs: options.timeoutMs as number })
     if (error instanceof BaseError) throw error
     // A failure of our own (an invalid chunk in a streamed upload body) surfaces as a fetch TypeError's cause.
     const own = ownError(error)
@@ -66,7 +69,11 @@ function ownError(error: unknown, depth = 0): BaseError | undefined {
 }
 
 /** Reads a response body, giving up (and cancelling it) once it passes `limit` bytes. */
-export async function readLimited(response: Response, limit: number, onLimit: () => Error): Promise<Uint8Array> {
+export async function readLimited(
+  response: Response,
+  limit: number,
+  onLimit: () => Error,
+): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array()
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []

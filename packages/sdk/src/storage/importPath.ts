@@ -1,9 +1,10 @@
-import type { ContentStore, ContentStoreWriteErrorType, DirectoryEntry, WriteOptions } from './ContentStore.js'
-import {
-  InvalidDirectoryEntryError,
-  StorageIoError,
-  type StorageIoErrorType,
-} from './errors.js'
+import type {
+  ContentStore,
+  ContentStoreWriteErrorType,
+  DirectoryEntry,
+  WriteOptions,
+} from './ContentStore.js'
+import { InvalidDirectoryEntryError, StorageIoError, type StorageIoErrorType } from './errors.js'
 
 export interface ImportPathParameters extends WriteOptions {
   /** Include names starting with `.` (Kubo's `--hidden`). Default `false`, as `ipfs add -r`. */
@@ -34,7 +35,11 @@ export async function importPath(
   fsPath: string,
   parameters: ImportPathParameters = {},
 ): Promise<ImportPathReturnType> {
-  const [fs, fsp, path] = await Promise.all([import('node:fs'), import('node:fs/promises'), import('node:path')])
+  const [fs, fsp, path] = await Promise.all([
+    import('node:fs'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ])
   let stats: Awaited<ReturnType<FsPromises['stat']>>
   try {
     stats = await fsp.stat(fsPath)
@@ -50,7 +55,8 @@ export async function importPath(
 /** A file's bytes, opened only when first read. */
 async function* fileChunks(fs: Fs, file: string): AsyncGenerator<Uint8Array> {
   try {
-    for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 })) yield chunk as Uint8Array
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 }))
+      yield chunk as Uint8Array
   } catch (cause) {
     throw new StorageIoError({ path: file, operation: 'read', cause })
   }
@@ -89,7 +95,10 @@ async function* walk(
       }
       yield { path: entryPath, type: 'symlink', target }
     } else {
-      throw new InvalidDirectoryEntryError({ path: entryPath, reason: 'not a regular file, directory or symlink' })
+      throw new InvalidDirectoryEntryError({
+        path: entryPath,
+        reason: 'not a regular file, directory or symlink',
+      })
     }
   }
 }

@@ -71,11 +71,17 @@ export {
 export { type FsStoreErrorType, type FsStoreParameters, type FsStoreReturnType, fsStore } from './fsStore.js'
 export {
   DEFAULT_GATEWAY_TIMEOUT_MS,
+  type GatewayReaderErrorType,
   type GatewayReaderParameters,
   type GatewayReaderReturnType,
   gatewayReader,
 } from './gatewayReader.js'
-export { type GetBytesErrorType, type GetBytesParameters, type GetBytesReturnType, getBytes } from './getBytes.js'
+export {
+  type GetBytesErrorType,
+  type GetBytesParameters,
+  type GetBytesReturnType,
+  getBytes,
+} from './getBytes.js'
 export {
   DEFAULT_JSON_MAX_BYTES,
   type GetJsonErrorType,
@@ -93,6 +99,7 @@ export {
 export {
   DEFAULT_KUBO_TIMEOUT_MS,
   type KuboPinErrorType,
+  type KuboStoreErrorType,
   type KuboStoreParameters,
   type KuboStoreReturnType,
   kuboStore,

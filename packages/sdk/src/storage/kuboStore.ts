@@ -1,8 +1,9 @@
 import type { CID } from 'multiformats/cid'
-import { MAX_BLOCK_SIZE } from './blocks.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { createBlockContentStore } from './blockContentStore.js'
-import { parseCid } from './cid.js'
+import { MAX_BLOCK_SIZE } from './blocks.js'
 import type { Content, ContentStore, DirectoryEntry, ReadOptions, WriteOptions } from './ContentStore.js'
+import { parseCid } from './cid.js'
 import { contentChunks, type Tee, tee } from './content.js'
 import { encodeJson } from './encodeJson.js'
 import {
@@ -33,7 +34,14 @@ export type KuboStoreReturnType = ContentStore & {
   pin(cid: string, options?: ReadOptions): Promise<void>
 }
 
-export type KuboPinErrorType = InvalidCidErrorType | KuboRpcErrorType | StorageRequestErrorType | StorageTimeoutErrorType
+/** Thrown by `kuboStore()` itself; reads and writes throw `ContentStoreGetErrorType` / `ContentStoreWriteErrorType`. */
+export type KuboStoreErrorType = InvalidParametersErrorType
+
+export type KuboPinErrorType =
+  | InvalidCidErrorType
+  | KuboRpcErrorType
+  | StorageRequestErrorType
+  | StorageTimeoutErrorType
 
 /** Default limit for each read request (`block/get`, `block/stat`). Uploads and pins have none: pass a `signal`. */
 export const DEFAULT_KUBO_TIMEOUT_MS = 60_000
@@ -94,7 +102,9 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
   async function kuboError(endpoint: string, response: Response): Promise<KuboRpcError> {
     let text = ''
     try {
-      text = new TextDecoder().decode(await readLimited(response, 64 * 1024, () => new Error('long error body')))
+      text = new TextDecoder().decode(
+        await readLimited(response, 64 * 1024, () => new Error('long error body')),
+      )
     } catch {}
     let message = text.trim()
     try {
@@ -137,7 +147,11 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
       try {
         event = JSON.parse(line)
       } catch {
-        throw new KuboRpcError({ endpoint: 'add', status: response.status, message: `unexpected output: ${line.slice(0, 200)}` })
+        throw new KuboRpcError({
+          endpoint: 'add',
+          status: response.status,
+          message: `unexpected output: ${line.slice(0, 200)}`,
+        })
       }
       if (event.Type === 'error' || (typeof event.Message === 'string' && event.Hash === undefined))
         throw new KuboRpcError({ endpoint: 'add', status: response.status, message: String(event.Message) })
@@ -154,14 +168,19 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
           buffer = lines.pop() ?? ''
           for (const line of lines) handle(line)
           if (buffer.length > 1024 * 1024)
-            throw new KuboRpcError({ endpoint: 'add', status: response.status, message: 'an output line is over 1 MiB' })
+            throw new KuboRpcError({
+              endpoint: 'add',
+              status: response.status,
+              message: 'an output line is over 1 MiB',
+            })
         }
       } finally {
         reader.releaseLock()
       }
     }
     handle(buffer + decoder.decode())
-    if (last === undefined) throw new KuboRpcError({ endpoint: 'add', status: response.status, message: 'no CID in the answer' })
+    if (last === undefined)
+      throw new KuboRpcError({ endpoint: 'add', status: response.status, message: 'no CID in the answer' })
     return last
   }
 
@@ -171,7 +190,11 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
     try {
       parsed = parseCid(actual)
     } catch {
-      throw new KuboRpcError({ endpoint: 'add', status: 200, message: `returned an invalid CID ${actual.slice(0, 100)}` })
+      throw new KuboRpcError({
+        endpoint: 'add',
+        status: 200,
+        message: `returned an invalid CID ${actual.slice(0, 100)}`,
+      })
     }
     const same: boolean = parsed.equals(expected)
     if (!same) throw new KuboCidMismatchError({ expected: expected.toString(), actual })
@@ -277,7 +300,8 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
   const store = createBlockContentStore(
     {
       description,
-      corruptionHint: () => `The Kubo node at ${display} served wrong bytes: check its datastore (ipfs repo verify).`,
+      corruptionHint: () =>
+        `The Kubo node at ${display} served wrong bytes: check its datastore (ipfs repo verify).`,
       getBlock(cid, options) {
         return timed(`${display}/api/v0/block/get`, { timeoutMs, signal: options.signal }, async (signal) => {
           let response: Response
@@ -296,15 +320,20 @@ export function kuboStore(parameters: KuboStoreParameters): KuboStoreReturnType 
         })
       },
       hasBlock(cid, options) {
-        return timed(`${display}/api/v0/block/stat`, { timeoutMs, signal: options.signal }, async (signal) => {
-          try {
-            await discard(await rpc('block/stat', { arg: cid.toString(), offline: 'true' }, signal))
-            return true
-          } catch (error) {
-            if (error instanceof KuboRpcError && error.status === 500 && NOT_FOUND.test(error.kuboMessage)) return false
-            throw error
-          }
-        })
+        return timed(
+          `${display}/api/v0/block/stat`,
+          { timeoutMs, signal: options.signal },
+          async (signal) => {
+            try {
+              await discard(await rpc('block/stat', { arg: cid.toString(), offline: 'true' }, signal))
+              return true
+            } catch (error) {
+              if (error instanceof KuboRpcError && error.status === 500 && NOT_FOUND.test(error.kuboMessage))
+                return false
+              throw error
+            }
+          },
+        )
       },
     },
     {

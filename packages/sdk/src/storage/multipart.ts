@@ -21,7 +21,9 @@ const encoder = new TextEncoder()
  * (a directory before its entries, a directory's entries contiguous), which Kubo requires.
  */
 export function multipartBody(parts: readonly MultipartPart[]): MultipartBody {
-  const boundary = `gridforge-${crypto.randomUUID()}`
+  // getRandomValues, unlike randomUUID, also exists on plain-http browser pages.
+  const random = crypto.getRandomValues(new Uint8Array(16))
+  const boundary = `gridforge-${Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('')}`
   const contentType = `multipart/form-data; boundary=${boundary}`
   const header = (part: MultipartPart) => {
     const type =

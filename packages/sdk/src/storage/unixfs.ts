@@ -1,5 +1,5 @@
-import { importer, importFile } from 'ipfs-unixfs-importer'
 import type { ImportCandidate, ImporterOptions, ImportResult } from 'ipfs-unixfs-importer'
+import { importer, importFile } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'
 import type { CID } from 'multiformats/cid'
@@ -81,7 +81,8 @@ function writableStorage(sink: BlockSink, signal: AbortSignal | undefined) {
   return {
     async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
       signal?.throwIfAborted()
-      if (!(bytes instanceof Uint8Array)) throw new InvalidContentError({ reason: 'the importer produced a streamed block' })
+      if (!(bytes instanceof Uint8Array))
+        throw new InvalidContentError({ reason: 'the importer produced a streamed block' })
       await sink(cid, bytes)
       return cid
     },
@@ -105,7 +106,11 @@ async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal | und
 }
 
 /** Imports one file and returns its root CID. */
-export async function importFileContent(content: Content, sink: BlockSink, opts: ImportOptions = {}): Promise<CID> {
+export async function importFileContent(
+  content: Content,
+  sink: BlockSink,
+  opts: ImportOptions = {},
+): Promise<CID> {
   opts.signal?.throwIfAborted()
   const chunks = abortable(contentChunks(content), opts.signal)
   const result = await importFile({ content: chunks }, writableStorage(sink, opts.signal), options({}, 1))
@@ -148,7 +153,8 @@ async function* importCandidates(
   const paths = new EntryPaths()
   for await (const entry of entries) {
     signal?.throwIfAborted()
-    yield toCandidate(entry, paths, signal)
+    const candidate = toCandidate(entry, paths, signal)
+    if (candidate !== undefined) yield candidate
   }
 }
 
@@ -158,7 +164,10 @@ async function* importCandidates(
  */
 export function validateEntry(entry: DirectoryEntry, paths: EntryPaths): DirectoryEntry {
   if (entry === null || typeof entry !== 'object')
-    throw new InvalidDirectoryEntryError({ path: String(entry), reason: 'an entry must be an object with a `path`' })
+    throw new InvalidDirectoryEntryError({
+      path: String(entry),
+      reason: 'an entry must be an object with a `path`',
+    })
   const path = normalizeEntryPath(entry.path)
   if ('content' in entry) {
     paths.add(path, 'file')
@@ -180,9 +189,17 @@ export function validateEntry(entry: DirectoryEntry, paths: EntryPaths): Directo
   })
 }
 
-function toCandidate(entry: DirectoryEntry, paths: EntryPaths, signal: AbortSignal | undefined): ImportCandidate {
+function toCandidate(
+  entry: DirectoryEntry,
+  paths: EntryPaths,
+  signal: AbortSignal | undefined,
+): ImportCandidate | undefined {
+  const implied = paths.has(entry?.path)
   const valid = validateEntry(entry, paths)
-  if ('content' in valid) return { path: valid.path, content: abortable(contentChunks(valid.content), signal) }
+  // A directory that earlier entries already created: importing it again would empty it.
+  if (implied && !('content' in valid) && valid.type === 'directory') return undefined
+  if ('content' in valid)
+    return { path: valid.path, content: abortable(contentChunks(valid.content), signal) }
   if (valid.type === 'symlink') return { path: valid.path, link: valid.target }
   return { path: valid.path }
 }
@@ -201,7 +218,8 @@ export function compareEntryPaths(a: string, b: string): number {
 
 /** Checks a relative entry path and returns it; throws {@link InvalidDirectoryEntryError}. */
 export function normalizeEntryPath(path: unknown): string {
-  if (typeof path !== 'string') throw new InvalidDirectoryEntryError({ path: String(path), reason: 'the path must be a string' })
+  if (typeof path !== 'string')
+    throw new InvalidDirectoryEntryError({ path: String(path), reason: 'the path must be a string' })
   const reason = entryPathProblem(path)
   if (reason !== undefined) throw new InvalidDirectoryEntryError({ path, reason })
   return path
@@ -223,13 +241,21 @@ function entryPathProblem(path: string): string | undefined {
 export class EntryPaths {
   readonly #kinds = new Map<string, 'file' | 'directory' | 'symlink' | 'implied'>()
 
+  /** Whether `path` is already known (as an entry or as the parent of one). */
+  has(path: unknown): boolean {
+    return typeof path === 'string' && this.#kinds.has(path)
+  }
+
   add(path: string, kind: 'file' | 'directory' | 'symlink'): void {
     const segments = path.split('/')
     for (let i = 1; i < segments.length; i++) {
       const parent = segments.slice(0, i).join('/')
       const existing = this.#kinds.get(parent)
       if (existing === 'file' || existing === 'symlink')
-        throw new InvalidDirectoryEntryError({ path, reason: `\`${parent}\` is a ${existing}, not a directory` })
+        throw new InvalidDirectoryEntryError({
+          path,
+          reason: `\`${parent}\` is a ${existing}, not a directory`,
+        })
       if (existing === undefined) this.#kinds.set(parent, 'implied')
     }
     const existing = this.#kinds.get(path)

@@ -17,12 +17,13 @@ import {
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
-import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
+import { accountAddress } from '../wallet/account.js'
 import { computeCommitment, generateSalt, resultCidProblem, resultDigest } from './commitment.js'
 import { taskIdSchema } from './getTask.js'
 
@@ -97,17 +98,10 @@ export async function commitResult(
   const { deployment, account, confirmations } = parameters
   const action = 'commitResult'
   const params = validate(action, schema, parameters)
-  const sender = account ?? client.account
-  if (sender === undefined) {
-    throw new InvalidParametersError({
-      action,
-      fields: [{ path: 'account', message: 'pass the provider account, or use a client created with one' }],
-    })
-  }
+  const provider = accountAddress(client, action, account)
   const taskId = params.taskId as bigint
   const digest = resultDigest(params.result)
   const saltUsed = (params.salt as Hex | undefined) ?? generateSalt()
-  const provider = typeof sender === 'string' ? sender : sender.address
   const commitment = computeCommitment({ taskId, provider, digest, salt: saltUsed })
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {

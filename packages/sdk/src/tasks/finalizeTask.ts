@@ -10,6 +10,7 @@ import {
   zeroHash,
 } from 'viem'
 import * as z from 'zod/mini'
+import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
 import { errors as stakingErrors } from '../abis/staking.js'
 import {
   finalizeTask as finalizeTaskFunction,
@@ -19,6 +20,7 @@ import {
   errors as taskMarketErrors,
 } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { providerRegistryHints } from '../errors/hints/registries.js'
 import { stakingHints } from '../errors/hints/staking.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import { EventNotFoundError, type TransactionRevertedErrorType } from '../errors/transaction.js'
@@ -170,10 +172,10 @@ export async function finalizeTask(
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,
-    hints: { ...stakingHints, ...taskMarketHints },
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
     token: deployment.token ?? gridToken,
     address: market,
-    abi: [finalizeTaskFunction, ...taskMarketErrors, ...stakingErrors],
+    abi: [finalizeTaskFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'finalizeTask',
     args: [taskId],
     account,

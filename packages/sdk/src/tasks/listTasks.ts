@@ -116,7 +116,9 @@ export async function listTasks(
     params.status === undefined
       ? undefined
       : new Set(Array.isArray(params.status) ? params.status : [params.status])
-  const tasks = (await getTasks(client, { deployment, taskIds: ids })).filter(
+  // State as of the end of the range when that is the latest block (a historical toBlock still reads state now).
+  const blockNumber = params.toBlock === undefined ? toBlock : undefined
+  const tasks = (await getTasks(client, { deployment, taskIds: ids, blockNumber })).filter(
     (task) =>
       (statuses === undefined || statuses.has(task.status)) &&
       (params.client === undefined || task.client.toLowerCase() === params.client.toLowerCase()) &&

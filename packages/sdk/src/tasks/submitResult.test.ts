@@ -8,14 +8,15 @@ import { submitResult } from './submitResult.js'
 import { submitTask } from './submitTask.js'
 import {
   anyCid,
+  approvedClient,
   availableStake,
   marketBalance,
   outputCid,
   publishTestSource,
   rejection,
   reputation,
-  testClient,
   testProvider,
+  tokenBalance,
 } from './testing.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -23,7 +24,7 @@ const grid = (amount: string) => parseUnits(amount, 18)
 describe('submitResult', () => {
   it('runs a single-replica task from submission to payment', async () => {
     const sourceId = await publishTestSource()
-    const client = await testClient({ grid: '10' })
+    const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
     const { taskId } = await submitTask(client, {
       deployment: deployment(),
@@ -34,7 +35,12 @@ describe('submitResult', () => {
     })
 
     const claim = await claimTask(provider, { deployment: deployment(), taskId })
-    expect(claim).toMatchObject({ taskId, provider: provider.account.address, slot: 0, collateral: grid('2.5') })
+    expect(claim).toMatchObject({
+      taskId,
+      provider: provider.account.address,
+      slot: 0,
+      collateral: grid('2.5'),
+    })
     expect(claim.dueAt).toBeInstanceOf(Date)
     expect(claim.dueAt.getTime()).toBeGreaterThan(Date.now())
     expect(await availableStake(provider.account.address)).toBe(grid('197.5'))
@@ -61,14 +67,14 @@ describe('submitResult', () => {
     expect(settled.runtimeSec).toBeLessThan(30)
     expect(await marketBalance(provider.account.address)).toBe(grid('4.75'))
     expect(await marketBalance(client.account.address)).toBe(0n)
-    expect(await client.getBalance({ address: client.account.address })).toBeGreaterThan(0n)
+    expect(await tokenBalance(client.account.address)).toBe(grid('5'))
     expect(await availableStake(provider.account.address)).toBe(grid('200'))
     expect((await reputation(provider.account.address)).completed).toBe(1)
   })
 
   it('pays a metered task by the capped runtime and refunds the rest', async () => {
     const sourceId = await publishTestSource()
-    const client = await testClient({ grid: '10' })
+    const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
     const { taskId } = await submitTask(client, {
       deployment: deployment(),
@@ -93,7 +99,7 @@ describe('submitResult', () => {
 
   it('refuses a result from an account that did not claim the task', async () => {
     const sourceId = await publishTestSource()
-    const client = await testClient({ grid: '10' })
+    const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
     const intruder = await testProvider([sourceId])
     const { taskId } = await submitTask(client, {
@@ -105,7 +111,13 @@ describe('submitResult', () => {
     })
     await claimTask(provider, { deployment: deployment(), taskId })
     const error = await rejection(
-      submitResult(intruder, { deployment: deployment(), taskId, result: anyCid, receipt: anyCid, runtimeSec: 1 }),
+      submitResult(intruder, {
+        deployment: deployment(),
+        taskId,
+        result: anyCid,
+        receipt: anyCid,
+        runtimeSec: 1,
+      }),
     )
     expect(error).toBeInstanceOf(ContractRevertedError)
     expect(error).toMatchObject({
@@ -116,7 +128,7 @@ describe('submitResult', () => {
   })
 
   it('names every bad field before sending', async () => {
-    const provider = await testClient({ grid: '1' })
+    const provider = await approvedClient({ grid: '1' })
     const nonce = await provider.getTransactionCount({ address: provider.account.address })
     const error = await rejection(
       submitResult(provider, {

@@ -1,23 +1,10 @@
-import {
-  type Account,
-  type Address,
-  type Chain,
-  type Client,
-  type Hex,
-  parseSignature,
-  type TransactionReceipt,
-  type Transport,
-} from 'viem'
-import { signTypedData } from 'viem/actions'
-import { getAction } from 'viem/utils'
-import { ERC20InsufficientBalance, eip712Domain, nonces } from '../abis/gridToken.js'
+import type { Account, Chain, Client, TransactionReceipt, Transport } from 'viem'
 import {
   balanceOf,
   submitTask as submitTaskFunction,
   submitTaskWithPermit as submitTaskWithPermitFunction,
   TaskSubmitted,
 } from '../abis/taskMarket.js'
-import { BaseError } from '../errors/base.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
@@ -25,6 +12,8 @@ import { InvalidParametersError, type InvalidParametersErrorType } from '../erro
 import { validate } from '../internal/validate.js'
 import { findEvent, read, writeAndWait } from '../internal/write.js'
 import { gridToken } from '../utils/amount.js'
+import { accountAddress } from '../wallet/account.js'
+import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
 import { submissionErrors } from './submissionErrors.js'
 import {
   deadlineAt,
@@ -48,30 +37,17 @@ export type SubmitTaskWithPermitReturnType = SubmitTaskReturnType & {
 
 export type SubmitTaskWithPermitErrorType =
   | InvalidParametersErrorType
-  | PermitUnsupportedErrorType
+  | PermitNotSupportedErrorType
   | ContractRevertedErrorType
   | TransactionRevertedErrorType
   | Error
-
-export type PermitUnsupportedErrorType = PermitUnsupportedError & { name: 'PermitUnsupportedError' }
-
-/** The token does not publish its EIP-712 domain (ERC-5267), so no permit can be signed for it. */
-export class PermitUnsupportedError extends BaseError {
-  override name = 'PermitUnsupportedError' as const
-
-  constructor({ token, cause }: { token: Address; cause: unknown }) {
-    super(`the token ${token} does not support permits (no ERC-5267 eip712Domain)`, {
-      cause,
-      metaMessages: ['Approve the market for the amount instead (or deposit), then use submitTask.'],
-    })
-  }
-}
 
 /**
  * Like {@link submitTask}, but with no approval transaction: when the market
  * balance does not cover `replicas × maxPayment`, the sender signs an EIP-2612
  * permit for the shortfall and the market pulls it in the same transaction.
- * The token must support permits with an ERC-5267 domain (GridToken does).
+ * The token must support EIP-2612 permits (GridToken does); the permit is
+ * valid for an hour.
  *
  * @example
  * import { submitTaskWithPermit } from '@gridforge/sdk'
@@ -92,16 +68,7 @@ export async function submitTaskWithPermit(
   const token = deployment.token ?? gridToken
   const action = 'submitTaskWithPermit'
   const params = validate(action, taskSchema(token.decimals), parameters)
-  const sender = account ?? client.account
-  if (sender === undefined) {
-    throw new InvalidParametersError({
-      action,
-      fields: [
-        { path: 'account', message: 'pass the account that signs the permit, or use a client with one' },
-      ],
-    })
-  }
-  const owner = typeof sender === 'string' ? sender : sender.address
+  const owner = accountAddress(client, action, account)
   const market = deployment.contracts.market
   const [now, balance] = await Promise.all([
     latestTimestamp(client),
@@ -130,18 +97,24 @@ export async function submitTaskWithPermit(
       args: [taskParams],
     })
   } else {
-    const permit = await signPermit(client, {
-      account: sender,
-      token: deployment.contracts.token,
+    const {
+      value,
+      deadline: permitDeadline,
+      v,
+      r,
+      s,
+    } = await signPermit(client, {
+      deployment,
+      account,
       spender: market,
-      value: pulled,
-      deadline: BigInt(now + permitLifetimeSec),
+      amount: pulled,
+      deadline: permitLifetimeSec,
     })
     receipt = await writeAndWait(client, {
       ...write,
-      abi: [submitTaskWithPermitFunction, ...submissionErrors, ERC20InsufficientBalance],
+      abi: [submitTaskWithPermitFunction, ...submissionErrors],
       functionName: 'submitTaskWithPermit',
-      args: [taskParams, permit],
+      args: [taskParams, { value, deadline: permitDeadline, v, r, s }],
     })
   }
   const { args } = findEvent(action, receipt, market, TaskSubmitted)
@@ -153,64 +126,4 @@ export async function submitTaskWithPermit(
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }
-}
-
-/**
- * Signs an EIP-2612 permit letting `spender` pull `value` of `token` from the
- * account, with the token's ERC-5267 domain and current nonce. Returns the
- * fields the market's `Permit` struct takes.
- */
-export async function signPermit(
-  client: Client<Transport, Chain | undefined, Account | undefined>,
-  {
-    account,
-    token,
-    spender,
-    value,
-    deadline,
-  }: { account: Account | Address; token: Address; spender: Address; value: bigint; deadline: bigint },
-) {
-  const owner = typeof account === 'string' ? account : account.address
-  const action = 'signPermit'
-  const [domain, nonce] = await Promise.all([
-    read<readonly [Hex, string, string, bigint, Address]>(client, {
-      action,
-      hints: {},
-      address: token,
-      abi: [eip712Domain],
-      functionName: 'eip712Domain',
-    }).catch((cause: unknown) => {
-      throw new PermitUnsupportedError({ token, cause })
-    }),
-    read<bigint>(client, {
-      action,
-      hints: {},
-      address: token,
-      abi: [nonces],
-      functionName: 'nonces',
-      args: [owner],
-    }),
-  ])
-  const [, name, version, chainId, verifyingContract] = domain
-  const signature = await getAction(
-    client,
-    signTypedData,
-    'signTypedData',
-  )({
-    account,
-    domain: { name, version, chainId, verifyingContract },
-    types: {
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Permit',
-    message: { owner, spender, value, nonce, deadline },
-  })
-  const { r, s, v, yParity } = parseSignature(signature)
-  return { value, deadline, v: Number(v ?? BigInt(yParity + 27)), r, s }
 }

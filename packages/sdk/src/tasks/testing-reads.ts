@@ -308,19 +308,30 @@ export function reopen(client: FixtureClient, deployment: Deployment, taskId: bi
  * An HTTP transport that counts the JSON-RPC calls it sends, batch entries
  * included (as a node or an RPC provider would bill them).
  */
-export function countingTransport(url: string): { transport: HttpTransport; count(): number; reset(): void } {
-  let count = 0
+export function countingTransport(url: string): {
+  transport: HttpTransport
+  count(): number
+  /** The methods called, in order. */
+  methods(): string[]
+  reset(): void
+} {
+  const methods: string[] = []
   const transport = http(url, {
     onFetchRequest: (_request, init) => {
       const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined
-      count += Array.isArray(body) ? body.length : 1
+      for (const call of Array.isArray(body) ? body : [body]) {
+        methods.push(
+          typeof call === 'object' && call !== null && 'method' in call ? String(call.method) : '?',
+        )
+      }
     },
   })
   return {
     transport,
-    count: () => count,
+    count: () => methods.length,
+    methods: () => [...methods],
     reset: () => {
-      count = 0
+      methods.length = 0
     },
   }
 }

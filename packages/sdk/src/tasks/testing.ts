@@ -41,7 +41,9 @@ async function send(
     abi: [...request.abi, ...errors],
     account: client.account,
   } as never)
-  const receipt = await client.waitForTransactionReceipt({ hash: await client.writeContract(simulated as never) })
+  const receipt = await client.waitForTransactionReceipt({
+    hash: await client.writeContract(simulated as never),
+  })
   if (receipt.status !== 'success') throw new Error(`${request.functionName} reverted`)
   return receipt
 }
@@ -91,7 +93,7 @@ export async function approveTokens(client: AnyClient, amount: string, spender?:
 }
 
 /** A fresh client with `grid` GRID that approved the market for all of it. */
-export async function testClient({ grid = '1000' }: { grid?: string } = {}): Promise<TestAccountClient> {
+export async function approvedClient({ grid = '1000' }: { grid?: string } = {}): Promise<TestAccountClient> {
   const client = await fundedClient({ grid })
   await approveTokens(client, grid)
   return client
@@ -134,6 +136,16 @@ export async function marketBalance(account: Address): Promise<bigint> {
   return deployerClient().readContract({
     address: deployment().contracts.market,
     abi: [balanceOf],
+    functionName: 'balanceOf',
+    args: [account],
+  })
+}
+
+/** `account`'s GRID in its wallet, in base units. */
+export async function tokenBalance(account: Address): Promise<bigint> {
+  return deployerClient().readContract({
+    address: deployment().contracts.token,
+    abi: erc20Abi,
     functionName: 'balanceOf',
     args: [account],
   })

@@ -1,4 +1,5 @@
 import type { Account, Chain, Client, Hash, Transport } from 'viem'
+import * as z from 'zod/mini'
 import {
   Deposited,
   deposit as depositFunction,
@@ -10,7 +11,6 @@ import { tokenHints } from '../errors/hints/staking.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import * as z from 'zod/mini'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'

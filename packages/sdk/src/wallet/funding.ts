@@ -1,4 +1,5 @@
 import type { Account, Address, Chain, Client, Hash, Transport } from 'viem'
+import * as z from 'zod/mini'
 import {
   allowance,
   approve,
@@ -8,7 +9,6 @@ import {
 } from '../abis/gridToken.js'
 import { tokenHints } from '../errors/hints/staking.js'
 import { InvalidParametersError } from '../errors/validation.js'
-import * as z from 'zod/mini'
 import * as s from '../internal/schemas.js'
 import { read, writeAndWait } from '../internal/write.js'
 import type { Deployment } from '../types/deployment.js'
@@ -29,9 +29,9 @@ export interface FundingOptions {
   approve?: boolean | undefined
 }
 
-const bytes32 = /* @__PURE__ */ z.string({ error: 'expected 0x and 64 hex digits' }).check(
-  z.regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected 0x and 64 hex digits' }),
-)
+const bytes32 = /* @__PURE__ */ z
+  .string({ error: 'expected 0x and 64 hex digits' })
+  .check(z.regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected 0x and 64 hex digits' }))
 
 /** The token errors a pull by the market or Staking can surface (a refused permit is swallowed by the contracts). */
 export const tokenPullErrors = [ERC20InsufficientAllowance, ERC20InsufficientBalance] as const
@@ -130,7 +130,10 @@ export async function approveIfShort(
 }
 
 /** Refuses `permit` together with `approve`: they are two ways to the same allowance. */
-export function checkFunding(action: string, { permit, approve }: FundingOptions): void {
+export function checkFunding(
+  action: string,
+  { permit, approve }: { permit?: unknown; approve?: unknown },
+): void {
   if (permit !== undefined && permit !== false && approve === true) {
     throw new InvalidParametersError({
       action,

@@ -2,10 +2,10 @@ import type { Account, Address, Chain, Client, Hex, Transport, TypedDataDomain }
 import { parseSignature } from 'viem'
 import { getBlock, getChainId, readContract, signTypedData } from 'viem/actions'
 import { getAction } from 'viem/utils'
+import * as z from 'zod/mini'
 import { eip712Domain, name as nameFunction, nonces } from '../abis/gridToken.js'
 import { BaseError } from '../errors/base.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import * as z from 'zod/mini'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
@@ -109,7 +109,7 @@ export async function signPermit(
     }),
     resolvePermitDeadline(client, action, params.deadline ?? 3_600),
   ])
-  const message = { owner, spender: params.spender, value: params.amount, nonce, deadline }
+  const message = { owner, spender: parameters.spender, value: params.amount, nonce, deadline }
   const signature = await getAction(
     client,
     signTypedData,
@@ -173,7 +173,8 @@ async function resolvePermitDeadline(
   deadline: Date | number,
 ): Promise<bigint> {
   const { timestamp } = await getAction(client, getBlock, 'getBlock')({ blockTag: 'latest' })
-  const at = deadline instanceof Date ? BigInt(Math.floor(deadline.getTime() / 1000)) : timestamp + BigInt(deadline)
+  const at =
+    deadline instanceof Date ? BigInt(Math.floor(deadline.getTime() / 1000)) : timestamp + BigInt(deadline)
   if (at <= timestamp) {
     throw new InvalidParametersError({
       action,

@@ -1,10 +1,15 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
-import { errors as taskMarketErrors, Withdrawn, withdraw as withdrawFunction, withdrawTo } from '../abis/taskMarket.js'
+import * as z from 'zod/mini'
+import {
+  errors as taskMarketErrors,
+  Withdrawn,
+  withdraw as withdrawFunction,
+  withdrawTo,
+} from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import * as z from 'zod/mini'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
@@ -70,7 +75,11 @@ export async function withdraw(
     address: market,
     ...(params.to === undefined
       ? { abi: [withdrawFunction, ...taskMarketErrors], functionName: 'withdraw', args: [params.amount] }
-      : { abi: [withdrawTo, ...taskMarketErrors], functionName: 'withdrawTo', args: [params.to, params.amount] }),
+      : {
+          abi: [withdrawTo, ...taskMarketErrors],
+          functionName: 'withdrawTo',
+          args: [params.to, params.amount],
+        }),
     account,
     confirmations,
   })

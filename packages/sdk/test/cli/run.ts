@@ -55,7 +55,9 @@ function buildCli(): Promise<void> {
       stderr += chunk.toString()
     })
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tsup exited ${code}: ${stderr}`))))
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`tsup exited ${code}: ${stderr}`)),
+    )
   })
 }
 
@@ -75,7 +77,8 @@ export function ensureBuilt(): Promise<void> {
         await mkdir(lock)
         break
       } catch {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}; remove it if no build is running`)
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${lock}; remove it if no build is running`)
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
     }
@@ -140,8 +143,11 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Cli
   const child = spawn(process.execPath, [binPath, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  const watchers: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void; reject: (error: Error) => void }[] =
-    []
+  const watchers: {
+    pattern: RegExp
+    resolve: (match: RegExpMatchArray) => void
+    reject: (error: Error) => void
+  }[] = []
   child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString()
   })

@@ -1,5 +1,15 @@
 import type { CommandGroup } from '../program.js'
 import { receiptCommands } from './receipt.js'
+import { sourceCommands } from './source.js'
+import { stakeCommands } from './stake.js'
+import { taskCommands } from './task.js'
+import { walletCommands } from './wallet.js'
 
 /** Every command group of `gridforge`, in the order `--help` lists them. */
-export const commandGroups: readonly CommandGroup[] = [receiptCommands]
+export const commandGroups: readonly CommandGroup[] = [
+  sourceCommands,
+  taskCommands,
+  receiptCommands,
+  walletCommands,
+  stakeCommands,
+]

@@ -14,7 +14,12 @@ export async function readReceipts(
 ): Promise<GetReceiptReturnType> {
   const [client, deployment] = await Promise.all([context.client(), context.deployment()])
   context.terminal.progress(`reading the receipt of task ${taskId}…`)
-  return getReceipt(client, { deployment, taskId, store: context.store(), ...(slot === undefined ? {} : { slot }) })
+  return getReceipt(client, {
+    deployment,
+    taskId,
+    store: context.store(),
+    ...(slot === undefined ? {} : { slot }),
+  })
 }
 
 /** A receipt and its settlement as `label: value` lines. */
@@ -75,14 +80,17 @@ export const receiptCommands: CommandGroup = (program, contextOf) => {
     .addHelpText('after', examples('gridforge receipt show 42', 'gridforge --json receipt show 42 --slot 1'))
     .action(async (taskId: bigint, options: { slot?: number }, command) => {
       const context = contextOf(command)
-      const [results, token] = await Promise.all([readReceipts(context, taskId, options.slot), context.token()])
+      const [results, token] = await Promise.all([
+        readReceipts(context, taskId, options.slot),
+        context.token(),
+      ])
       context.terminal.result(results, () => results.flatMap((result) => describeReceipt(result, token)))
     })
 
   receipt
     .command('verify')
     .description(
-      "check every receipt of a settled task against the chain (CID, signature, fields); exit code 7 lists what disagrees",
+      'check every receipt of a settled task against the chain (CID, signature, fields); exit code 7 lists what disagrees',
     )
     .argument('<taskId>', 'the task', parseId)
     .option('--slot <n>', 'only this replica slot', parseInteger)
@@ -92,7 +100,10 @@ export const receiptCommands: CommandGroup = (program, contextOf) => {
       const results = await readReceipts(context, taskId, options.slot)
       const mismatches = results.flatMap((result) =>
         result.status === 'mismatch'
-          ? result.mismatches.map((mismatch) => ({ ...mismatch, field: `slot ${result.settlement.slot}: ${mismatch.field}` }))
+          ? result.mismatches.map((mismatch) => ({
+              ...mismatch,
+              field: `slot ${result.settlement.slot}: ${mismatch.field}`,
+            }))
           : [],
       )
       if (mismatches.length > 0) throw new ReceiptVerificationFailedError({ taskId, mismatches })

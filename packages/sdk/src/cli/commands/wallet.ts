@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js'
 import { fields, formatTransaction } from '../format.js'
 import { encryptKeystore } from '../keystore.js'
 import { amount } from '../parse.js'
-import { examples, type CommandGroup } from '../program.js'
+import { type CommandGroup, examples } from '../program.js'
 import { promptHidden } from '../prompt.js'
 
 export const walletCommands: CommandGroup = (program, contextOf) => {
@@ -20,7 +20,9 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
 
   wallet
     .command('deposit')
-    .description('move tokens from your wallet into your market balance (approves the market first if needed)')
+    .description(
+      'move tokens from your wallet into your market balance (approves the market first if needed)',
+    )
     .argument('<amount>', 'in token units, e.g. 20 or 0.5')
     .option('--permit', 'sign an EIP-2612 permit instead of sending an approve transaction')
     .addHelpText('after', examples('gridforge wallet deposit 20', 'gridforge wallet deposit 2.5 --permit'))
@@ -37,7 +39,10 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
         amount: amount(value),
         ...(options.permit === true ? { permit: true } : { approve: true }),
       })
-      context.terminal.result(result, () => `deposited ${formatAmount(result.amount, token)}: ${formatTransaction(result)}`)
+      context.terminal.result(
+        result,
+        () => `deposited ${formatAmount(result.amount, token)}: ${formatTransaction(result)}`,
+      )
     })
 
   wallet
@@ -73,7 +78,11 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
     .action(async (given: string | undefined, _options: object, command) => {
       const context = contextOf(command)
       const account = await context.addressOr(given, 'wallet balance')
-      const [client, deployment, token] = await Promise.all([context.client(), context.deployment(), context.token()])
+      const [client, deployment, token] = await Promise.all([
+        context.client(),
+        context.deployment(),
+        context.token(),
+      ])
       const balance = await getWalletBalance(client, { deployment, account })
       context.terminal.result({ account, ...balance }, () =>
         fields([
@@ -98,7 +107,10 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
   const keystore = wallet
     .command('keystore')
     .description('encrypted key files (Web3 Secret Storage v3)')
-    .addHelpText('after', examples('GRIDFORGE_PRIVATE_KEY=0x… gridforge wallet keystore create --out key.json'))
+    .addHelpText(
+      'after',
+      examples('GRIDFORGE_PRIVATE_KEY=0x… gridforge wallet keystore create --out key.json'),
+    )
 
   keystore
     .command('create')
@@ -131,7 +143,9 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
       } else {
         const raw = context.env.GRIDFORGE_PRIVATE_KEY?.trim() ?? ''
         if (raw === '') {
-          throw new UsageError('no key to encrypt', ['Set GRIDFORGE_PRIVATE_KEY, or pass --generate for a new key.'])
+          throw new UsageError('no key to encrypt', [
+            'Set GRIDFORGE_PRIVATE_KEY, or pass --generate for a new key.',
+          ])
         }
         if (!/^(0x)?[0-9a-fA-F]{64}$/.test(raw)) {
           throw new UsageError('GRIDFORGE_PRIVATE_KEY is not a private key (expected 64 hex digits)')
@@ -144,7 +158,10 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
       const document = await encryptKeystore(key, password, { kdf: options.kdf })
       await writeFile(options.out, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600, flag: 'wx' })
       const address = privateKeyToAddress(key)
-      context.terminal.result({ address, file: options.out }, () => `wrote ${options.out} (address ${address})`)
+      context.terminal.result(
+        { address, file: options.out },
+        () => `wrote ${options.out} (address ${address})`,
+      )
     })
 }
 

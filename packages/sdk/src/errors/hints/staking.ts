@@ -9,7 +9,8 @@ export const stakingHints: RevertHints = {
     `available stake ${amountArg(available, token)} < ${amountArg(needed, token)} needed: stake more, or wait for locked collateral to unlock`,
   StakingZeroAmount: () => 'the amount must be greater than zero',
   StakingAmountTooLarge: () => 'the amount does not fit the contract (128 bits): use a smaller amount',
-  StakingNoRewards: () => 'there are no rewards to claim yet: rewards come from protocol fees of settled tasks',
+  StakingNoRewards: () =>
+    'there are no rewards to claim yet: rewards come from protocol fees of settled tasks',
   StakingNothingUnbonding: () => 'nothing is unbonding: request an unbond first',
   StakingUnbondingNotReady: ([readyAt]) => `the unbonded stake can be withdrawn after ${isoDate(readyAt)}`,
   StakingUnbondingPeriodOutOfBounds: ([, min, max]) =>

@@ -59,6 +59,8 @@ export const taskMarketHints: RevertHints = {
     `task ${taskId} has been claimed, so it can no longer be cancelled: wait for the result, or expire it after its deadline`,
   TaskMarketAlreadyClaimant: ([taskId, provider]) =>
     `${provider} already holds a slot of task ${taskId}: replicas must run on different providers`,
+  TaskMarketDeadlineNotPassed: ([taskId, deadline]) =>
+    `task ${taskId} can be expired after ${time(deadline)}`,
   TaskMarketTaskDeadlinePassed: ([taskId, deadline]) =>
     `task ${taskId} passed its deadline (${time(deadline)}): it can no longer be claimed; anyone may expire it`,
   TaskMarketNotClaimant: ([taskId, caller]) =>

@@ -1,0 +1,176 @@
+import { lstat, readFile } from 'node:fs/promises'
+import { getSource } from '../../sources/getSource.js'
+import { listSources } from '../../sources/listSources.js'
+import { imageDigestOf, parseSourceMetadata, requirementsOf } from '../../sources/metadata.js'
+import { publishSource } from '../../sources/publishSource.js'
+import { getJson } from '../../storage/getJson.js'
+import { isCid } from '../../utils/cid.js'
+import { formatDuration } from '../../utils/duration.js'
+import type { Context } from '../context.js'
+import { UsageError } from '../errors.js'
+import { fields, formatTransaction, table } from '../format.js'
+import { parseInteger } from '../parse.js'
+import { type CommandGroup, examples } from '../program.js'
+
+/** Most bytes read from a metadata file (the schema allows 64 KiB; the rest is refused by the parser). */
+const maxMetadataFileBytes = 1024 * 1024
+
+/** The metadata document: a JSON file, or a CID already in the store. */
+async function readMetadata(context: Context, value: string): Promise<unknown> {
+  const stats = await lstat(value).catch(() => undefined)
+  if (stats === undefined) {
+    if (isCid(value)) return getJson(context.store(), value, { maxBytes: maxMetadataFileBytes })
+    throw new UsageError(`--metadata: '${value}' is neither a JSON file nor a CID`)
+  }
+  if (!stats.isFile() || stats.size > maxMetadataFileBytes) {
+    throw new UsageError(`--metadata: ${value} is not a metadata JSON file (at most 64 KiB)`)
+  }
+  const text = await readFile(value, 'utf8')
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new UsageError(`--metadata: ${value} is not valid JSON`)
+  }
+}
+
+export const sourceCommands: CommandGroup = (program, contextOf) => {
+  const source = program
+    .command('source')
+    .description('sources: container images with their metadata that providers run tasks with')
+    .addHelpText(
+      'after',
+      examples('gridforge source publish --metadata source.json', 'gridforge source show 1'),
+    )
+
+  source
+    .command('publish')
+    .description(
+      'publish a source from its metadata JSON (name, image@sha256:…, resources, …): the metadata is checked, stored (its CID goes on chain) and the requirements follow its resources',
+    )
+    .requiredOption('--metadata <file.json|cid>', 'the metadata document, or the CID of one in the store')
+    .option('--deterministic', 'identical inputs give identical outputs: allows tasks with several replicas')
+    .option(
+      '--creator-fee-bps <bps>',
+      'your share of the protocol fee, in basis points (at most 5000)',
+      parseInteger,
+    )
+    .option('--predecessor <id>', 'the source (yours) this one is a new version of', parseInteger)
+    .addHelpText(
+      'after',
+      examples(
+        'gridforge source publish --metadata whisper.json --deterministic',
+        'gridforge source publish --metadata whisper-v2.json --predecessor 3 --creator-fee-bps 500',
+      ),
+    )
+    .action(
+      async (
+        options: { metadata: string; deterministic?: boolean; creatorFeeBps?: number; predecessor?: number },
+        command,
+      ) => {
+        const context = contextOf(command)
+        const document = await readMetadata(context, options.metadata)
+        const metadata = parseSourceMetadata(document)
+        const imageDigest = imageDigestOf(metadata.image)
+        if (imageDigest === undefined)
+          throw new UsageError('--metadata: image is not pinned by a sha256 digest')
+        const [client, deployment] = await Promise.all([context.walletClient(), context.deployment()])
+        context.terminal.progress(`storing the metadata in ${context.store().description}…`)
+        const metadataCid = await context.store().putJson(document)
+        context.terminal.progress(`publishing ${metadata.name}…`)
+        const result = await publishSource(client, {
+          deployment,
+          imageDigest,
+          metadata: metadataCid,
+          requirements: { ...requirementsOf(metadata), deterministic: options.deterministic === true },
+          ...(options.creatorFeeBps === undefined ? {} : { creatorFeeBps: options.creatorFeeBps }),
+          ...(options.predecessor === undefined ? {} : { predecessor: options.predecessor }),
+        })
+        context.terminal.result({ ...result, metadata: metadataCid, imageDigest }, () => [
+          `published source ${result.sourceId} (${metadata.name}): ${formatTransaction(result)}`,
+          `metadata ${metadataCid}`,
+          `submit tasks with: gridforge task submit --source ${result.sourceId} --input <file|folder|cid> --max-payment <amount>`,
+        ])
+      },
+    )
+
+  source
+    .command('show')
+    .description('a source: owner, image digest, requirements, and its metadata when the store has it')
+    .argument('<sourceId>', 'the source', parseInteger)
+    .addHelpText('after', examples('gridforge source show 1', 'gridforge --json source show 1'))
+    .action(async (sourceId: number, _options: object, command) => {
+      const context = contextOf(command)
+      const [client, deployment] = await Promise.all([context.client(), context.deployment()])
+      const found = await getSource(client, { deployment, sourceId })
+      // The metadata is shown when the store has it; a source published elsewhere may not be here.
+      const metadata = await getJson(context.store(), found.metadata, {
+        maxBytes: maxMetadataFileBytes,
+      }).then(
+        (document) => parseSourceMetadata(document),
+        () => undefined,
+      )
+      context.terminal.result({ ...found, metadataDocument: metadata }, () => [
+        ...fields([
+          ['source', found.sourceId],
+          ['name', metadata?.name ?? '(metadata not in the store)'],
+          ['active', found.active],
+          ['owner', found.owner],
+          ['published', found.publishedAt],
+          ['image', metadata?.image ?? found.imageDigest],
+          ['metadata', found.metadata],
+          ['gpus', `≥ ${found.requirements.minGpus}`],
+          ['vram', `≥ ${found.requirements.minVramMiB} MiB`],
+          ['compute capability', `≥ ${found.requirements.minComputeCapability}`],
+          ['max runtime', formatDuration(found.requirements.maxRuntimeSec)],
+          ['deterministic', found.requirements.deterministic],
+          ['creator fee', `${found.creatorFeeBps} bps`],
+          ['predecessor', found.predecessor],
+        ]),
+        ...(metadata?.description === undefined ? [] : ['', metadata.description]),
+      ])
+    })
+
+  source
+    .command('list')
+    .description('published sources, oldest first')
+    .option('--owner <address>', 'only sources this address owns')
+    .option('--mine', 'only sources the configured key owns')
+    .option('--active', 'only active sources')
+    .option('--inactive', 'only deactivated sources')
+    .addHelpText('after', examples('gridforge source list --active', 'gridforge --json source list --mine'))
+    .action(
+      async (options: { owner?: string; mine?: boolean; active?: boolean; inactive?: boolean }, command) => {
+        const context = contextOf(command)
+        if (options.active === true && options.inactive === true) {
+          throw new UsageError('pass --active or --inactive, not both')
+        }
+        const owner =
+          options.mine === true || options.owner !== undefined
+            ? await context.addressOr(options.owner, '--owner')
+            : undefined
+        const [client, deployment] = await Promise.all([context.client(), context.deployment()])
+        const active = options.active === true ? true : options.inactive === true ? false : undefined
+        const sources = await listSources(client, {
+          deployment,
+          ...(owner === undefined ? {} : { owner }),
+          ...(active === undefined ? {} : { active }),
+        })
+        context.terminal.result(sources, () =>
+          sources.length === 0
+            ? 'no sources'
+            : table(
+                ['ID', 'ACTIVE', 'OWNER', 'GPUS', 'MAX RUNTIME', 'DETERMINISTIC', 'METADATA'],
+                sources.map((item) => [
+                  item.sourceId,
+                  item.active ? 'yes' : 'no',
+                  item.owner,
+                  item.requirements.minGpus,
+                  formatDuration(item.requirements.maxRuntimeSec),
+                  item.requirements.deterministic ? 'yes' : 'no',
+                  item.metadata,
+                ]),
+              ),
+        )
+      },
+    )
+}

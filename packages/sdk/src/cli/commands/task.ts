@@ -1,0 +1,565 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { Command } from 'commander'
+import * as z from 'zod'
+import { InvalidParametersError } from '../../errors/validation.js'
+import { getBytes } from '../../storage/getBytes.js'
+import { cancelTask } from '../../tasks/cancelTask.js'
+import { getTask } from '../../tasks/getTask.js'
+import { type GetTaskResultReturnType, getTaskResult } from '../../tasks/getTaskResult.js'
+import { listTasks } from '../../tasks/listTasks.js'
+import { type SubmitTaskParameters, submitTask } from '../../tasks/submitTask.js'
+import { submitTasks, type TaskSubmission } from '../../tasks/submitTasks.js'
+import { submitTaskWithPermit } from '../../tasks/submitTaskWithPermit.js'
+import { type TaskProgress, waitForTask } from '../../tasks/waitForTask.js'
+import { watchTasks } from '../../tasks/watchTasks.js'
+import type { Task, TaskStatus } from '../../types/task.js'
+import { formatAmount, type TokenInfo } from '../../utils/amount.js'
+import { formatDuration, parseDuration } from '../../utils/duration.js'
+import { exportContent, isDirectory, resolveInput } from '../content.js'
+import type { Context } from '../context.js'
+import { UsageError } from '../errors.js'
+import { fields, formatDate, formatTransaction, table } from '../format.js'
+import { parseId, parseInteger } from '../parse.js'
+import { type CommandGroup, examples } from '../program.js'
+import { readReceipts } from './receipt.js'
+
+/** The task flags of `task submit`, as commander parses them. */
+interface SubmitOptions {
+  source?: number
+  input?: string
+  maxPayment?: string
+  pricePerSecond?: string
+  replicas?: number
+  deadline?: string
+  minGpus?: number
+  minVramMib?: number
+  minComputeCapability?: number
+  maxRuntime?: string
+  minSuccessBps?: number
+  minCompleted?: number
+  file?: string
+  permit?: boolean
+  wait?: boolean
+  timeout?: string
+}
+
+const taskFlags = [
+  'source',
+  'input',
+  'maxPayment',
+  'pricePerSecond',
+  'replicas',
+  'deadline',
+  'minGpus',
+  'minVramMib',
+  'minComputeCapability',
+  'maxRuntime',
+  'minSuccessBps',
+  'minCompleted',
+] as const satisfies readonly (keyof SubmitOptions)[]
+
+// A task file: one task or a list, with the field names of submitTask. Values are checked by the
+// action (which names the field); here only the shape, so that a typo is not silently ignored.
+const amountField = z.union([z.string(), z.number().transform(String)])
+const taskFileEntry = z.strictObject({
+  sourceId: z.union([z.number(), z.string()]),
+  input: z.string(),
+  maxPayment: amountField,
+  pricePerSecond: amountField.optional(),
+  replicas: z.number().optional(),
+  deadline: z.union([z.string(), z.number()]).optional(),
+  requirements: z
+    .strictObject({
+      minGpus: z.number().optional(),
+      minVramMiB: z.number().optional(),
+      minComputeCapability: z.number().optional(),
+      maxRuntimeSec: z.union([z.string(), z.number()]).optional(),
+    })
+    .optional(),
+  minSuccessBps: z.number().optional(),
+  minCompleted: z.number().optional(),
+})
+const taskFile = z.union([taskFileEntry, z.array(taskFileEntry).min(1, 'list at least one task')])
+
+type TaskFileEntry = z.infer<typeof taskFileEntry>
+
+async function readTaskFile(file: string): Promise<TaskFileEntry[]> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`--file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new UsageError(`--file: ${file} is not valid JSON`)
+  }
+  const result = taskFile.safeParse(json)
+  if (!result.success) {
+    throw new InvalidParametersError({
+      action: `task file ${file}`,
+      fields: result.error.issues.map((issue) => ({
+        path: issue.path.length === 0 ? '(file)' : issue.path.map(String).join('.'),
+        message:
+          issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message,
+      })),
+    })
+  }
+  return Array.isArray(result.data) ? result.data : [result.data]
+}
+
+function fromFlags(options: SubmitOptions): TaskFileEntry {
+  const missing = (['source', 'input', 'maxPayment'] as const).filter((name) => options[name] === undefined)
+  if (missing.length > 0) {
+    const flag = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
+    throw new UsageError(`task submit needs ${missing.map(flag).join(', ')} (or --file task.json)`)
+  }
+  const requirements = {
+    ...(options.minGpus === undefined ? {} : { minGpus: options.minGpus }),
+    ...(options.minVramMib === undefined ? {} : { minVramMiB: options.minVramMib }),
+    ...(options.minComputeCapability === undefined
+      ? {}
+      : { minComputeCapability: options.minComputeCapability }),
+    ...(options.maxRuntime === undefined ? {} : { maxRuntimeSec: options.maxRuntime }),
+  }
+  return {
+    sourceId: options.source as number,
+    input: options.input as string,
+    maxPayment: options.maxPayment as string,
+    ...(options.pricePerSecond === undefined ? {} : { pricePerSecond: options.pricePerSecond }),
+    ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(Object.keys(requirements).length === 0 ? {} : { requirements }),
+    ...(options.minSuccessBps === undefined ? {} : { minSuccessBps: options.minSuccessBps }),
+    ...(options.minCompleted === undefined ? {} : { minCompleted: options.minCompleted }),
+  }
+}
+
+/** The `timeout` of `--timeout` in milliseconds (a duration like 30m), or undefined. */
+function timeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const seconds = parseDuration(value)
+  if (seconds === undefined || seconds === 0) {
+    throw new InvalidParametersError({
+      action: 'task',
+      fields: [{ path: '--timeout', message: "pass a duration like '90s', '30m' or '2h'" }],
+    })
+  }
+  return seconds * 1000
+}
+
+/** A status change as a line: the status, and who holds the slots once claimed. */
+function describeProgress({ task, status }: TaskProgress): string {
+  const claims = task.slots
+    .filter((slot) => slot.provider !== undefined)
+    .map((slot) => `slot ${slot.index}: ${slot.status} by ${slot.provider}`)
+  return `task ${task.taskId}: ${status}${claims.length === 0 ? '' : ` (${claims.join('; ')})`}`
+}
+
+/**
+ * Waits for a task to settle, showing status changes and claims on stderr;
+ * rejects with TaskFailedError / TaskExpiredError / TaskCancelledError (exit
+ * 4) or WaitForTaskTimeoutError (exit 5).
+ */
+async function follow(
+  context: Context,
+  taskId: bigint,
+  timeout: number | undefined,
+): Promise<GetTaskResultReturnType> {
+  const [client, deployment, token] = await Promise.all([
+    context.client(),
+    context.deployment(),
+    context.token(),
+  ])
+  context.terminal.progress(`task ${taskId}: waiting…`)
+  const unwatch = watchTasks(client, {
+    deployment,
+    taskId,
+    // Replays claims made before the watch started (the submission's block is known after `submit`).
+    ...(fromBlock === undefined ? {} : { fromBlock }),
+    onClaimed: ({ slot, provider, dueAt, collateral }) =>
+      context.terminal.progress(
+        `task ${taskId}: slot ${slot} claimed by ${provider} (collateral ${formatAmount(collateral, token)}, due ${formatDate(dueAt)})`,
+      ),
+  })
+  try {
+    const { result } = await waitForTask(client, {
+      deployment,
+      taskId,
+      ...(timeout === undefined ? {} : { timeout }),
+      onProgress: (progress) => context.terminal.progress(describeProgress(progress)),
+    })
+    return result
+  } finally {
+    unwatch()
+  }
+}
+
+/** What a task produced so far: per slot, the result and receipt CIDs, and the settlement. */
+async function resultOf(context: Context, taskId: bigint): Promise<GetTaskResultReturnType> {
+  const [client, deployment] = await Promise.all([context.client(), context.deployment()])
+  return getTaskResult(client, { deployment, taskId })
+}
+
+/** A settled task's results as lines. */
+function describeResults(result: GetTaskResultReturnType, token: TokenInfo): string[] {
+  const { taskId, settlement } = result
+  const paid = new Map(settlement?.payments.map((payment) => [payment.slot, payment]))
+  return [
+    `task ${taskId}: ${result.status}${result.resultCID === undefined ? '' : `, output ${result.resultCID}`}`,
+    ...result.results.map((item) => {
+      const payment = paid.get(item.slot)
+      return `  slot ${item.slot}: ${item.provider} output ${item.resultCID} receipt ${item.receiptCID} runtime ${item.runtimeSec}s${payment === undefined ? '' : `, paid ${formatAmount(payment.payment, token)} (fee ${formatAmount(payment.fee, token)})`}`
+    }),
+    ...(settlement === undefined ? [] : [`  refund: ${formatAmount(settlement.refund, token)}`]),
+    ...(result.resultCID === undefined
+      ? []
+      : [`fetch it with: gridforge task result ${taskId} --out ./result-${taskId}`]),
+  ]
+}
+
+function describeTask(task: Task, token: TokenInfo): string[] {
+  const requirements = task.requirements
+  return [
+    ...fields([
+      ['task', task.taskId],
+      ['status', task.status],
+      ['client', task.client],
+      ['source', task.sourceId],
+      ['input', task.inputCID],
+      ['replicas', task.replicas],
+      ['max payment', `${formatAmount(task.maxPayment, token)} per replica`],
+      ['price', task.pricePerSecond === 0n ? 'fixed' : `${formatAmount(task.pricePerSecond, token)}/s`],
+      ['deadline', task.deadline],
+      ['collateral', formatAmount(task.collateral, token)],
+      [
+        'requirements',
+        `gpus ≥ ${requirements.minGpus}, vram ≥ ${requirements.minVramMiB} MiB, cc ≥ ${requirements.minComputeCapability}, runtime ≤ ${formatDuration(requirements.maxRuntimeSec)}${requirements.deterministic ? ', deterministic' : ''}`,
+      ],
+      ['fee', `${task.feeBps} bps (discount ${task.discountBps} bps)`],
+      ...(task.revealDeadline === undefined ? [] : ([['reveal deadline', task.revealDeadline]] as const)),
+    ]),
+    'slots:',
+    ...table(
+      ['SLOT', 'STATUS', 'PROVIDER', 'CLAIMED', 'DUE'],
+      task.slots.map((slot) => [slot.index, slot.status, slot.provider, slot.claimedAt, slot.dueAt]),
+    ).map((line) => `  ${line}`),
+  ]
+}
+
+const submitHelp = examples(
+  'gridforge task submit --source 1 --input ./audio --max-payment 5 --deadline 2h --wait',
+  'gridforge task submit --source 1 --input bafy… --max-payment 2 --price-per-second 0.01 --min-gpus 1',
+  'gridforge task submit --file tasks.json   # one task or an array: {"sourceId":1,"input":"./a","maxPayment":"5"}',
+)
+
+export const taskCommands: CommandGroup = (program, contextOf) => {
+  const task = program
+    .command('task')
+    .description('tasks: submit work to a source, follow it, fetch its result and logs')
+    .addHelpText('after', examples('gridforge task submit --source 1 --input ./data --max-payment 5 --wait'))
+
+  task
+    .command('submit')
+    .description(
+      'submit a task (or several with --file): a folder or file given as --input is imported into the store and its CID used; the escrow comes from your market balance, then your allowance',
+    )
+    .option('--source <id>', 'the source to run', parseInteger)
+    .option('--input <cid|file|folder>', 'the input: a CID, or a path imported into the store')
+    .option('--max-payment <amount>', 'most paid to each replica, in token units (e.g. 5)')
+    .option('--price-per-second <amount>', 'metered price; omitted: a fixed price of --max-payment')
+    .option(
+      '--replicas <n>',
+      'providers that run it, 1 to 7 (more than 1 needs a deterministic source)',
+      parseInteger,
+    )
+    .option('--deadline <duration>', 'how long it may wait for results, e.g. 2h (default 1d, at most 30d)')
+    .option('--min-gpus <n>', 'least GPUs (stricter than the source)', parseInteger)
+    .option('--min-vram-mib <MiB>', 'least memory per GPU, in MiB', parseInteger)
+    .option('--min-compute-capability <cc>', 'least CUDA compute capability × 10, e.g. 80', parseInteger)
+    .option('--max-runtime <duration>', 'longest run, e.g. 30m (shorter than the source)')
+    .option('--min-success-bps <bps>', 'least success rate of a claimant, in basis points', parseInteger)
+    .option('--min-completed <n>', 'least tasks a claimant has completed', parseInteger)
+    .option('--file <task.json>', 'read the task (or an array of tasks) from a JSON file instead of flags')
+    .option('--permit', 'pay a shortfall with an EIP-2612 permit signature instead of an allowance')
+    .option('--wait', 'follow the task until it settles, then print the result')
+    .option('--timeout <duration>', 'with --wait: give up waiting after this long (exit code 5)')
+    .addHelpText('after', submitHelp)
+    .action(async (options: SubmitOptions, command: Command) => {
+      const context = contextOf(command)
+      const timeout = timeoutMs(options.timeout)
+      let entries: TaskFileEntry[]
+      let baseDir = process.cwd()
+      if (options.file !== undefined) {
+        const mixed = taskFlags.filter((name) => options[name] !== undefined)
+        if (mixed.length > 0) throw new UsageError('pass the task either with --file or with flags, not both')
+        entries = await readTaskFile(options.file)
+        baseDir = path.dirname(path.resolve(options.file))
+      } else {
+        entries = [fromFlags(options)]
+      }
+      const [client, deployment, token] = await Promise.all([
+        context.walletClient(),
+        context.deployment(),
+        context.token(),
+      ])
+      const store = context.store()
+      const tasks: TaskSubmission[] = []
+      for (const [index, entry] of entries.entries()) {
+        const input = await resolveInput(entry.input, {
+          store,
+          terminal: context.terminal,
+          baseDir,
+          option:
+            entries.length > 1 ? `tasks[${index}].input` : options.file === undefined ? '--input' : 'input',
+        })
+        tasks.push({ ...(entry as unknown as TaskSubmission), input })
+      }
+      let submitted: { taskId: bigint; escrow: bigint; deadline: number }[]
+      let transaction: { hash: `0x${string}`; blockNumber: bigint }
+      if (tasks.length === 1) {
+        const parameters = { deployment, ...(tasks[0] as TaskSubmission) } as SubmitTaskParameters
+        context.terminal.progress('submitting the task…')
+        const result =
+          options.permit === true
+            ? await submitTaskWithPermit(client, parameters)
+            : await submitTask(client, parameters)
+        submitted = [{ taskId: result.taskId, escrow: result.escrow, deadline: result.deadline }]
+        transaction = { hash: result.hash, blockNumber: result.blockNumber }
+      } else {
+        if (options.permit === true)
+          throw new UsageError('--permit submits one task; approve or deposit for a batch')
+        context.terminal.progress(`submitting ${tasks.length} tasks…`)
+        const result = await submitTasks(client, { deployment, tasks })
+        submitted = result.tasks
+        transaction = { hash: result.hash, blockNumber: result.blockNumber }
+      }
+      for (const { taskId, escrow } of submitted) {
+        context.terminal.progress(`submitted task ${taskId} (escrow ${formatAmount(escrow, token)})`)
+      }
+      if (options.wait !== true) {
+        context.terminal.result(
+          submitted.map((item, index) => ({ ...item, input: tasks[index]?.input, ...transaction })),
+          () => [
+            ...submitted.map(
+              ({ taskId, escrow, deadline }, index) =>
+                `submitted task ${taskId}: input ${tasks[index]?.input}, escrow ${formatAmount(escrow, token)}, deadline ${formatDate(new Date(deadline * 1000))}`,
+            ),
+            formatTransaction(transaction),
+            `follow it with: gridforge task watch ${submitted[0]?.taskId}`,
+          ],
+        )
+        return
+      }
+      const settled = await Promise.all(
+        submitted.map(({ taskId }) =>
+          follow(context, taskId, { timeout, fromBlock: transaction.blockNumber }),
+        ),
+      )
+      context.terminal.result(settled, () => settled.flatMap((result) => describeResults(result, token)))
+    })
+
+  task
+    .command('status')
+    .description("a task's state: status, terms, requirements and slots")
+    .argument('<taskId>', 'the task', parseId)
+    .addHelpText('after', examples('gridforge task status 42', 'gridforge --json task status 42'))
+    .action(async (taskId: bigint, _options: object, command: Command) => {
+      const context = contextOf(command)
+      const [client, deployment, token] = await Promise.all([
+        context.client(),
+        context.deployment(),
+        context.token(),
+      ])
+      const found = await getTask(client, { deployment, taskId, includeInput: true })
+      context.terminal.result(found, () => describeTask(found, token))
+    })
+
+  task
+    .command('watch')
+    .description(
+      'follow a task until it settles: status changes, claims, results (exit 4 if it fails, expires or is cancelled)',
+    )
+    .argument('<taskId>', 'the task', parseId)
+    .option('--timeout <duration>', 'give up waiting after this long (exit code 5)')
+    .addHelpText('after', examples('gridforge task watch 42', 'gridforge task watch 42 --timeout 30m'))
+    .action(async (taskId: bigint, options: { timeout?: string }, command: Command) => {
+      const context = contextOf(command)
+      const timeout = timeoutMs(options.timeout)
+      const token = await context.token()
+      const result = await follow(context, taskId, { timeout })
+      context.terminal.result(result, () => describeResults(result, token))
+    })
+
+  task
+    .command('result')
+    .description(
+      "fetch a completed task's output from the store: into --out, or a file's bytes to stdout (every block is checked against the CID)",
+    )
+    .argument('<taskId>', 'the task', parseId)
+    .option('--out <dir>', 'write the output here (a folder: created; existing files are never overwritten)')
+    .option(
+      '--slot <n>',
+      'the replica slot whose output to fetch (default: the first with a result)',
+      parseInteger,
+    )
+    .addHelpText(
+      'after',
+      examples('gridforge task result 42 --out ./result', 'gridforge task result 42 > output.json'),
+    )
+    .action(async (taskId: bigint, options: { out?: string; slot?: number }, command: Command) => {
+      const context = contextOf(command)
+      const found = await resultOf(context, taskId)
+      const chosen =
+        options.slot === undefined
+          ? (found.results.find((item) => item.resultCID === found.resultCID) ?? found.results[0])
+          : found.results.find((item) => item.slot === options.slot)
+      if (chosen === undefined) {
+        throw new UsageError(
+          options.slot === undefined
+            ? `task ${taskId} has no result yet`
+            : `task ${taskId} has no result in slot ${options.slot}`,
+          [`Follow it with: gridforge task watch ${taskId}`],
+        )
+      }
+      const store = context.store()
+      if (options.out !== undefined) {
+        const exported = await exportContent(store, chosen.resultCID, options.out, {
+          terminal: context.terminal,
+        })
+        context.terminal.result({ taskId, slot: chosen.slot, out: options.out, ...exported }, () => [
+          `wrote ${exported.files.length} file(s), ${exported.bytes} bytes of ${exported.cid} to ${options.out}`,
+          ...exported.skippedLinks.map((link) => `skipped symbolic link ${link}`),
+        ])
+        return
+      }
+      if (context.terminal.json || (await isDirectory(store, chosen.resultCID))) {
+        const listing = (await isDirectory(store, chosen.resultCID))
+          ? await store.ls(chosen.resultCID)
+          : undefined
+        context.terminal.result(
+          { taskId, slot: chosen.slot, cid: chosen.resultCID, entries: listing },
+          () => [
+            `task ${taskId} output ${chosen.resultCID} is a folder; fetch it with --out <dir>:`,
+            ...table(
+              ['TYPE', 'SIZE', 'NAME'],
+              (listing ?? []).map((entry) => [entry.type, entry.size, entry.name]),
+            ).map((line) => `  ${line}`),
+          ],
+        )
+        return
+      }
+      for await (const chunk of store.get(chosen.resultCID)) context.terminal.outBytes(chunk)
+    })
+
+  task
+    .command('logs')
+    .description("print a settled task's logs (the logs CID of the provider's receipt)")
+    .argument('<taskId>', 'the task', parseId)
+    .option('--slot <n>', 'the replica slot (default: the first)', parseInteger)
+    .addHelpText('after', examples('gridforge task logs 42', 'gridforge task logs 42 --slot 2 | less'))
+    .action(async (taskId: bigint, options: { slot?: number }, command: Command) => {
+      const context = contextOf(command)
+      const receipts = await readReceipts(context, taskId, options.slot)
+      const chosen = receipts[0]
+      if (chosen?.receipt === undefined) {
+        throw new UsageError(`task ${taskId} has no readable receipt, so no logs CID`, [
+          `See what is wrong with: gridforge receipt show ${taskId}`,
+        ])
+      }
+      if (chosen.status === 'mismatch') {
+        context.terminal.err(
+          `warning: the receipt of task ${taskId} did not verify (gridforge receipt verify ${taskId}); the logs are the provider's word`,
+        )
+      }
+      const logsCid = chosen.receipt.logsCID
+      if (context.terminal.json) {
+        const bytes = await getBytes(context.store(), logsCid, { maxBytes: 64 * 1024 * 1024 })
+        context.terminal.result(
+          { taskId, slot: chosen.settlement.slot, logsCID: logsCid, logs: new TextDecoder().decode(bytes) },
+          () => '',
+        )
+        return
+      }
+      for await (const chunk of context.store().get(logsCid)) context.terminal.outBytes(chunk)
+    })
+
+  task
+    .command('cancel')
+    .description('cancel a task nobody has claimed yet; its escrow returns to your market balance')
+    .argument('<taskId>', 'the task', parseId)
+    .addHelpText('after', examples('gridforge task cancel 42'))
+    .action(async (taskId: bigint, _options: object, command: Command) => {
+      const context = contextOf(command)
+      const [client, deployment, token] = await Promise.all([
+        context.walletClient(),
+        context.deployment(),
+        context.token(),
+      ])
+      context.terminal.progress(`cancelling task ${taskId}…`)
+      const result = await cancelTask(client, { deployment, taskId })
+      context.terminal.result(
+        result,
+        () =>
+          `cancelled task ${taskId}: ${formatAmount(result.refund, token)} refunded; ${formatTransaction(result)}`,
+      )
+    })
+
+  task
+    .command('list')
+    .description('tasks from the chain, by client, provider, source or status')
+    .option('--mine', 'tasks the configured key submitted')
+    .option('--client <address>', 'tasks this address submitted')
+    .option('--provider <address>', 'tasks this provider claimed')
+    .option('--source <id>', 'tasks of this source', parseInteger)
+    .option('--status <status...>', 'Open, Claimed, Revealing, Completed, Failed, Cancelled, Expired')
+    .addHelpText(
+      'after',
+      examples('gridforge task list --mine --status Open Claimed', 'gridforge --json task list --source 1'),
+    )
+    .action(
+      async (
+        options: { mine?: boolean; client?: string; provider?: string; source?: number; status?: string[] },
+        command: Command,
+      ) => {
+        const context = contextOf(command)
+        const account =
+          options.mine === true || options.client !== undefined
+            ? await context.addressOr(options.client, '--client')
+            : undefined
+        const provider =
+          options.provider === undefined ? undefined : await context.addressOr(options.provider, '--provider')
+        const [client, deployment, token] = await Promise.all([
+          context.client(),
+          context.deployment(),
+          context.token(),
+        ])
+        const tasks = await listTasks(client, {
+          deployment,
+          ...(account === undefined ? {} : { client: account }),
+          ...(provider === undefined ? {} : { provider }),
+          ...(options.source === undefined ? {} : { sourceId: options.source }),
+          ...(options.status === undefined ? {} : { status: options.status as TaskStatus[] }),
+        })
+        context.terminal.result(tasks, () =>
+          tasks.length === 0
+            ? 'no tasks'
+            : table(
+                ['ID', 'STATUS', 'SOURCE', 'REPLICAS', 'MAX PAYMENT', 'DEADLINE', 'INPUT'],
+                tasks.map((item) => [
+                  item.taskId,
+                  item.status,
+                  item.sourceId,
+                  item.replicas,
+                  formatAmount(item.maxPayment, token),
+                  item.deadline,
+                  item.inputCID,
+                ]),
+              ),
+        )
+      },
+    )
+}

@@ -1,0 +1,27 @@
+import { parseUnits } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { deployment, fundedClient } from '../../test/chain.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { rejection } from '../tasks/testing.js'
+import { getCollateral } from './getCollateral.js'
+
+describe('getCollateral', () => {
+  it('is maxPayment × collateralBps (50% by default)', async () => {
+    const client = await fundedClient({ grid: '0' })
+    expect(await getCollateral(client, { deployment: deployment(), maxPayment: '5' })).toBe(
+      parseUnits('2.5', 18),
+    )
+    expect(await getCollateral(client, { deployment: deployment(), maxPayment: 3n })).toBe(1n)
+  })
+
+  it('refuses amounts the contract cannot take', async () => {
+    const client = await fundedClient({ grid: '0' })
+    for (const maxPayment of [2n ** 96n, '1.5e3', -1n]) {
+      const error = await rejection(
+        getCollateral(client, { deployment: deployment(), maxPayment: maxPayment as never }),
+      )
+      expect(error).toBeInstanceOf(InvalidParametersError)
+      expect((error as InvalidParametersError).fields[0]!.path).toBe('maxPayment')
+    }
+  })
+})

@@ -1,0 +1,86 @@
+import type { Account, Chain, Client, Transport } from 'viem'
+import * as z from 'zod/mini'
+import {
+  MinProviderStakeUpdated,
+  errors as providerRegistryErrors,
+  setMinProviderStake as setMinProviderStakeFunction,
+} from '../abis/providerRegistry.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { providerRegistryHints } from '../errors/hints/registries.js'
+import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { type Amount, formatAmount, gridToken } from '../utils/amount.js'
+
+/** Largest `minProviderStake` the registry accepts (its MAX_MIN_PROVIDER_STAKE), in base units. */
+export const maxMinProviderStake = 10n ** 27n
+
+export type SetMinProviderStakeParameters = DeploymentParameter &
+  WriteOptions & {
+    /** Available stake needed to register, e.g. `'100'` (token units) or a bigint (base units). */
+    amount: Amount
+  }
+
+export type SetMinProviderStakeReturnType = WriteResult & {
+  /** The new minimum, in base units. */
+  minProviderStake: bigint
+}
+
+export type SetMinProviderStakeErrorType =
+  | InvalidParametersErrorType
+  | ContractRevertedErrorType
+  | TransactionRevertedErrorType
+  | EventNotFoundErrorType
+  | Error
+
+const schema = (decimals: number) =>
+  z.object({
+    amount: z.pipe(
+      s.amount(decimals),
+      z.bigint().check(
+        z.lte(maxMinProviderStake, {
+          error: `must be at most ${maxMinProviderStake} base units (${formatAmount(maxMinProviderStake, { symbol: '', decimals })}token units)`,
+        }),
+      ),
+    ),
+  })
+
+/**
+ * Owner only: sets the available stake a provider needs to register.
+ * Providers already registered are unaffected.
+ *
+ * @example
+ * import { setMinProviderStake } from '@gridforge/sdk'
+ *
+ * await setMinProviderStake(ownerClient, { deployment, amount: '500' })
+ */
+export async function setMinProviderStake(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: SetMinProviderStakeParameters,
+): Promise<SetMinProviderStakeReturnType> {
+  const { deployment, account, confirmations } = parameters
+  const token = deployment.token ?? gridToken
+  const action = 'setMinProviderStake'
+  const params = validate(action, schema(token.decimals), parameters)
+  const providers = deployment.contracts.providers
+  const receipt = await writeAndWait(client, {
+    action,
+    hints: providerRegistryHints,
+    token,
+    address: providers,
+    abi: [setMinProviderStakeFunction, ...providerRegistryErrors],
+    functionName: 'setMinProviderStake',
+    args: [params.amount],
+    account,
+    confirmations,
+  })
+  const { args } = findEvent(action, receipt, providers, MinProviderStakeUpdated)
+  return {
+    minProviderStake: args.minProviderStake,
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { deployment } from '../../test/chain.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { claimTask } from './claimTask.js'
+import { computeCommitment, generateSalt, resultDigest } from './commitment.js'
+import { commitResult } from './commitResult.js'
+import { submitTask } from './submitTask.js'
+import { anyCid, approvedClient, outputCid, publishTestSource, rejection, testProvider } from './testing.js'
+
+async function claimedTask(replicas: number) {
+  const sourceId = await publishTestSource({ deterministic: true })
+  const client = await approvedClient({ grid: '20' })
+  const provider = await testProvider([sourceId])
+  const { taskId } = await submitTask(client, {
+    deployment: deployment(),
+    sourceId,
+    input: anyCid,
+    maxPayment: '1',
+    replicas,
+    deadline: '29d',
+  })
+  await claimTask(provider, { deployment: deployment(), taskId })
+  return { sourceId, provider, taskId }
+}
+
+describe('commitResult', () => {
+  it('generates a salt, commits to the digest and returns what the reveal needs', async () => {
+    const { provider, taskId } = await claimedTask(2)
+    const result = await outputCid('commit me')
+    const committed = await commitResult(provider, { deployment: deployment(), taskId, result })
+    expect(committed.salt).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(committed.digest).toBe(resultDigest(result))
+    expect(committed).toMatchObject({
+      taskId,
+      provider: provider.account.address,
+      slot: 0,
+      revealDeadline: undefined,
+    })
+    expect(committed.commitment).toBe(
+      computeCommitment({
+        taskId,
+        provider: provider.account.address,
+        digest: committed.digest,
+        salt: committed.salt,
+      }),
+    )
+  })
+
+  it('uses the salt given, and refuses a second commitment', async () => {
+    const { provider, taskId } = await claimedTask(2)
+    const salt = generateSalt()
+    const committed = await commitResult(provider, { deployment: deployment(), taskId, result: anyCid, salt })
+    expect(committed.salt).toBe(salt)
+    const error = await rejection(
+      commitResult(provider, { deployment: deployment(), taskId, result: anyCid }),
+    )
+    expect(error).toBeInstanceOf(ContractRevertedError)
+    expect(error).toMatchObject({
+      errorName: 'TaskMarketAlreadyCommitted',
+      hint: `${provider.account.address} already committed to task ${taskId}: reveal once every slot has committed`,
+    })
+  })
+
+  it('points a single-replica task to submitResult', async () => {
+    const { provider, taskId } = await claimedTask(1)
+    const error = (await rejection(
+      commitResult(provider, { deployment: deployment(), taskId, result: anyCid }),
+    )) as ContractRevertedError
+    expect(error.errorName).toBe('TaskMarketWrongMode')
+    expect(error.hint).toBe(`task ${taskId} has one replica: use submitResult`)
+  })
+
+  it('refuses a result CID that is not sha2-256, naming the field', async () => {
+    const provider = await approvedClient({ grid: '1' })
+    const blake3 = 'bafkr4iaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+    const error = await rejection(
+      commitResult(provider, { deployment: deployment(), taskId: 1n, result: blake3 }),
+    )
+    expect(error).toBeInstanceOf(InvalidParametersError)
+    expect((error as InvalidParametersError).fields).toEqual([
+      { path: 'result', message: 'its multihash is 0x1e, not sha2-256 (0x12)' },
+    ])
+  })
+})

@@ -1,0 +1,89 @@
+import { parseUnits } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { deployment, testClient } from '../../test/chain.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { claimTask } from './claimTask.js'
+import { expireTask } from './expireTask.js'
+import { submitTask } from './submitTask.js'
+import {
+  anyCid,
+  approvedClient,
+  availableStake,
+  marketBalance,
+  publishTestSource,
+  rejection,
+  testProvider,
+} from './testing.js'
+
+const grid = (amount: string) => parseUnits(amount, 18)
+
+describe('expireTask', () => {
+  it('refunds a task past its deadline and slashes the claimant that never delivered', async () => {
+    const sourceId = await publishTestSource()
+    const client = await approvedClient({ grid: '10' })
+    const [noShow, late] = [await testProvider([sourceId]), await testProvider([sourceId])]
+    const submit = () =>
+      submitTask(client, {
+        deployment: deployment(),
+        sourceId,
+        input: anyCid,
+        maxPayment: '1',
+        deadline: '2m',
+      })
+    const claimed = await submit()
+    const unclaimed = await submit()
+    const claim = await claimTask(noShow, { deployment: deployment(), taskId: claimed.taskId })
+    // A claim is never due after the task's deadline.
+    expect(claim.dueAt.getTime()).toBe(claimed.deadline * 1000)
+
+    const early = (await rejection(
+      expireTask(client, { deployment: deployment(), taskId: claimed.taskId }),
+    )) as ContractRevertedError
+    expect(early).toBeInstanceOf(ContractRevertedError)
+    expect(early.errorName).toBe('TaskMarketDeadlineNotPassed')
+    expect(early.hint).toBe(
+      `task ${claimed.taskId} can be expired after ${new Date(claimed.deadline * 1000).toISOString()}`,
+    )
+
+    await testClient().increaseTime({ seconds: 121 })
+    await testClient().mine({ blocks: 1 })
+
+    const tooLate = (await rejection(
+      claimTask(late, { deployment: deployment(), taskId: unclaimed.taskId }),
+    )) as ContractRevertedError
+    expect(tooLate.errorName).toBe('TaskMarketTaskDeadlinePassed')
+    expect(tooLate.hint).toContain('it can no longer be claimed; anyone may expire it')
+
+    const expired = await expireTask(late, { deployment: deployment(), taskId: claimed.taskId })
+    expect(expired).toMatchObject({
+      taskId: claimed.taskId,
+      client: client.account.address,
+      status: 'Expired',
+      resultDigest: undefined,
+      paid: 0n,
+      refund: grid('1'),
+      payments: [],
+      slashes: [
+        {
+          slot: 0,
+          provider: noShow.account.address,
+          amount: grid('0.5'),
+          toClient: grid('0.25'),
+          outvoted: false,
+        },
+      ],
+    })
+    const refunded = await expireTask(late, { deployment: deployment(), taskId: unclaimed.taskId })
+    expect(refunded).toMatchObject({ status: 'Expired', refund: grid('1'), slashes: [] })
+    expect(await marketBalance(client.account.address)).toBe(grid('2.25'))
+    expect(await availableStake(noShow.account.address)).toBe(grid('199.5'))
+
+    const twice = (await rejection(
+      expireTask(late, { deployment: deployment(), taskId: claimed.taskId }),
+    )) as ContractRevertedError
+    expect(twice.errorName).toBe('TaskMarketWrongStatus')
+    expect(twice.hint).toBe(
+      `task ${claimed.taskId} is Expired: it expired and was refunded: it is final; read it with getTask`,
+    )
+  })
+})

@@ -1,0 +1,146 @@
+import { parseUnits } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { deployment, fundedClient, testClient } from '../../test/chain.js'
+import { TaskNotFoundError } from '../errors/task.js'
+import { getTask } from './getTask.js'
+import { getTaskResult } from './getTaskResult.js'
+import {
+  cancel,
+  claim,
+  commit,
+  digestOf,
+  fixtureCid,
+  publishSource,
+  registerFixtureProvider,
+  reveal,
+  submit,
+  submitFixtureTasks,
+} from './testing-reads.js'
+
+const result = (taskId: bigint) => getTaskResult(testClient(), { deployment: deployment(), taskId })
+
+describe('getTaskResult', () => {
+  it('returns the result, receipt, runtime and payment of a completed single-replica task', async () => {
+    const d = deployment()
+    const [client, provider] = await Promise.all([fundedClient(), fundedClient()])
+    const sourceId = await publishSource(client, d)
+    await registerFixtureProvider(provider, d, [sourceId])
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, maxPayment: '3' })
+    expect(await result(taskId)).toEqual({
+      taskId,
+      status: 'Open',
+      resultCID: undefined,
+      results: [],
+      settlement: undefined,
+    })
+
+    await claim(provider, d, taskId)
+    const receiptCID = 'bafkreiaxnnnb7qz2focittuqq3ya25q7rcv3bqynnczfzao3bnyb7qwzuy'
+    const { transactionHash, blockNumber } = await submit(provider, d, taskId, {
+      result: 'bafkreiresultresultresult',
+      receipt: receiptCID,
+      runtimeSec: 42,
+    })
+    const { feeBps, slots } = await getTask(testClient(), { deployment: d, taskId })
+    const { timestamp } = await provider.getBlock({ blockNumber })
+    const claimedAt = (slots[0]?.claimedAt?.getTime() ?? 0) / 1000
+    // The runtime counted is capped by the time since the claim.
+    const runtimeSec = Math.min(42, Number(timestamp) - claimedAt)
+    const payment = parseUnits('3', 18)
+    expect(await result(taskId)).toEqual({
+      taskId,
+      status: 'Completed',
+      resultCID: 'bafkreiresultresultresult',
+      results: [
+        {
+          slot: 0,
+          provider: provider.account.address,
+          resultCID: 'bafkreiresultresultresult',
+          receiptCID,
+          runtimeSec,
+          resultDigest: undefined,
+          accepted: true,
+          hash: transactionHash,
+          blockNumber,
+        },
+      ],
+      settlement: {
+        status: 'Completed',
+        resultDigest: undefined,
+        paid: payment,
+        refund: 0n,
+        payments: [
+          { slot: 0, provider: provider.account.address, payment, fee: (payment * BigInt(feeBps)) / 10_000n },
+        ],
+        slashes: [],
+        hash: transactionHash,
+        blockNumber,
+      },
+    })
+  })
+
+  it('marks the majority of three replicas accepted and the outvoted one slashed', async () => {
+    const d = deployment()
+    const client = await fundedClient()
+    const providers = await Promise.all([fundedClient(), fundedClient(), fundedClient()])
+    const sourceId = await publishSource(client, d, { deterministic: true })
+    await Promise.all(providers.map((provider) => registerFixtureProvider(provider, d, [sourceId])))
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, replicas: 3 })
+    const outputs = ['bafkreimajority', 'bafkreiminority', 'bafkreimajority']
+    for (const provider of providers) await claim(provider, d, taskId)
+    for (const [index, provider] of providers.entries())
+      await commit(provider, d, taskId, outputs[index] ?? '')
+    for (const [index, provider] of providers.entries())
+      await reveal(provider, d, taskId, outputs[index] ?? '')
+
+    const { status, resultCID, results, settlement } = await result(taskId)
+    expect(status).toBe('Completed')
+    expect(resultCID).toBe('bafkreimajority')
+    expect(results.map((slot) => [slot.slot, slot.provider, slot.resultCID, slot.accepted])).toEqual([
+      [0, providers[0]?.account.address, 'bafkreimajority', true],
+      [1, providers[1]?.account.address, 'bafkreiminority', false],
+      [2, providers[2]?.account.address, 'bafkreimajority', true],
+    ])
+    expect(results.map((slot) => slot.resultDigest)).toEqual(outputs.map(digestOf))
+    expect(results.every((slot) => slot.receiptCID === fixtureCid)).toBe(true)
+    expect(settlement?.status).toBe('Completed')
+    expect(settlement?.resultDigest).toBe(digestOf('bafkreimajority'))
+    expect(settlement?.payments.map((payment) => payment.slot)).toEqual([0, 2])
+    expect(settlement?.slashes).toEqual([
+      {
+        slot: 1,
+        provider: providers[1]?.account.address,
+        amount: expect.any(BigInt),
+        toClient: expect.any(BigInt),
+        outvoted: true,
+      },
+    ])
+    // Two replicas paid in full, the third replica's escrow refunded.
+    expect(settlement?.refund).toBe(parseUnits('1', 18))
+  })
+
+  it('reports the refund of a cancelled task, and refuses unknown tasks', async () => {
+    const d = deployment()
+    const client = await fundedClient()
+    const sourceId = await publishSource(client, d)
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, maxPayment: '4' })
+    const { transactionHash } = await cancel(client, d, taskId)
+    const cancelled = await result(taskId)
+    expect(cancelled).toMatchObject({ status: 'Cancelled', resultCID: undefined, results: [] })
+    expect(cancelled.settlement).toMatchObject({
+      status: 'Cancelled',
+      paid: 0n,
+      refund: parseUnits('4', 18),
+      payments: [],
+      slashes: [],
+      hash: transactionHash,
+    })
+    await expect(result(999_999_996n)).rejects.toBeInstanceOf(TaskNotFoundError)
+  })
+})

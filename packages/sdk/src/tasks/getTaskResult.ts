@@ -1,0 +1,196 @@
+import type { Account, Address, Chain, Client, Hash, Hex, Transport } from 'viem'
+import { zeroHash } from 'viem'
+import * as z from 'zod/mini'
+import {
+  ProviderSlashed,
+  ReplicaPaid,
+  ResultRevealed,
+  ResultSubmitted,
+  TaskFinalized,
+} from '../abis/taskMarket.js'
+import type { ContractRevertedErrorType } from '../errors/contract.js'
+import type { TaskNotFoundErrorType } from '../errors/task.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { getLogsPaginated } from '../internal/logs.js'
+import { validate } from '../internal/validate.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import { type TaskStatus, taskStatuses } from '../types/task.js'
+import { getTask, taskIdSchema } from './getTask.js'
+
+export type GetTaskResultParameters = DeploymentParameter & {
+  taskId: number | bigint
+  /** First block to search (default: the deployment's block). */
+  fromBlock?: bigint | undefined
+  /** Most blocks per `eth_getLogs` request (default: the whole range, halved if the RPC refuses). */
+  blockRange?: bigint | undefined
+}
+
+/** A result a provider handed in for one slot. */
+export interface SlotResult {
+  slot: number
+  provider: Address
+  /** CID of the output (a file or a UnixFS directory). */
+  resultCID: string
+  /** CID of the provider's signed run receipt. */
+  receiptCID: string
+  /** Runtime counted for payment (capped by the time since the claim). */
+  runtimeSec: number
+  /** Replicas > 1: the digest the provider committed to (equal digests agree). */
+  resultDigest: Hex | undefined
+  /** Whether this result was paid, i.e. accepted (known once the task settled). */
+  accepted: boolean
+  hash: Hash
+  blockNumber: bigint
+}
+
+/** What a replica was paid: `payment` in all, of which `fee` went to the protocol. */
+export interface ReplicaPayment {
+  slot: number
+  provider: Address
+  payment: bigint
+  fee: bigint
+}
+
+/** Collateral taken from a claimant that did not deliver (`outvoted`: its result lost the vote). */
+export interface ProviderSlash {
+  slot: number
+  provider: Address
+  amount: bigint
+  /** The client's share of `amount`. */
+  toClient: bigint
+  outvoted: boolean
+}
+
+/** How a task settled (its TaskFinalized event and the payments and slashes of that transaction). */
+export interface TaskSettlement {
+  status: TaskStatus
+  /** Replicas > 1, when Completed: the digest the majority agreed on. */
+  resultDigest: Hex | undefined
+  /** Paid to providers in all (fees included). */
+  paid: bigint
+  /** Escrow returned to the client's market balance (slashed collateral for the client is in `slashes`). */
+  refund: bigint
+  payments: ReplicaPayment[]
+  slashes: ProviderSlash[]
+  hash: Hash
+  blockNumber: bigint
+}
+
+export type GetTaskResultReturnType = {
+  taskId: bigint
+  /** The task's status now. */
+  status: TaskStatus
+  /** The accepted result's CID once Completed, otherwise `undefined`. */
+  resultCID: string | undefined
+  /** Every result handed in, by slot (replicas > 1: only the revealed ones). */
+  results: SlotResult[]
+  /** `undefined` until the task settles. */
+  settlement: TaskSettlement | undefined
+}
+
+export type GetTaskResultErrorType =
+  | InvalidParametersErrorType
+  | TaskNotFoundErrorType
+  | ContractRevertedErrorType
+  | Error
+
+const schema = z.object({
+  taskId: taskIdSchema,
+  fromBlock: z.optional(z.bigint()),
+  blockRange: z.optional(z.bigint()),
+})
+
+/**
+ * Reads what providers handed in for a task (result and receipt CIDs and
+ * runtimes, from ResultSubmitted / ResultRevealed) and, once it settled, how:
+ * status, payments, slashes, refund, and the settling transaction.
+ *
+ * @example
+ * import { createPublicClient, http } from 'viem'
+ * import { hardhat } from 'viem/chains'
+ * import { getDeployment } from '@gridforge/contracts'
+ * import { getTaskResult } from '@gridforge/sdk'
+ *
+ * const client = createPublicClient({ chain: hardhat, transport: http() })
+ * const { status, resultCID, settlement } = await getTaskResult(client, {
+ *   deployment: getDeployment(31337),
+ *   taskId: 7n,
+ * })
+ * if (status === 'Completed') console.log('output:', resultCID, 'paid:', settlement?.paid)
+ */
+export async function getTaskResult(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: GetTaskResultParameters,
+): Promise<GetTaskResultReturnType> {
+  const { deployment } = parameters
+  const { taskId, fromBlock, blockRange } = validate('getTaskResult', schema, parameters)
+  const range = {
+    address: deployment.contracts.market,
+    args: { taskId },
+    fromBlock: fromBlock ?? BigInt(deployment.blockNumber),
+    blockRange,
+  }
+  const [task, submitted, revealed, finalized, paid, slashed] = await Promise.all([
+    getTask(client, { deployment, taskId }),
+    getLogsPaginated(client, { ...range, event: ResultSubmitted }),
+    getLogsPaginated(client, { ...range, event: ResultRevealed }),
+    getLogsPaginated(client, { ...range, event: TaskFinalized }),
+    getLogsPaginated(client, { ...range, event: ReplicaPaid }),
+    getLogsPaginated(client, { ...range, event: ProviderSlashed }),
+  ])
+
+  const final = finalized[0]
+  const inSettlement = <log extends { transactionHash: Hash }>(logs: log[]) =>
+    final === undefined ? [] : logs.filter((log) => log.transactionHash === final.transactionHash)
+  const payments = inSettlement(paid).map(({ args }) => ({
+    slot: args.slot,
+    provider: args.provider,
+    payment: args.payment,
+    fee: args.fee,
+  }))
+  const settlement: TaskSettlement | undefined =
+    final === undefined
+      ? undefined
+      : {
+          status: (taskStatuses[final.args.status] ?? 'Failed') as TaskStatus,
+          resultDigest: final.args.resultDigest === zeroHash ? undefined : final.args.resultDigest,
+          paid: final.args.paid,
+          refund: final.args.refund,
+          payments,
+          slashes: inSettlement(slashed).map(({ args }) => ({
+            slot: args.slot,
+            provider: args.provider,
+            amount: args.amount,
+            toClient: args.toClient,
+            outvoted: args.outvoted,
+          })),
+          hash: final.transactionHash,
+          blockNumber: final.blockNumber,
+        }
+
+  const accepted = (slot: number) => payments.some((payment) => payment.slot === slot)
+  const results: SlotResult[] = [
+    ...submitted.map((log) => ({ ...log, resultDigest: undefined })),
+    ...revealed.map((log) => ({ ...log, resultDigest: log.args.resultDigest })),
+  ]
+    .map((log) => ({
+      slot: log.args.slot,
+      provider: log.args.provider,
+      resultCID: log.args.resultCID,
+      receiptCID: log.args.receiptCID,
+      runtimeSec: log.args.runtimeSec,
+      resultDigest: log.resultDigest,
+      accepted: accepted(log.args.slot),
+      hash: log.transactionHash,
+      blockNumber: log.blockNumber,
+    }))
+    .sort((a, b) => a.slot - b.slot)
+
+  return {
+    taskId,
+    status: task.status,
+    resultCID: task.status === 'Completed' ? results.find((result) => result.accepted)?.resultCID : undefined,
+    results,
+    settlement,
+  }
+}

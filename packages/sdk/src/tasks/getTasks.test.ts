@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { createPublicClient, type Hex } from 'viem'
+import { hardhat } from 'viem/chains'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { deployment, devnet, fundedClient, testClient, transport } from '../../test/chain.js'
+import { TaskNotFoundError } from '../errors/task.js'
+import type { InvalidParametersError } from '../errors/validation.js'
+import { getTask } from './getTask.js'
+import { getTasks, tasksPerCall } from './getTasks.js'
+import {
+  cancel,
+  claim,
+  countingTransport,
+  publishSource,
+  registerFixtureProvider,
+  submitFixtureTasks,
+} from './testing-reads.js'
+
+/** Multicall3's runtime code, from the creation code viem ships (it has no public export). */
+async function multicall3RuntimeCode(): Promise<Hex> {
+  const viemEntry = createRequire(import.meta.url).resolve('viem')
+  const constants = path.join(path.dirname(viemEntry), '..', '_esm', 'constants', 'contracts.js')
+  const creation = /multicall3Bytecode\s*=\s*'(0x[0-9a-f]+)'/.exec(await readFile(constants, 'utf8'))?.[1]
+  if (creation === undefined) throw new Error('Multicall3 creation code not found in viem')
+  const { data } = await createPublicClient({ chain: hardhat, transport: transport() }).call({
+    data: creation as Hex,
+  })
+  if (data === undefined) throw new Error('Multicall3 creation returned no code')
+  return data
+}
+
+describe('getTasks', () => {
+  let taskIds: bigint[]
+
+  beforeAll(async () => {
+    const d = deployment()
+    const [client, provider] = await Promise.all([fundedClient(), fundedClient()])
+    const sourceId = await publishSource(client, d)
+    await registerFixtureProvider(provider, d, [sourceId])
+    ;({ taskIds } = await submitFixtureTasks(client, d, { sourceId, count: 4 }))
+    await claim(provider, d, taskIds[1] ?? 0n)
+    await cancel(client, d, taskIds[2] ?? 0n)
+  })
+
+  it('reads every task in one eth_call, in the order asked, equal to getTask', async () => {
+    const counter = countingTransport(devnet().rpcUrl)
+    const client = createPublicClient({ chain: hardhat, transport: counter.transport })
+    const order = [taskIds[3], taskIds[0], taskIds[1], taskIds[2], taskIds[0]] as bigint[]
+    const tasks = await getTasks(client, { deployment: deployment(), taskIds: order })
+    expect(counter.count()).toBe(1)
+    expect(tasks.map((task) => task.taskId)).toEqual(order)
+    expect(tasks.map((task) => task.status)).toEqual(['Open', 'Open', 'Claimed', 'Cancelled', 'Open'])
+    for (const task of tasks) {
+      expect(task).toEqual(await getTask(client, { deployment: deployment(), taskId: task.taskId }))
+    }
+  })
+
+  it('names every unknown id in one TaskNotFoundError', async () => {
+    const error = await getTasks(testClient(), {
+      deployment: deployment(),
+      taskIds: [taskIds[0] ?? 0n, 999_999_998n, 999_999_999n],
+    }).catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(TaskNotFoundError)
+    expect((error as TaskNotFoundError).taskIds).toEqual([999_999_998n, 999_999_999n])
+  })
+
+  it('reads nothing for no ids, and refuses bad ids', async () => {
+    const counter = countingTransport(devnet().rpcUrl)
+    const client = createPublicClient({ chain: hardhat, transport: counter.transport })
+    expect(await getTasks(client, { deployment: deployment(), taskIds: [] })).toEqual([])
+    expect(counter.count()).toBe(0)
+    const error = await getTasks(client, { deployment: deployment(), taskIds: [1n, 0n, 'x' as never] }).catch(
+      (error: unknown) => error,
+    )
+    expect((error as InvalidParametersError).fields.map((field) => field.path)).toEqual([
+      'taskIds.1',
+      'taskIds.2',
+    ])
+  })
+
+  it("uses the chain's Multicall3 where the chain names one", async () => {
+    const address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+    await testClient().setCode({ address, bytecode: await multicall3RuntimeCode() })
+    const counter = countingTransport(devnet().rpcUrl)
+    const client = createPublicClient({
+      chain: { ...hardhat, contracts: { multicall3: { address } } },
+      transport: counter.transport,
+    })
+    const tasks = await getTasks(client, { deployment: deployment(), taskIds })
+    expect(tasks.map((task) => task.status)).toEqual(['Open', 'Claimed', 'Cancelled', 'Open'])
+    expect(counter.count()).toBe(1)
+    await expect(
+      getTasks(client, { deployment: deployment(), taskIds: [999_999_997n] }),
+    ).rejects.toBeInstanceOf(TaskNotFoundError)
+  })
+
+  it('splits a call that runs out of gas (many tasks of seven replicas)', { timeout: 120_000 }, async () => {
+    const d = deployment()
+    const client = await fundedClient({ grid: '100' })
+    const sourceId = await publishSource(client, d, { deterministic: true })
+    const ids: bigint[] = []
+    // About 55,000 gas each to read: tasksPerCall of them do not fit the 2^24 cap of one call.
+    for (let done = 0; done < tasksPerCall.aggregator; done += 100) {
+      const { taskIds } = await submitFixtureTasks(client, d, {
+        sourceId,
+        count: 100,
+        replicas: 7,
+        maxPayment: '0.01',
+      })
+      ids.push(...taskIds)
+    }
+    const counter = countingTransport(devnet().rpcUrl)
+    const reader = createPublicClient({ chain: hardhat, transport: counter.transport })
+    const tasks = await getTasks(reader, { deployment: d, taskIds: ids })
+    expect(tasks).toHaveLength(tasksPerCall.aggregator)
+    expect(tasks.every((task, index) => task.taskId === ids[index] && task.slots.length === 7)).toBe(true)
+    // The first call runs out; its halves pass.
+    expect(counter.count()).toBe(3)
+  })
+})
