@@ -11,14 +11,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { startDevnet } from '../../contracts/scripts/devnet.js'
 import { listTasks } from '../src/tasks/listTasks.js'
+import type { Deployment } from '../src/types/deployment.js'
 import {
   countingTransport,
   type FixtureClient,
   publishSource,
   send,
   submitFixtureTasks,
-} from '../src/tasks/testing-reads.js'
-import type { Deployment } from '../src/types/deployment.js'
+} from '../test/fixtures.js'
 
 const taskCount = Number(process.env.TASKS ?? 1_000)
 const maxRequests = Number(process.env.MAX_REQUESTS ?? 5)

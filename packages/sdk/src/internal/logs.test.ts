@@ -2,8 +2,8 @@ import { createPublicClient, custom, http, type PublicClient } from 'viem'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { devnet, fundedClient, deployment as testDeployment, transport } from '../../test/chain.js'
+import { publishSource, submitFixtureTasks } from '../../test/fixtures.js'
 import { TaskSubmitted } from '../abis/taskMarket.js'
-import { publishSource, submitFixtureTasks } from '../tasks/testing-reads.js'
 import { getLogsPaginated } from './logs.js'
 
 /** A client whose node refuses `eth_getLogs` over more than `limit` blocks, counting every request. */

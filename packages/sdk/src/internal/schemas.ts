@@ -44,7 +44,9 @@ export const duration = /* @__PURE__ */ parsed<number>((input) => {
 /** A deadline: a Date, or a duration from now (resolved against the chain's clock later). */
 export const deadline = /* @__PURE__ */ parsed<Date | number>((input) => {
   if (input instanceof Date) {
-    return Number.isNaN(input.getTime()) ? { error: 'the Date is invalid' } : { value: input as Date | number }
+    return Number.isNaN(input.getTime())
+      ? { error: 'the Date is invalid' }
+      : { value: input as Date | number }
   }
   const seconds = parseDuration(input)
   return seconds === undefined
@@ -68,3 +70,17 @@ export const address = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
     : { error: 'expected an address: 0x followed by 40 hex digits' },
 )
 
+/** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
+export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
+  const value =
+    typeof input === 'bigint'
+      ? input
+      : typeof input === 'number' && Number.isSafeInteger(input)
+        ? BigInt(input)
+        : typeof input === 'string' && /^\d{1,78}$/.test(input)
+          ? BigInt(input)
+          : undefined
+  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
+  context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
+  return z.NEVER
+})

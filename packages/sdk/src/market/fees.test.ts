@@ -1,11 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { claimTask } from '../tasks/claimTask.js'
-import { submitResult } from '../tasks/submitResult.js'
-import { submitTask } from '../tasks/submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -13,7 +8,12 @@ import {
   publishTestSource,
   rejection,
   testProvider,
-} from '../tasks/testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { claimTask } from '../tasks/claimTask.js'
+import { submitResult } from '../tasks/submitResult.js'
+import { submitTask } from '../tasks/submitTask.js'
 import { claimCreatorFees } from './claimCreatorFees.js'
 import { getCreatorFees } from './getCreatorFees.js'
 import { getPendingStakerFees } from './getPendingStakerFees.js'

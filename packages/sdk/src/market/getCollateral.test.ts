@@ -1,8 +1,8 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, fundedClient } from '../../test/chain.js'
+import { rejection } from '../../test/fixtures.js'
 import { InvalidParametersError } from '../errors/validation.js'
-import { rejection } from '../tasks/testing.js'
 import { getCollateral } from './getCollateral.js'
 
 describe('getCollateral', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment } from '../../test/chain.js'
+import { anyCid, approvedClient, publishTestSource } from '../../test/fixtures.js'
 import { submitTask } from '../tasks/submitTask.js'
-import { anyCid, approvedClient, publishTestSource } from '../tasks/testing.js'
 import { getProtocolParams } from './getProtocolParams.js'
 
 describe('getProtocolParams', () => {

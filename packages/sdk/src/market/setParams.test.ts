@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
+import { rejection } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
-import { rejection } from '../tasks/testing.js'
 import { getProtocolParams } from './getProtocolParams.js'
 import { setParams } from './setParams.js'
 

@@ -1,6 +1,7 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
+import { cids } from '../../test/fixtures.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { computeCid } from '../storage/computeCid.js'
 import { encodeJson } from '../storage/encodeJson.js'
@@ -8,7 +9,6 @@ import { memoryStore } from '../storage/memoryStore.js'
 import { createReceipt } from './createReceipt.js'
 import { InvalidReceiptError } from './errors.js'
 import type { ReceiptHardware } from './schema.js'
-import { cids } from './testing.js'
 import { verifyReceipt } from './verifyReceipt.js'
 
 const run = {

@@ -2,7 +2,19 @@ import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient, testClient } from '../../test/chain.js'
-import { cancelTask } from '../abis/taskMarket.js'
+import {
+  cancel,
+  cids,
+  claim,
+  commit,
+  type FixtureClient,
+  publishSource,
+  randomBytes32,
+  registerFixtureProvider,
+  reveal,
+  submit,
+  submitFixtureTasks,
+} from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import type { ContentStore } from '../storage/ContentStore.js'
@@ -16,19 +28,6 @@ import {
 import { getReceipt } from './getReceipt.js'
 import type { Receipt, UnsignedReceipt } from './schema.js'
 import { signReceipt } from './signReceipt.js'
-import {
-  cids,
-  claim,
-  commit,
-  type FixtureClient,
-  makeProvider,
-  publishSource,
-  randomBytes32,
-  reveal,
-  send,
-  submit,
-  submitFixtureTask,
-} from './testing.js'
 import { receiptTypedData } from './typedData.js'
 
 const hardware = {
@@ -42,19 +41,30 @@ const fee = (maxPayment * 500n) / 10_000n
 /** A source, a registered provider subscribed to it, and a client's submitted task. */
 async function openTask({ replicas = 1, providers = 1 }: { replicas?: number; providers?: number } = {}) {
   const owner = deployerClient() as unknown as FixtureClient
-  const { sourceId, imageDigest } = await publishSource(owner, deployment(), { deterministic: replicas > 1 })
+  const imageDigest = randomBytes32()
+  const sourceId = await publishSource(owner, deployment(), {
+    deterministic: replicas > 1,
+    maxRuntimeSec: 600,
+    imageDigest,
+    metadata: cids.metadata,
+  })
   const hosts = await Promise.all(
     Array.from({ length: providers }, async () => {
       const provider = (await fundedClient()) as unknown as FixtureClient
-      await makeProvider(provider, deployment(), sourceId)
+      await registerFixtureProvider(provider, deployment(), [sourceId])
       return provider
     }),
   )
   const client = await fundedClient()
-  const { taskId, inputCID } = await submitFixtureTask(client as unknown as FixtureClient, deployment(), {
+  const {
+    taskIds: [taskId = 0n],
+  } = await submitFixtureTasks(client as unknown as FixtureClient, deployment(), {
     sourceId,
     replicas,
+    maxPayment: '5',
+    deadlineIn: 7_200,
   })
+  const inputCID = cids.input
   return { client, hosts, sourceId, imageDigest, taskId, inputCID }
 }
 
@@ -107,10 +117,9 @@ async function settledTask(
       : document instanceof Uint8Array
         ? await store.put(document)
         : await store.putJson(document)
-  const submitted = await submit(provider, deployment(), {
-    taskId: task.taskId,
-    resultCID: cids.output,
-    receiptCID,
+  const submitted = await submit(provider, deployment(), task.taskId, {
+    result: cids.output,
+    receipt: receiptCID,
     runtimeSec: 90,
   })
   return { ...task, provider, slot, store, receiptCID, document, submitted }
@@ -341,12 +350,7 @@ describe('getReceipt', () => {
     expect(claimedError).toMatchObject({ name: 'TaskNotSettledError', status: 'Claimed' })
 
     const cancelled = await openTask()
-    await send(cancelled.client as unknown as FixtureClient, {
-      address: deployment().contracts.market,
-      abi: [cancelTask],
-      functionName: 'cancelTask',
-      args: [cancelled.taskId],
-    })
+    await cancel(cancelled.client as unknown as FixtureClient, deployment(), cancelled.taskId)
     const cancelledError = await getReceipt(cancelled.client, {
       deployment: deployment(),
       taskId: cancelled.taskId,
@@ -373,8 +377,8 @@ describe('getReceipt', () => {
     ]
     await testClient().increaseTime({ seconds: 60 })
     const salts = [
-      await commit(first, deployment(), { taskId: task.taskId, resultCID: cids.output }),
-      await commit(second, deployment(), { taskId: task.taskId, resultCID: cids.output }),
+      await commit(first, deployment(), task.taskId, cids.output),
+      await commit(second, deployment(), task.taskId, cids.output),
     ]
     const store = memoryStore()
     const revealing = await getReceipt(task.client, {
@@ -405,10 +409,8 @@ describe('getReceipt', () => {
     const reveals = []
     for (const [index, provider] of [first, second].entries()) {
       reveals.push(
-        await reveal(provider, deployment(), {
-          taskId: task.taskId,
-          resultCID: cids.output,
-          receiptCID: receiptCIDs[index] as string,
+        await reveal(provider, deployment(), task.taskId, cids.output, {
+          receipt: receiptCIDs[index] as string,
           runtimeSec: 30,
           salt: salts[index] as `0x${string}`,
         }),
@@ -457,9 +459,7 @@ describe('getReceipt', () => {
     await testClient().increaseTime({ seconds: 60 })
     const salts = []
     for (const [index, provider] of hosts.entries()) {
-      salts.push(
-        await commit(provider, deployment(), { taskId: task.taskId, resultCID: outputs[index] as string }),
-      )
+      salts.push(await commit(provider, deployment(), task.taskId, outputs[index] as string))
     }
     const store = memoryStore()
     for (const [index, provider] of hosts.entries()) {
@@ -473,10 +473,8 @@ describe('getReceipt', () => {
           outputCID: outputs[index] as string,
         },
       })
-      await reveal(provider, deployment(), {
-        taskId: task.taskId,
-        resultCID: outputs[index] as string,
-        receiptCID: await store.putJson(receipt),
+      await reveal(provider, deployment(), task.taskId, outputs[index] as string, {
+        receipt: await store.putJson(receipt),
         runtimeSec: 20,
         salt: salts[index] as `0x${string}`,
       })

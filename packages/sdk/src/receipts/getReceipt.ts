@@ -37,6 +37,7 @@ import {
   UnsupportedCidError,
 } from '../storage/errors.js'
 import type { DeploymentParameter } from '../types/deployment.js'
+import { taskStatuses } from '../types/task.js'
 import {
   ReceiptNotFoundError,
   type ReceiptNotFoundErrorType,
@@ -137,29 +138,8 @@ export type GetReceiptErrorType =
   | ContentStoreGetErrorType
   | Error
 
-const statusNames = [
-  'None',
-  'Open',
-  'Claimed',
-  'Revealing',
-  'Completed',
-  'Failed',
-  'Cancelled',
-  'Expired',
-] as const
-
-const taskIdSchema = z.transform((input: unknown, context) => {
-  let value: bigint | undefined
-  if (typeof input === 'bigint') value = input
-  else if (typeof input === 'number' && Number.isSafeInteger(input)) value = BigInt(input)
-  else if (typeof input === 'string' && /^[0-9]{1,78}$/.test(input)) value = BigInt(input)
-  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
-  context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
-  return z.NEVER
-})
-
 const schema = z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   slot: z.optional(s.uint(8, 6)),
   maxBytes: z.optional(s.uint(32)),
   fromBlock: z.optional(z.bigint('expected a block number as a bigint')),
@@ -222,7 +202,7 @@ export async function getReceipt(
     args: [taskId],
     blockNumber,
   })
-  const status = statusNames[task.status] ?? 'None'
+  const status = taskStatuses[task.status] ?? 'None'
   if (status === 'Open' || status === 'Claimed' || status === 'Revealing' || status === 'None') {
     throw new TaskNotSettledError({ taskId, status })
   }

@@ -79,7 +79,7 @@ export async function getSource(
     args: [params.sourceId],
     blockNumber: params.blockNumber,
   })
-  return toSource(Number(params.sourceId), struct)
+  return toSource(params.sourceId, struct)
 }
 
 /** A {@link Source} from the contract's struct. */

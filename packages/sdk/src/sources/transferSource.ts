@@ -49,7 +49,7 @@ export async function transferSource(
   const { deployment, account, confirmations } = parameters
   const action = 'transferSource'
   const params = validate(action, schema, parameters)
-  if (BigInt(params.to ?? 0) === 0n) {
+  if (BigInt(params.to) === 0n) {
     throw new InvalidParametersError({
       action,
       fields: [{ path: 'to', message: 'must not be the zero address: nobody could ever control the source' }],

@@ -72,7 +72,7 @@ const schema = (decimals: number) =>
                 input: tier.minStake,
               })
             }
-            if ((tier.discountBps ?? 0) < (previous.discountBps ?? 0)) {
+            if (tier.discountBps < previous.discountBps) {
               context.issues.push({
                 code: 'custom',
                 message: "must not be below the previous tier's discountBps",

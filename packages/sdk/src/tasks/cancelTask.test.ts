@@ -1,10 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { cancelTask } from './cancelTask.js'
-import { claimTask } from './claimTask.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -12,7 +8,11 @@ import {
   publishTestSource,
   rejection,
   testProvider,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { cancelTask } from './cancelTask.js'
+import { claimTask } from './claimTask.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

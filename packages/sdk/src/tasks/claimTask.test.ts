@@ -1,11 +1,11 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
+import { anyCid, approvedClient, publishTestSource, rejection, testProvider } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { submitTask } from './submitTask.js'
-import { anyCid, approvedClient, publishTestSource, rejection, testProvider } from './testing.js'
 
 describe('claimTask', () => {
   it('takes the lowest free slot and returns its due time and collateral', async () => {

@@ -13,11 +13,11 @@ import { stakingHints } from '../errors/hints/staking.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
-import { taskIdSchema } from './getTask.js'
 
 export type ClaimTaskParameters = DeploymentParameter &
   WriteOptions & {
@@ -48,7 +48,7 @@ export type ClaimTaskErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema })
+const schema = /* @__PURE__ */ z.object({ taskId: s.taskId })
 
 /**
  * Claims the lowest free slot of an open task for the sending provider and

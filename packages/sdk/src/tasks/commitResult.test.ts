@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
+import {
+  anyCid,
+  approvedClient,
+  outputCid,
+  publishTestSource,
+  rejection,
+  testProvider,
+} from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { computeCommitment, generateSalt, resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
 import { submitTask } from './submitTask.js'
-import { anyCid, approvedClient, outputCid, publishTestSource, rejection, testProvider } from './testing.js'
 
 async function claimedTask(replicas: number) {
   const sourceId = await publishTestSource({ deterministic: true })

@@ -25,7 +25,6 @@ import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
 import { computeCommitment, generateSalt, resultCidProblem, resultDigest } from './commitment.js'
-import { taskIdSchema } from './getTask.js'
 
 export type CommitResultParameters = DeploymentParameter &
   WriteOptions & {
@@ -76,7 +75,7 @@ export const salt = /* @__PURE__ */ z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes as hex: 0x followed by 64 hex digits'))
 
-const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema, result: resultCid, salt: z.optional(salt) })
+const schema = /* @__PURE__ */ z.object({ taskId: s.taskId, result: resultCid, salt: z.optional(salt) })
 
 /**
  * Commits to the result of a consensus task (replicas > 1) without revealing

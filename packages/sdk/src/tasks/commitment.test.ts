@@ -4,6 +4,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { encodeAbiParameters, keccak256, parseEventLogs } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
+import { anyCid, approvedClient, outputCid, publishTestSource, testProvider } from '../../test/fixtures.js'
 import {
   commitResult as commitResultFunction,
   getSlots,
@@ -13,7 +14,6 @@ import {
 import { claimTask } from './claimTask.js'
 import { computeCommitment, generateSalt, resultDigest, UnsupportedResultCidError } from './commitment.js'
 import { submitTask } from './submitTask.js'
-import { anyCid, approvedClient, outputCid, publishTestSource, testProvider } from './testing.js'
 
 describe('resultDigest', () => {
   it('is the sha2-256 digest of the content, whatever the codec', async () => {

@@ -1,10 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, testClient } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { claimTask } from './claimTask.js'
-import { expireTask } from './expireTask.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -13,7 +9,11 @@ import {
   publishTestSource,
   rejection,
   testProvider,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { claimTask } from './claimTask.js'
+import { expireTask } from './expireTask.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

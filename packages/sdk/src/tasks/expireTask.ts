@@ -1,5 +1,4 @@
 import type { Account, Chain, Client, Transport } from 'viem'
-import * as z from 'zod/mini'
 import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
 import { errors as stakingErrors } from '../abis/staking.js'
 import { expireTask as expireTaskFunction, errors as taskMarketErrors } from '../abis/taskMarket.js'
@@ -9,12 +8,10 @@ import { stakingHints } from '../errors/hints/staking.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
-import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { WriteOptions, WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { gridToken } from '../utils/amount.js'
-import { requireSettlement, type TaskSettlement } from './finalizeTask.js'
-import { taskIdSchema } from './getTask.js'
+import type { TaskSettlement } from '../types/settlement.js'
+import { settleTask } from './settleTask.js'
 
 export type ExpireTaskParameters = DeploymentParameter &
   WriteOptions & {
@@ -31,8 +28,6 @@ export type ExpireTaskErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema })
-
 /**
  * Expires a task whose deadline passed before it settled: the escrow goes back
  * to the client's market balance, claimants that never delivered are slashed
@@ -48,24 +43,10 @@ export async function expireTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ExpireTaskParameters,
 ): Promise<ExpireTaskReturnType> {
-  const { deployment, account, confirmations } = parameters
-  const action = 'expireTask'
-  const taskId = validate(action, schema, parameters).taskId as bigint
-  const market = deployment.contracts.market
-  const receipt = await writeAndWait(client, {
-    action,
-    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
-    token: deployment.token ?? gridToken,
-    address: market,
-    abi: [expireTaskFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
+  return settleTask(client, parameters, {
+    action: 'expireTask',
     functionName: 'expireTask',
-    args: [taskId],
-    account,
-    confirmations,
+    abi: [expireTaskFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
   })
-  return {
-    ...requireSettlement(action, receipt, market, taskId),
-    hash: receipt.transactionHash,
-    blockNumber: receipt.blockNumber,
-  }
 }

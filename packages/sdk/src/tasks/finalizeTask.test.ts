@@ -1,13 +1,6 @@
 import { type Hex, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, testClient } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { claimTask } from './claimTask.js'
-import { resultDigest } from './commitment.js'
-import { commitResult } from './commitResult.js'
-import { finalizeTask } from './finalizeTask.js'
-import { revealResult } from './revealResult.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -17,7 +10,14 @@ import {
   publishTestSource,
   rejection,
   testProvider,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { claimTask } from './claimTask.js'
+import { resultDigest } from './commitment.js'
+import { commitResult } from './commitResult.js'
+import { finalizeTask } from './finalizeTask.js'
+import { revealResult } from './revealResult.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

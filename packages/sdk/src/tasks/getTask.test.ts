@@ -1,23 +1,23 @@
 import { parseUnits, zeroHash } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, fundedClient, testClient } from '../../test/chain.js'
-import { TaskNotFoundError } from '../errors/task.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { isFinalStatus } from '../types/task.js'
-import { getTask } from './getTask.js'
 import {
+  anyCid,
   cancel,
   claim,
   commit,
   digestOf,
   expire,
-  fixtureCid,
   publishSource,
   registerFixtureProvider,
   reveal,
   submit,
   submitFixtureTasks,
-} from './testing-reads.js'
+} from '../../test/fixtures.js'
+import { TaskNotFoundError } from '../errors/task.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { isFinalStatus } from '../types/task.js'
+import { getTask } from './getTask.js'
 
 const read = (taskId: bigint, includeInput?: boolean) =>
   getTask(testClient(), { deployment: deployment(), taskId, includeInput })
@@ -60,7 +60,7 @@ describe('getTask', () => {
       requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 7 * 86_400 },
       gates: { minSuccessBps: 0, minCompleted: 0 },
       revealDeadline: undefined,
-      inputCID: fixtureCid,
+      inputCID: anyCid,
     })
     // Fee and collateral follow the market's parameters at submission (other tests may change them).
     expect(task.feeBps).toBeGreaterThan(0)

@@ -12,25 +12,11 @@ import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import { TaskNotFoundError, type TaskNotFoundErrorType } from '../errors/task.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { getLogsPaginated } from '../internal/logs.js'
+import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Slot, slotStatuses, type Task, type TaskStatus, taskStatuses } from '../types/task.js'
-
-/** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
-export const taskIdSchema = z.transform((input: unknown, context) => {
-  const value =
-    typeof input === 'bigint'
-      ? input
-      : typeof input === 'number' && Number.isSafeInteger(input)
-        ? BigInt(input)
-        : typeof input === 'string' && /^\d{1,78}$/.test(input)
-          ? BigInt(input)
-          : undefined
-  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
-  context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
-  return z.NEVER
-})
 
 export type GetTaskParameters = DeploymentParameter & {
   taskId: number | bigint
@@ -52,7 +38,7 @@ export type GetTaskErrorType =
   | Error
 
 const schema = z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   includeInput: z.optional(z.boolean()),
   blockNumber: z.optional(z.bigint()),
 })

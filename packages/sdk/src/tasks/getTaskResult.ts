@@ -1,5 +1,4 @@
 import type { Account, Address, Chain, Client, Hash, Hex, Transport } from 'viem'
-import { zeroHash } from 'viem'
 import * as z from 'zod/mini'
 import {
   ProviderSlashed,
@@ -12,10 +11,13 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TaskNotFoundErrorType } from '../errors/task.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { getLogsPaginated } from '../internal/logs.js'
+import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { type TaskStatus, taskStatuses } from '../types/task.js'
-import { getTask, taskIdSchema } from './getTask.js'
+import type { TaskSettlementRecord } from '../types/settlement.js'
+import type { TaskStatus } from '../types/task.js'
+import { getTask } from './getTask.js'
+import { decodeSettlement } from './settlement.js'
 
 export type GetTaskResultParameters = DeploymentParameter & {
   taskId: number | bigint
@@ -43,39 +45,6 @@ export interface SlotResult {
   blockNumber: bigint
 }
 
-/** What a replica was paid: `payment` in all, of which `fee` went to the protocol. */
-export interface ReplicaPayment {
-  slot: number
-  provider: Address
-  payment: bigint
-  fee: bigint
-}
-
-/** Collateral taken from a claimant that did not deliver (`outvoted`: its result lost the vote). */
-export interface ProviderSlash {
-  slot: number
-  provider: Address
-  amount: bigint
-  /** The client's share of `amount`. */
-  toClient: bigint
-  outvoted: boolean
-}
-
-/** How a task settled (its TaskFinalized event and the payments and slashes of that transaction). */
-export interface TaskSettlement {
-  status: TaskStatus
-  /** Replicas > 1, when Completed: the digest the majority agreed on. */
-  resultDigest: Hex | undefined
-  /** Paid to providers in all (fees included). */
-  paid: bigint
-  /** Escrow returned to the client's market balance (slashed collateral for the client is in `slashes`). */
-  refund: bigint
-  payments: ReplicaPayment[]
-  slashes: ProviderSlash[]
-  hash: Hash
-  blockNumber: bigint
-}
-
 export type GetTaskResultReturnType = {
   taskId: bigint
   /** The task's status now. */
@@ -84,8 +53,8 @@ export type GetTaskResultReturnType = {
   resultCID: string | undefined
   /** Every result handed in, by slot (replicas > 1: only the revealed ones). */
   results: SlotResult[]
-  /** `undefined` until the task settles. */
-  settlement: TaskSettlement | undefined
+  /** How the task settled, with the settling transaction; `undefined` until it settles. */
+  settlement: TaskSettlementRecord | undefined
 }
 
 export type GetTaskResultErrorType =
@@ -95,7 +64,7 @@ export type GetTaskResultErrorType =
   | Error
 
 const schema = z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   fromBlock: z.optional(z.bigint()),
   blockRange: z.optional(z.bigint()),
 })
@@ -139,34 +108,15 @@ export async function getTaskResult(
     getLogsPaginated(client, { ...range, event: ProviderSlashed }),
   ])
 
+  let settlement: TaskSettlementRecord | undefined
   const final = finalized[0]
-  const inSettlement = <log extends { transactionHash: Hash }>(logs: log[]) =>
-    final === undefined ? [] : logs.filter((log) => log.transactionHash === final.transactionHash)
-  const payments = inSettlement(paid).map(({ args }) => ({
-    slot: args.slot,
-    provider: args.provider,
-    payment: args.payment,
-    fee: args.fee,
-  }))
-  const settlement: TaskSettlement | undefined =
-    final === undefined
-      ? undefined
-      : {
-          status: (taskStatuses[final.args.status] ?? 'Failed') as TaskStatus,
-          resultDigest: final.args.resultDigest === zeroHash ? undefined : final.args.resultDigest,
-          paid: final.args.paid,
-          refund: final.args.refund,
-          payments,
-          slashes: inSettlement(slashed).map(({ args }) => ({
-            slot: args.slot,
-            provider: args.provider,
-            amount: args.amount,
-            toClient: args.toClient,
-            outvoted: args.outvoted,
-          })),
-          hash: final.transactionHash,
-          blockNumber: final.blockNumber,
-        }
+  if (final !== undefined) {
+    const inSettlement = <log extends { transactionHash: Hash }>(logs: log[]) =>
+      logs.filter((log) => log.transactionHash === final.transactionHash)
+    const settled = decodeSettlement([final, ...inSettlement(paid), ...inSettlement(slashed)], taskId)
+    if (settled) settlement = { ...settled, hash: final.transactionHash, blockNumber: final.blockNumber }
+  }
+  const payments = settlement?.payments ?? []
 
   const accepted = (slot: number) => payments.some((payment) => payment.slot === slot)
   const results: SlotResult[] = [

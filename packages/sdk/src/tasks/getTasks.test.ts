@@ -5,10 +5,6 @@ import { createPublicClient, type Hex } from 'viem'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { deployment, devnet, fundedClient, testClient, transport } from '../../test/chain.js'
-import { TaskNotFoundError } from '../errors/task.js'
-import type { InvalidParametersError } from '../errors/validation.js'
-import { getTask } from './getTask.js'
-import { getTasks, tasksPerCall } from './getTasks.js'
 import {
   cancel,
   claim,
@@ -16,7 +12,11 @@ import {
   publishSource,
   registerFixtureProvider,
   submitFixtureTasks,
-} from './testing-reads.js'
+} from '../../test/fixtures.js'
+import { TaskNotFoundError } from '../errors/task.js'
+import type { InvalidParametersError } from '../errors/validation.js'
+import { getTask } from './getTask.js'
+import { getTasks, tasksPerCall } from './getTasks.js'
 
 /** Multicall3's runtime code, from the creation code viem ships (it has no public export). */
 async function multicall3RuntimeCode(): Promise<Hex> {

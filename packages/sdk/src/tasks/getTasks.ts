@@ -21,10 +21,11 @@ import {
 import { ContractRevertedError, type ContractRevertedErrorType } from '../errors/contract.js'
 import { TaskNotFoundError, type TaskNotFoundErrorType } from '../errors/task.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Task } from '../types/task.js'
-import { type RawSlots, type RawTask, taskIdSchema, toTask } from './getTask.js'
+import { type RawSlots, type RawTask, toTask } from './getTask.js'
 
 /**
  * Most tasks read in one `eth_call`. A single-replica task costs about 24,000
@@ -51,7 +52,7 @@ export type GetTasksErrorType =
   | Error
 
 const schema = z.object({
-  taskIds: z.array(taskIdSchema).check(z.maxLength(10_000, 'at most 10,000 tasks at once')),
+  taskIds: z.array(s.taskId).check(z.maxLength(10_000, 'at most 10,000 tasks at once')),
   blockNumber: z.optional(z.bigint()),
 })
 

@@ -2,8 +2,6 @@ import { createPublicClient } from 'viem'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { deployment, devnet, fundedClient, testClient } from '../../test/chain.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { type ListTasksParameters, listTasks } from './listTasks.js'
 import {
   cancel,
   claim,
@@ -12,7 +10,9 @@ import {
   publishSource,
   registerFixtureProvider,
   submitFixtureTasks,
-} from './testing-reads.js'
+} from '../../test/fixtures.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { type ListTasksParameters, listTasks } from './listTasks.js'
 
 type Filters = Omit<ListTasksParameters, 'deployment'>
 

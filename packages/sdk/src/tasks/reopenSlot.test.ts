@@ -1,12 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, testClient } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { claimTask } from './claimTask.js'
-import { reopenSlot } from './reopenSlot.js'
-import { submitResult } from './submitResult.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -16,7 +10,13 @@ import {
   rejection,
   reputation,
   testProvider,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { claimTask } from './claimTask.js'
+import { reopenSlot } from './reopenSlot.js'
+import { submitResult } from './submitResult.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

@@ -19,7 +19,6 @@ import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
-import { taskIdSchema } from './getTask.js'
 
 export type ReopenSlotParameters = DeploymentParameter &
   WriteOptions & {
@@ -45,7 +44,7 @@ export type ReopenSlotErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = /* @__PURE__ */ z.object({ taskId: taskIdSchema, slot: s.uint(8, 6) })
+const schema = /* @__PURE__ */ z.object({ taskId: s.taskId, slot: s.uint(8, 6) })
 
 /**
  * Frees a slot whose claimant missed its due time (a no-show), slashing the

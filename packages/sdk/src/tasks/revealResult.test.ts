@@ -1,13 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { claimTask } from './claimTask.js'
-import { resultDigest } from './commitment.js'
-import { commitResult } from './commitResult.js'
-import { revealResult } from './revealResult.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -18,7 +11,14 @@ import {
   rejection,
   reputation,
   testProvider,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { claimTask } from './claimTask.js'
+import { resultDigest } from './commitment.js'
+import { commitResult } from './commitResult.js'
+import { revealResult } from './revealResult.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

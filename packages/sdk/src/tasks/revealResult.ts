@@ -17,11 +17,11 @@ import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
+import type { TaskSettlement } from '../types/settlement.js'
 import { gridToken } from '../utils/amount.js'
 import { resultDigest } from './commitment.js'
 import { resultCid, salt } from './commitResult.js'
-import { findSettlement, type TaskSettlement } from './finalizeTask.js'
-import { taskIdSchema } from './getTask.js'
+import { findSettlement } from './settlement.js'
 
 export type RevealResultParameters = DeploymentParameter &
   WriteOptions & {
@@ -58,7 +58,7 @@ export type RevealResultErrorType =
   | Error
 
 const schema = /* @__PURE__ */ z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   result: resultCid,
   receipt: s.cid,
   salt,

@@ -1,11 +1,6 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
-import { ContractRevertedError } from '../errors/contract.js'
-import { InvalidParametersError } from '../errors/validation.js'
-import { claimTask } from './claimTask.js'
-import { submitResult } from './submitResult.js'
-import { submitTask } from './submitTask.js'
 import {
   anyCid,
   approvedClient,
@@ -17,7 +12,12 @@ import {
   reputation,
   testProvider,
   tokenBalance,
-} from './testing.js'
+} from '../../test/fixtures.js'
+import { ContractRevertedError } from '../errors/contract.js'
+import { InvalidParametersError } from '../errors/validation.js'
+import { claimTask } from './claimTask.js'
+import { submitResult } from './submitResult.js'
+import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

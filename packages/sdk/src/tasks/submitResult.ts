@@ -18,8 +18,7 @@ import { validate } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
-import { requireSettlement } from './finalizeTask.js'
-import { taskIdSchema } from './getTask.js'
+import { requireSettlement } from './settlement.js'
 
 export type SubmitResultParameters = DeploymentParameter &
   WriteOptions & {
@@ -58,7 +57,7 @@ export type SubmitResultErrorType =
   | Error
 
 const schema = /* @__PURE__ */ z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   result: s.cid,
   receipt: s.cid,
   runtimeSec: s.uint(32),

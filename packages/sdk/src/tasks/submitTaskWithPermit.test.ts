@@ -1,12 +1,12 @@
 import { erc20Abi, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, fundedClient } from '../../test/chain.js'
+import { anyCid, marketBalance, publishTestSource, rejection, tokenBalance } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { PermitNotSupportedError } from '../wallet/signPermit.js'
 import { cancelTask } from './cancelTask.js'
 import { submitTaskWithPermit } from './submitTaskWithPermit.js'
-import { anyCid, marketBalance, publishTestSource, rejection, tokenBalance } from './testing.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

@@ -1,10 +1,10 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, fundedClient } from '../../test/chain.js'
+import { anyCid, approvedClient, publishTestSource, rejection, tokenBalance } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { submitTasks } from './submitTasks.js'
-import { anyCid, approvedClient, publishTestSource, rejection, tokenBalance } from './testing.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 

@@ -3,16 +3,6 @@ import { hardhat } from 'viem/chains'
 import { describe, expect, it, vi } from 'vitest'
 import { deployment, devnet, fundedClient, testClient } from '../../test/chain.js'
 import {
-  TaskCancelledError,
-  TaskDeadlinePassedError,
-  TaskExpiredError,
-  TaskFailedError,
-  TaskNotFoundError,
-  TaskRevealClosedError,
-  WaitForTaskTimeoutError,
-} from '../errors/task.js'
-import type { TaskStatus } from '../types/task.js'
-import {
   cancel,
   claim,
   commit,
@@ -22,7 +12,17 @@ import {
   reveal,
   submit,
   submitFixtureTasks,
-} from './testing-reads.js'
+} from '../../test/fixtures.js'
+import {
+  TaskCancelledError,
+  TaskDeadlinePassedError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+  TaskRevealClosedError,
+  WaitForTaskTimeoutError,
+} from '../errors/task.js'
+import type { TaskStatus } from '../types/task.js'
 import { type WaitForTaskParameters, waitForTask } from './waitForTask.js'
 
 const reader = () => createPublicClient({ chain: hardhat, transport: http(devnet().rpcUrl) })

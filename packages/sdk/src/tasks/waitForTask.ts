@@ -23,7 +23,7 @@ import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { isFinalStatus, type Task, type TaskStatus } from '../types/task.js'
-import { getTask, taskIdSchema } from './getTask.js'
+import { getTask } from './getTask.js'
 import { type GetTaskResultReturnType, getTaskResult } from './getTaskResult.js'
 import { watchTasks } from './watchTasks.js'
 
@@ -64,7 +64,7 @@ export type WaitForTaskErrorType =
   | Error
 
 const schema = z.object({
-  taskId: taskIdSchema,
+  taskId: s.taskId,
   timeout: z.optional(s.uint(31)),
   pollingInterval: z.optional(s.uint(31)),
 })

@@ -2,7 +2,6 @@ import { createPublicClient, custom, http } from 'viem'
 import { hardhat } from 'viem/chains'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { deployment, devnet, fundedClient } from '../../test/chain.js'
-import { InvalidParametersError } from '../errors/validation.js'
 import {
   cancel,
   claim,
@@ -11,7 +10,8 @@ import {
   registerFixtureProvider,
   submit,
   submitFixtureTasks,
-} from './testing-reads.js'
+} from '../../test/fixtures.js'
+import { InvalidParametersError } from '../errors/validation.js'
 import {
   type TaskClaimedEvent,
   type TaskSettledEvent,
@@ -88,7 +88,7 @@ describe('watchTasks', () => {
     expect(seen.claimed[0]).toMatchObject({
       taskId: first,
       provider: provider.account.address,
-      slot: claimed,
+      slot: claimed.slot,
     })
     expect(seen.claimed[0]?.dueAt).toBeInstanceOf(Date)
     expect(seen.settled.map(({ taskId, status }) => [taskId, status])).toEqual([

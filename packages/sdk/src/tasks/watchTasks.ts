@@ -9,7 +9,6 @@ import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type TaskStatus, taskStatuses } from '../types/task.js'
-import { taskIdSchema } from './getTask.js'
 import { getTasks } from './getTasks.js'
 
 /** Where an event was emitted. */
@@ -80,7 +79,7 @@ const schema = z.object({
   client: z.optional(s.address),
   sourceId: z.optional(s.uint(32)),
   provider: z.optional(s.address),
-  taskId: z.optional(z.union([taskIdSchema, z.array(taskIdSchema)])),
+  taskId: z.optional(z.union([s.taskId, z.array(s.taskId)])),
   fromBlock: z.optional(z.bigint()),
   pollingInterval: z.optional(s.uint(31)),
 })

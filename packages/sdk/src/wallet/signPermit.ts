@@ -109,7 +109,7 @@ export async function signPermit(
     }),
     resolvePermitDeadline(client, action, params.deadline ?? 3_600),
   ])
-  const message = { owner, spender: parameters.spender, value: params.amount, nonce, deadline }
+  const message = { owner, spender: params.spender, value: params.amount, nonce, deadline }
   const signature = await getAction(
     client,
     signTypedData,

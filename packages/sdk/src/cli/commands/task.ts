@@ -167,7 +167,7 @@ function describeProgress({ task, status }: TaskProgress): string {
 async function follow(
   context: Context,
   taskId: bigint,
-  timeout: number | undefined,
+  { timeout, fromBlock }: { timeout?: number | undefined; fromBlock?: bigint | undefined },
 ): Promise<GetTaskResultReturnType> {
   const [client, deployment, token] = await Promise.all([
     context.client(),
@@ -403,7 +403,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
     .option('--out <dir>', 'write the output here (a folder: created; existing files are never overwritten)')
     .option(
       '--slot <n>',
-      'the replica slot whose output to fetch (default: the first with a result)',
+      'the replica slot whose output to fetch (default: the accepted result)',
       parseInteger,
     )
     .addHelpText(
@@ -436,10 +436,9 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         ])
         return
       }
-      if (context.terminal.json || (await isDirectory(store, chosen.resultCID))) {
-        const listing = (await isDirectory(store, chosen.resultCID))
-          ? await store.ls(chosen.resultCID)
-          : undefined
+      const directory = await isDirectory(store, chosen.resultCID)
+      if (context.terminal.json || directory) {
+        const listing = directory ? await store.ls(chosen.resultCID) : undefined
         context.terminal.result(
           { taskId, slot: chosen.slot, cid: chosen.resultCID, entries: listing },
           () => [

@@ -5,6 +5,7 @@ import { formatAmount } from '../../utils/amount.js'
 import { deposit } from '../../wallet/deposit.js'
 import { getWalletBalance } from '../../wallet/getWalletBalance.js'
 import { withdraw } from '../../wallet/withdraw.js'
+import type { Context } from '../context.js'
 import { UsageError } from '../errors.js'
 import { fields, formatTransaction } from '../format.js'
 import { encryptKeystore } from '../keystore.js'
@@ -165,7 +166,7 @@ export const walletCommands: CommandGroup = (program, contextOf) => {
     })
 }
 
-async function newPassword(context: ReturnType<Parameters<CommandGroup>[1]>): Promise<string> {
+async function newPassword(context: Context): Promise<string> {
   const fromEnv = context.env.GRIDFORGE_KEYSTORE_PASSWORD
   if (fromEnv !== undefined) {
     if (fromEnv === '') throw new UsageError('GRIDFORGE_KEYSTORE_PASSWORD is empty')

@@ -1,0 +1,55 @@
+import type { Abi, Account, Chain, Client, Transport } from 'viem'
+import * as z from 'zod/mini'
+import type { RevertHints } from '../errors/contract.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import type { DeploymentParameter } from '../types/deployment.js'
+import type { TaskSettlement } from '../types/settlement.js'
+import { gridToken } from '../utils/amount.js'
+import { requireSettlement } from './settlement.js'
+
+const schema = /* @__PURE__ */ z.object({ taskId: s.taskId })
+
+/**
+ * The body shared by the actions that settle a task by id (`cancelTask`,
+ * `expireTask`, `finalizeTask`): validates `taskId`, sends
+ * `functionName(taskId)` to the market and decodes the settlement it wrote.
+ * Internal: not exported from the package.
+ */
+export async function settleTask(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: DeploymentParameter & WriteOptions & { taskId: number | bigint },
+  {
+    action,
+    functionName,
+    abi,
+    hints,
+  }: {
+    action: string
+    functionName: 'cancelTask' | 'expireTask' | 'finalizeTask'
+    /** The function's ABI item and the `errors` of every contract that can revert in the call. */
+    abi: Abi
+    hints: RevertHints
+  },
+): Promise<WriteResult & TaskSettlement> {
+  const { deployment, account, confirmations } = parameters
+  const taskId = validate(action, schema, parameters).taskId
+  const market = deployment.contracts.market
+  const receipt = await writeAndWait(client, {
+    action,
+    hints,
+    token: deployment.token ?? gridToken,
+    address: market,
+    abi,
+    functionName,
+    args: [taskId],
+    account,
+    confirmations,
+  })
+  return {
+    ...requireSettlement(action, receipt, market, taskId),
+    hash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+  }
+}

@@ -1,0 +1,453 @@
+/**
+ * Test fixtures shared by the SDK tests and benches: publish sources, make
+ * providers (stake, register, subscribe), submit tasks and drive them through
+ * every status with the raw split ABIs (not the SDK's own actions, so that the
+ * tests do not depend on them), plus balances, real CIDs and a request-counting
+ * transport. Lives outside src/, so it is never published.
+ *
+ * The functions that take a `deployment` also work outside vitest (the bench);
+ * the others read the test chain through test/chain.ts.
+ *
+ * Every test file shares one chain with others that move its clock (unbonding,
+ * reveal windows, deadlines): fixtures use the longest runtimes and deadlines
+ * unless a test needs a short one, so that nobody else's clock jump makes a
+ * claim overdue.
+ */
+import { CID } from 'multiformats/cid'
+import * as raw from 'multiformats/codecs/raw'
+import { sha256 } from 'multiformats/hashes/sha2'
+import {
+  type Abi,
+  type Account,
+  type Address,
+  type Chain,
+  type Client,
+  encodeAbiParameters,
+  erc20Abi,
+  type Hex,
+  type HttpTransport,
+  http,
+  keccak256,
+  type PublicActions,
+  parseEventLogs,
+  parseUnits,
+  stringToHex,
+  type TransactionReceipt,
+  type Transport,
+  toHex,
+  type WalletActions,
+} from 'viem'
+import { getReputation, errors as providerErrors, register, subscribe } from '../src/abis/providerRegistry.js'
+import { publish, errors as sourceErrors } from '../src/abis/sourceRegistry.js'
+import { availableOf, stake, errors as stakingErrors } from '../src/abis/staking.js'
+import {
+  balanceOf,
+  cancelTask,
+  claimTask,
+  commitResult,
+  expireTask,
+  finalizeTask,
+  reopenSlot,
+  revealResult,
+  submitResult,
+  submitTasks,
+  TaskClaimed,
+  TaskSubmitted,
+  errors as taskMarketErrors,
+} from '../src/abis/taskMarket.js'
+import type { Deployment } from '../src/types/deployment.js'
+import { deployerClient, deployment, fundedClient } from './chain.js'
+
+/** A wallet + public client with an account, as `fundedClient()` and `deployerClient()` return. */
+export type FixtureClient = Client<Transport, Chain, Account> & PublicActions & WalletActions<Chain, Account>
+
+/** A funded test account: wallet + public actions (+ the Gridforge decorator). */
+export type TestAccountClient = Awaited<ReturnType<typeof fundedClient>>
+
+/** A valid CID for inputs, results and receipts (the raw CID of zero bytes). */
+export const anyCid = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+
+/** CIDs to use as inputs, outputs, logs and metadata (raw leaves of different bytes). */
+export const cids = {
+  input: anyCid,
+  output: 'bafkreidvbhs33ighmljlvr7zbv2ywwzcmp5adtf4kqvlly67cy56bdtmve',
+  otherOutput: 'bafkreiabltrd5zm73pvi7plq25pef3hm7jxhbi3kv4hapegrkfpkqtkbme',
+  logs: 'bafkreie7q3iidccmpvszul7kudcvvuavuo7u6gzlbobczuk5nqk3b4akba',
+  metadata: 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4',
+} as const
+
+/** Seven days: the longest runtime a source may declare. */
+export const longRuntimeSec = 7 * 86_400
+
+const errors: Abi = [...taskMarketErrors, ...providerErrors, ...sourceErrors, ...stakingErrors]
+
+/** Sends a contract write (simulated first, so reverts come back decoded) and waits for its receipt. */
+export async function send(
+  client: FixtureClient,
+  request: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] },
+): Promise<TransactionReceipt> {
+  const { request: simulated } = await client.simulateContract({
+    ...request,
+    abi: [...request.abi, ...errors],
+    account: client.account,
+  } as never)
+  const hash = await client.writeContract(simulated as never)
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success') throw new Error(`${request.functionName} reverted: ${hash}`)
+  return receipt
+}
+
+/** A random bytes32, e.g. an image digest. */
+export function randomBytes32(): Hex {
+  return toHex(crypto.getRandomValues(new Uint8Array(32)))
+}
+
+/** The raw-codec CIDv1 (sha2-256) of `text`: a real output CID whose digest is sha256(text). */
+export async function outputCid(text: string): Promise<string> {
+  return CID.create(1, raw.code, await sha256.digest(new TextEncoder().encode(text))).toString()
+}
+
+export interface PublishSourceOptions {
+  deterministic?: boolean
+  /** Default: 7 days, the most allowed, so that claims stay due whatever others do to the clock. */
+  maxRuntimeSec?: number
+  creatorFeeBps?: number
+  imageDigest?: Hex
+  metadata?: string
+}
+
+/** Publishes a source with no hardware requirements from `owner` and returns its id. */
+export async function publishSource(
+  owner: FixtureClient,
+  deployment: Deployment,
+  {
+    deterministic = false,
+    maxRuntimeSec = longRuntimeSec,
+    creatorFeeBps = 0,
+    imageDigest = stringToHex('image', { size: 32 }),
+    metadata = anyCid,
+  }: PublishSourceOptions = {},
+): Promise<number> {
+  const { result, request } = await owner.simulateContract({
+    address: deployment.contracts.sources,
+    abi: [publish, ...sourceErrors],
+    functionName: 'publish',
+    args: [
+      imageDigest,
+      metadata,
+      { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic },
+      creatorFeeBps,
+      0,
+    ],
+    account: owner.account,
+  })
+  await owner.waitForTransactionReceipt({ hash: await owner.writeContract(request) })
+  return result
+}
+
+/** {@link publishSource} on the test chain, from `owner` (default: the deployer). */
+export function publishTestSource({
+  owner = deployerClient(),
+  ...options
+}: PublishSourceOptions & {
+  owner?: FixtureClient | TestAccountClient | ReturnType<typeof deployerClient>
+} = {}) {
+  return publishSource(owner as FixtureClient, deployment(), options)
+}
+
+/** Approves `spender` to pull `amount` (token units) of GRID from the client. */
+export async function approve(
+  client: FixtureClient,
+  deployment: Deployment,
+  spender: Address,
+  amount: string,
+): Promise<void> {
+  await send(client, {
+    address: deployment.contracts.token,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [spender, parseUnits(amount, 18)],
+  })
+}
+
+/** A fresh client with `grid` GRID that approved the market for all of it. */
+export async function approvedClient({ grid = '1000' }: { grid?: string } = {}): Promise<TestAccountClient> {
+  const client = await fundedClient({ grid })
+  await approve(client as unknown as FixtureClient, deployment(), deployment().contracts.market, grid)
+  return client
+}
+
+/**
+ * Stakes `stakeAmount` GRID (default 200), registers the client as a provider
+ * with one 24 GiB sm_89 GPU and subscribes it to `sourceIds`.
+ */
+export async function registerFixtureProvider(
+  client: FixtureClient,
+  deployment: Deployment,
+  sourceIds: readonly number[],
+  { stakeAmount = '200' }: { stakeAmount?: string } = {},
+): Promise<void> {
+  const { contracts } = deployment
+  await approve(client, deployment, contracts.staking, stakeAmount)
+  await send(client, {
+    address: contracts.staking,
+    abi: [stake],
+    functionName: 'stake',
+    args: [parseUnits(stakeAmount, 18)],
+  })
+  await send(client, {
+    address: contracts.providers,
+    abi: [register],
+    functionName: 'register',
+    args: [{ gpuCount: 1, vramMiB: 24_576, computeCapability: 89, cpuCores: 8, memoryMiB: 65_536 }, anyCid],
+  })
+  await send(client, {
+    address: contracts.providers,
+    abi: [subscribe],
+    functionName: 'subscribe',
+    args: [sourceIds],
+  })
+}
+
+/** A fresh funded provider on the test chain ({@link registerFixtureProvider}). */
+export async function testProvider(
+  sourceIds: readonly number[],
+  options: { stakeAmount?: string } = {},
+): Promise<TestAccountClient> {
+  const client = await fundedClient()
+  await registerFixtureProvider(client as unknown as FixtureClient, deployment(), sourceIds, options)
+  return client
+}
+
+export interface FixtureTaskOptions {
+  sourceId: number
+  /** How many tasks (default 1). */
+  count?: number
+  replicas?: number
+  /** Seconds from the latest block (default 29 days, so others' clock jumps do not expire it). */
+  deadlineIn?: number
+  /** Token units per replica (default '1'). */
+  maxPayment?: string
+}
+
+/**
+ * Submits `count` tasks in one `submitTasks` transaction (approving the
+ * escrow first) and returns their ids and the block they are in.
+ */
+export async function submitFixtureTasks(
+  client: FixtureClient,
+  deployment: Deployment,
+  { sourceId, count = 1, replicas = 1, deadlineIn = 29 * 86_400, maxPayment = '1' }: FixtureTaskOptions,
+): Promise<{ taskIds: bigint[]; blockNumber: bigint }> {
+  const payment = parseUnits(maxPayment, 18)
+  await send(client, {
+    address: deployment.contracts.token,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [deployment.contracts.market, payment * BigInt(replicas * count)],
+  })
+  const { timestamp } = await client.getBlock({ blockTag: 'latest' })
+  const task = {
+    sourceId,
+    inputCID: anyCid,
+    maxPayment: payment,
+    pricePerSecond: 0n,
+    replicas,
+    deadline: Number(timestamp) + deadlineIn,
+    requirements: {
+      minGpus: 0,
+      minVramMiB: 0,
+      minComputeCapability: 0,
+      maxRuntimeSec: 0,
+      deterministic: false,
+    },
+    minSuccessBps: 0,
+    minCompleted: 0,
+  }
+  const receipt = await send(client, {
+    address: deployment.contracts.market,
+    abi: [submitTasks],
+    functionName: 'submitTasks',
+    args: [Array.from({ length: count }, (_, index) => ({ ...task, inputCID: inputFor(index) }))],
+  })
+  const taskIds = parseEventLogs({ abi: [TaskSubmitted], logs: receipt.logs }).map((log) => log.args.taskId)
+  return { taskIds, blockNumber: receipt.blockNumber }
+}
+
+/** A distinct valid-looking input per index (the contract only checks the length); index 0 is {@link anyCid}. */
+export function inputFor(index: number): string {
+  return index === 0 ? anyCid : `${anyCid.slice(0, -6)}${String(index).padStart(6, '0')}`
+}
+
+/** Calls a TaskMarket function as `client`. */
+function market(
+  client: FixtureClient,
+  deployment: Deployment,
+  abi: Abi,
+  functionName: string,
+  args: unknown[],
+) {
+  return send(client, { address: deployment.contracts.market, abi, functionName, args })
+}
+
+/** Claims a slot of `taskId`; returns the slot and the claim's block time. */
+export async function claim(
+  client: FixtureClient,
+  deployment: Deployment,
+  taskId: bigint,
+): Promise<{ slot: number; claimedAt: number }> {
+  const receipt = await market(client, deployment, [claimTask], 'claimTask', [taskId])
+  const [log] = parseEventLogs({ abi: [TaskClaimed], logs: receipt.logs })
+  if (log === undefined) throw new Error('claimTask emitted no TaskClaimed')
+  const block = await client.getBlock({ blockNumber: receipt.blockNumber })
+  return { slot: log.args.slot, claimedAt: Number(block.timestamp) }
+}
+
+/** Submits a single-replica result (which settles the task). */
+export function submit(
+  client: FixtureClient,
+  deployment: Deployment,
+  taskId: bigint,
+  { result = anyCid, receipt = anyCid, runtimeSec = 42 } = {},
+): Promise<TransactionReceipt> {
+  return market(client, deployment, [submitResult], 'submitResult', [taskId, result, receipt, runtimeSec])
+}
+
+const fixtureSalt = keccak256(stringToHex('salt'))
+
+/** The digest a fixture provider commits to for `result` (any string: the contract only compares digests). */
+export function digestOf(result: string): Hex {
+  return keccak256(stringToHex(result))
+}
+
+/** Commits to `result` (replicas > 1); returns the salt to reveal with. */
+export async function commit(
+  client: FixtureClient,
+  deployment: Deployment,
+  taskId: bigint,
+  result: string,
+  { salt = fixtureSalt }: { salt?: Hex } = {},
+): Promise<Hex> {
+  const commitment = keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
+      [taskId, client.account.address, digestOf(result), salt],
+    ),
+  )
+  await market(client, deployment, [commitResult], 'commitResult', [taskId, commitment])
+  return salt
+}
+
+/** Reveals the `result` committed with {@link commit}. */
+export function reveal(
+  client: FixtureClient,
+  deployment: Deployment,
+  taskId: bigint,
+  result: string,
+  {
+    receipt = anyCid,
+    runtimeSec = 7,
+    salt = fixtureSalt,
+  }: { receipt?: string; runtimeSec?: number; salt?: Hex } = {},
+): Promise<TransactionReceipt> {
+  return market(client, deployment, [revealResult], 'revealResult', [
+    taskId,
+    digestOf(result),
+    salt,
+    result,
+    receipt,
+    runtimeSec,
+  ])
+}
+
+/** Cancels an unclaimed task (as its client). */
+export function cancel(client: FixtureClient, deployment: Deployment, taskId: bigint) {
+  return market(client, deployment, [cancelTask], 'cancelTask', [taskId])
+}
+
+/** Expires a task past its deadline (anyone). */
+export function expire(client: FixtureClient, deployment: Deployment, taskId: bigint) {
+  return market(client, deployment, [expireTask], 'expireTask', [taskId])
+}
+
+/** Finalises a task whose reveal window closed (anyone). */
+export function finalize(client: FixtureClient, deployment: Deployment, taskId: bigint) {
+  return market(client, deployment, [finalizeTask], 'finalizeTask', [taskId])
+}
+
+/** Reopens an overdue slot (anyone). */
+export function reopen(client: FixtureClient, deployment: Deployment, taskId: bigint, slot: number) {
+  return market(client, deployment, [reopenSlot], 'reopenSlot', [taskId, slot])
+}
+
+/** Reads a contract on the test chain as the deployer. */
+function readTestChain<result>(address: Address, abi: Abi, functionName: string, args: unknown[]) {
+  return deployerClient().readContract({ address, abi, functionName, args }) as Promise<result>
+}
+
+/** `account`'s market (internal) balance, in base units. */
+export function marketBalance(account: Address): Promise<bigint> {
+  return readTestChain(deployment().contracts.market, [balanceOf], 'balanceOf', [account])
+}
+
+/** `account`'s GRID in its wallet, in base units. */
+export function tokenBalance(account: Address): Promise<bigint> {
+  return readTestChain(deployment().contracts.token, erc20Abi, 'balanceOf', [account])
+}
+
+/** `account`'s stake not locked as collateral, in base units. */
+export function availableStake(account: Address): Promise<bigint> {
+  return readTestChain(deployment().contracts.staking, [availableOf], 'availableOf', [account])
+}
+
+/** `provider`'s reputation counters. */
+export function reputation(provider: Address) {
+  return deployerClient().readContract({
+    address: deployment().contracts.providers,
+    abi: [getReputation],
+    functionName: 'getReputation',
+    args: [provider],
+  })
+}
+
+/** The error `promise` rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the promise to reject')
+}
+
+/**
+ * An HTTP transport that counts the JSON-RPC calls it sends, batch entries
+ * included (as a node or an RPC provider would bill them).
+ */
+export function countingTransport(url: string): {
+  transport: HttpTransport
+  count(): number
+  /** The methods called, in order. */
+  methods(): string[]
+  reset(): void
+} {
+  const methods: string[] = []
+  const transport = http(url, {
+    onFetchRequest: (_request, init) => {
+      const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined
+      for (const call of Array.isArray(body) ? body : [body]) {
+        methods.push(
+          typeof call === 'object' && call !== null && 'method' in call ? String(call.method) : '?',
+        )
+      }
+    },
+  })
+  return {
+    transport,
+    count: () => methods.length,
+    methods: () => [...methods],
+    reset: () => {
+      methods.length = 0
+    },
+  }
+}
