@@ -67,6 +67,8 @@ describe('getTaskResult', () => {
         },
       ],
       settlement: {
+        taskId,
+        client: client.account.address,
         status: 'Completed',
         resultDigest: undefined,
         paid: payment,

@@ -16,22 +16,24 @@ const settledStatuses: Record<number, SettledStatus> = {
   7: 'Expired',
 }
 
-/** The settlement events, as `parseEventLogs` or `getLogs` decode them. */
-export type SettlementLog = ParseEventLogsReturnType<
+type DecodedLog = ParseEventLogsReturnType<
   [typeof TaskFinalized, typeof ReplicaPaid, typeof ProviderSlashed],
   undefined,
   true
 >[number]
+
+/** Each log type of a union reduced to its name and arguments (distributes over the union). */
+type NameAndArgs<log> = log extends DecodedLog ? Pick<log, 'eventName' | 'args'> : never
+
+/** A settlement event's name and arguments, as `parseEventLogs` or `getLogs` decode them. */
+export type SettlementLog = NameAndArgs<DecodedLog>
 
 /**
  * The settlement of `taskId` from `TaskFinalized`, `ReplicaPaid` and
  * `ProviderSlashed` logs (pass only those of the settling transaction);
  * `undefined` without a `TaskFinalized` for the task.
  */
-export function decodeSettlement(
-  logs: readonly Pick<SettlementLog, 'eventName' | 'args'>[],
-  taskId: bigint,
-): TaskSettlement | undefined {
+export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint): TaskSettlement | undefined {
   let settlement: TaskSettlement | undefined
   const payments: ReplicaPayment[] = []
   const slashes: ProviderSlash[] = []

@@ -1,14 +1,13 @@
 import type { Account, Chain, Client, Transport } from 'viem'
 import { getBlock } from 'viem/actions'
 import { getAction } from 'viem/utils'
-import * as z from 'zod/mini'
 import { submitTask as submitTaskFunction, TaskSubmitted } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { type FieldsOutput, optional, validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Requirements } from '../types/requirements.js'
@@ -58,29 +57,29 @@ export type SubmitTaskErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const requirementsSchema = /* @__PURE__ */ z.object({
-  minGpus: z.optional(s.uint(8)),
-  minVramMiB: z.optional(s.uint(32)),
-  minComputeCapability: z.optional(s.uint(8)),
-  maxRuntimeSec: z.optional(s.duration),
+/** One task's fields (amounts parse to base units, durations to seconds). */
+export const taskFields = (decimals: number) => ({
+  sourceId: s.uint(32),
+  input: s.cid,
+  maxPayment: s.positiveAmount(decimals),
+  pricePerSecond: optional(s.amount(decimals)),
+  replicas: optional(s.uint(8, 7)),
+  deadline: optional(s.deadline),
+  requirements: optional({
+    minGpus: optional(s.uint(8)),
+    minVramMiB: optional(s.uint(32)),
+    minComputeCapability: optional(s.uint(8)),
+    maxRuntimeSec: optional(s.duration),
+  }),
+  minSuccessBps: optional(s.uint(16, 10_000)),
+  minCompleted: optional(s.uint(32)),
 })
 
-/** One task's parameters, validated (amounts in base units, durations in seconds). */
-export const taskSchema = (decimals: number) =>
-  z.object({
-    sourceId: s.uint(32),
-    input: s.cid,
-    maxPayment: s.amount(decimals),
-    pricePerSecond: z.optional(s.amount(decimals)),
-    replicas: z.optional(s.uint(8, 7)),
-    deadline: z.optional(z.union([z.date(), s.duration])),
-    requirements: z.optional(requirementsSchema),
-    minSuccessBps: z.optional(s.uint(16, 10_000)),
-    minCompleted: z.optional(s.uint(32)),
-  })
+/** A validated task. */
+export type ValidTask = FieldsOutput<ReturnType<typeof taskFields>>
 
 /** The contract's `TaskParams` of a validated task, with its deadline in Unix seconds. */
-export function toTaskParams(params: z.output<ReturnType<typeof taskSchema>>, deadline: number) {
+export function toTaskParams(params: ValidTask, deadline: number) {
   return {
     sourceId: params.sourceId,
     inputCID: params.input,
@@ -128,7 +127,7 @@ export async function submitTask(
   const { deployment, account, confirmations } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTask'
-  const params = validate(action, taskSchema(token.decimals), parameters)
+  const params = validateFields(action, taskFields(token.decimals), parameters)
   const deadline = await resolveDeadline(client, action, params.deadline ?? 86_400)
   const receipt = await writeAndWait(client, {
     action,

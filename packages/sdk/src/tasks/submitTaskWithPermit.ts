@@ -9,7 +9,7 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import { findEvent, read, writeAndWait } from '../internal/write.js'
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
@@ -21,7 +21,7 @@ import {
   latestTimestamp,
   type SubmitTaskParameters,
   type SubmitTaskReturnType,
-  taskSchema,
+  taskFields,
   toTaskParams,
 } from './submitTask.js'
 
@@ -67,7 +67,7 @@ export async function submitTaskWithPermit(
   const { deployment, account, confirmations } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTaskWithPermit'
-  const params = validate(action, taskSchema(token.decimals), parameters)
+  const params = validateFields(action, taskFields(token.decimals), parameters)
   const owner = accountAddress(client, action, account)
   const market = deployment.contracts.market
   const [now, balance] = await Promise.all([

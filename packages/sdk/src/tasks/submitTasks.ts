@@ -1,5 +1,4 @@
 import { type Account, type Chain, type Client, parseEventLogs, type Transport } from 'viem'
-import * as z from 'zod/mini'
 import { ERC20InsufficientBalance } from '../abis/gridToken.js'
 import { errors as sourceRegistryErrors } from '../abis/sourceRegistry.js'
 import {
@@ -12,8 +11,12 @@ import { sourceRegistryHints } from '../errors/hints/registries.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import { EventNotFoundError, type TransactionRevertedErrorType } from '../errors/transaction.js'
-import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
+import {
+  type InvalidField,
+  InvalidParametersError,
+  type InvalidParametersErrorType,
+} from '../errors/validation.js'
+import { parseFields } from '../internal/validate.js'
 import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
@@ -22,8 +25,9 @@ import {
   deadlineField,
   latestTimestamp,
   type SubmitTaskParameters,
-  taskSchema,
+  taskFields,
   toTaskParams,
+  type ValidTask,
 } from './submitTask.js'
 
 /** One task of a batch: the parameters of `submitTask` without the deployment and write options. */
@@ -50,11 +54,6 @@ export type SubmitTasksErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = (decimals: number) =>
-  z.object({
-    tasks: z.array(taskSchema(decimals)).check(z.minLength(1, 'pass at least one task')),
-  })
-
 /**
  * Submits several tasks in one transaction, escrowing each like
  * {@link submitTask} and pulling any shortfall from the token allowance once.
@@ -76,7 +75,7 @@ export async function submitTasks(
   const { deployment, account, confirmations } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTasks'
-  const { tasks } = validate(action, schema(token.decimals), parameters)
+  const tasks = validateTasks(action, token.decimals, parameters.tasks)
   const now = await latestTimestamp(client)
   const deadlines = tasks.map((task) => deadlineAt(now, task.deadline ?? 86_400))
   const late = deadlines.flatMap((deadline, index) =>
@@ -114,4 +113,19 @@ export async function submitTasks(
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }
+}
+
+/** Every task of a batch, validated; a bad field is named `tasks.<index>.<field>`. */
+function validateTasks(action: string, decimals: number, tasks: unknown): ValidTask[] {
+  if (!Array.isArray(tasks) || tasks.length === 0) {
+    throw new InvalidParametersError({
+      action,
+      fields: [{ path: 'tasks', message: 'pass at least one task' }],
+    })
+  }
+  const invalid: InvalidField[] = []
+  const shape = taskFields(decimals)
+  const valid = tasks.map((task, index) => parseFields(shape, task, `tasks.${index}.`, invalid))
+  if (invalid.length > 0) throw new InvalidParametersError({ action, fields: invalid })
+  return valid
 }

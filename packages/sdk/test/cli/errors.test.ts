@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { anyCid, publishTestSource } from '../../src/tasks/testing.js'
+import { anyCid, publishTestSource } from '../fixtures.js'
 import { bareKey, ensureBuilt, newAccount, runCli, workspace } from './run.js'
 
 describe('gridforge errors and exit codes', () => {

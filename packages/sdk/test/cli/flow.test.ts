@@ -16,8 +16,8 @@ import { memoryStore } from '../../src/storage/memoryStore.js'
 import { claimTask } from '../../src/tasks/claimTask.js'
 import { getTask } from '../../src/tasks/getTask.js'
 import { submitResult } from '../../src/tasks/submitResult.js'
-import { testProvider } from '../../src/tasks/testing.js'
 import { deployment } from '../chain.js'
+import { testProvider } from '../fixtures.js'
 import { ensureBuilt, newAccount, runCli, startCli, workspace } from './run.js'
 
 const imageDigest = `0x${'ab'.repeat(32)}` as Hex
