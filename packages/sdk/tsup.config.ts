@@ -1,16 +1,9 @@
 import { defineConfig } from 'tsup'
 
+// The library (dist/index.js, dist/storage/index.js, …) is emitted module by
+// module by `tsc -p tsconfig.build.json`, so bundlers can drop every module an
+// app does not import (`sideEffects: false`). Only the CLI is bundled here.
 export default defineConfig([
-  {
-    entry: { index: 'src/index.ts', storage: 'src/storage/index.ts' },
-    format: ['esm'],
-    target: 'es2022',
-    platform: 'neutral',
-    dts: true,
-    clean: true,
-    sourcemap: true,
-    external: ['viem', 'node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:crypto', 'node:stream'],
-  },
   {
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],

@@ -460,7 +460,6 @@ export {
   type RevealResultReturnType,
   revealResult,
 } from './tasks/revealResult.js'
-export type { SettlementLog } from './tasks/settlement.js'
 export {
   type SubmitResultErrorType,
   type SubmitResultParameters,
@@ -473,8 +472,6 @@ export {
   type SubmitTaskParameters,
   type SubmitTaskReturnType,
   submitTask,
-  taskFields,
-  type ValidTask,
 } from './tasks/submitTask.js'
 export {
   type SubmitTasksErrorType,
@@ -541,6 +538,7 @@ export {
   type DepositReturnType,
   deposit,
 } from './wallet/deposit.js'
+export type { FundingOptions } from './wallet/funding.js'
 export {
   type GetWalletBalanceErrorType,
   type GetWalletBalanceParameters,

@@ -55,6 +55,7 @@ import {
   TaskSubmitted,
   errors as taskMarketErrors,
 } from '../src/abis/taskMarket.js'
+import { type SubmitTaskParameters, type SubmitTaskReturnType, submitTask } from '../src/tasks/submitTask.js'
 import type { Deployment } from '../src/types/deployment.js'
 import { deployerClient, deployment, fundedClient } from './chain.js'
 
@@ -217,6 +218,18 @@ export async function testProvider(
   const client = await fundedClient()
   await registerFixtureProvider(client as unknown as FixtureClient, deployment(), sourceIds, options)
   return client
+}
+
+/**
+ * Submits a task on `sourceId` with the SDK's `submitTask` on the test chain:
+ * input {@link anyCid}, deadline in 29 days unless `task` says otherwise.
+ */
+export function submitTestTask(
+  client: TestAccountClient,
+  sourceId: number,
+  task: Omit<SubmitTaskParameters, 'deployment' | 'sourceId' | 'input'> & { input?: string },
+): Promise<SubmitTaskReturnType> {
+  return submitTask(client, { deployment: deployment(), sourceId, input: anyCid, deadline: '29d', ...task })
 }
 
 export interface FixtureTaskOptions {

@@ -5,16 +5,18 @@ import { parseDuration } from '../utils/duration.js'
 
 /**
  * A schema from a parse function that returns the value or why the input is
- * not one. Typed as taking `{}` (anything but undefined), so that inside
+ * not one. Typed as taking `NonNullable<unknown>` (anything but undefined), so that inside
  * `z.object` the field is required unless wrapped in `z.optional`.
  */
-function parsed<T>(parse: (input: unknown) => { value: T } | { error: string }): z.ZodMiniType<T, {}> {
+function parsed<T>(
+  parse: (input: unknown) => { value: T } | { error: string },
+): z.ZodMiniType<T, NonNullable<unknown>> {
   return z.transform((input: unknown, context) => {
     const result = parse(input)
     if ('value' in result) return result.value
     context.issues.push({ code: 'custom', message: result.error, input })
     return z.NEVER
-  }) as unknown as z.ZodMiniType<T, {}>
+  }) as unknown as z.ZodMiniType<T, NonNullable<unknown>>
 }
 
 /** A CID string (CIDv1 base32). */

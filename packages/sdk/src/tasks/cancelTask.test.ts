@@ -2,17 +2,16 @@ import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
 import {
-  anyCid,
   approvedClient,
   marketBalance,
   publishTestSource,
   rejection,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { cancelTask } from './cancelTask.js'
 import { claimTask } from './claimTask.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -20,14 +19,7 @@ describe('cancelTask', () => {
   it('refunds the whole escrow of an unclaimed task to the market balance', async () => {
     const sourceId = await publishTestSource({ deterministic: true })
     const client = await approvedClient({ grid: '10' })
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1.5',
-      replicas: 3,
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1.5', replicas: 3 })
     const cancelled = await cancelTask(client, { deployment: deployment(), taskId })
     expect(cancelled).toMatchObject({
       taskId,
@@ -53,13 +45,7 @@ describe('cancelTask', () => {
     const client = await approvedClient({ grid: '10' })
     const stranger = await approvedClient({ grid: '1' })
     const provider = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
     const notClient = await rejection(cancelTask(stranger, { deployment: deployment(), taskId }))
     expect(notClient).toBeInstanceOf(ContractRevertedError)
     expect(notClient).toMatchObject({
@@ -79,14 +65,7 @@ describe('cancelTask', () => {
     const sourceId = await publishTestSource({ deterministic: true })
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      replicas: 2,
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas: 2 })
     await claimTask(provider, { deployment: deployment(), taskId })
     const error = (await rejection(
       cancelTask(client, { deployment: deployment(), taskId }),

@@ -1,25 +1,23 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
-import { anyCid, approvedClient, publishTestSource, rejection, testProvider } from '../../test/fixtures.js'
+import {
+  approvedClient,
+  publishTestSource,
+  rejection,
+  submitTestTask,
+  testProvider,
+} from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
-import { submitTask } from './submitTask.js'
 
 describe('claimTask', () => {
   it('takes the lowest free slot and returns its due time and collateral', async () => {
     const sourceId = await publishTestSource({ deterministic: true, maxRuntimeSec: 3_600 })
     const client = await approvedClient({ grid: '10' })
     const [first, second] = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '2',
-      replicas: 3,
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas: 3 })
     const a = await claimTask(first, { deployment: deployment(), taskId })
     const b = await claimTask(second, { deployment: deployment(), taskId })
     expect([a.slot, b.slot]).toEqual([0, 1])
@@ -33,14 +31,7 @@ describe('claimTask', () => {
     const sourceId = await publishTestSource({ deterministic: true })
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      replicas: 2,
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas: 2 })
     await claimTask(provider, { deployment: deployment(), taskId })
     const error = await rejection(claimTask(provider, { deployment: deployment(), taskId }))
     expect(error).toBeInstanceOf(ContractRevertedError)
@@ -55,13 +46,7 @@ describe('claimTask', () => {
     const sourceId = await publishTestSource()
     const client = await approvedClient({ grid: '10' })
     const [first, second] = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
     await claimTask(first, { deployment: deployment(), taskId })
     const error = (await rejection(
       claimTask(second, { deployment: deployment(), taskId }),
@@ -78,13 +63,7 @@ describe('claimTask', () => {
     const other = await publishTestSource()
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([other])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
     const error = (await rejection(
       claimTask(provider, { deployment: deployment(), taskId }),
     )) as ContractRevertedError

@@ -6,6 +6,7 @@ import {
   outputCid,
   publishTestSource,
   rejection,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
@@ -13,20 +14,12 @@ import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { computeCommitment, generateSalt, resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
-import { submitTask } from './submitTask.js'
 
 async function claimedTask(replicas: number) {
   const sourceId = await publishTestSource({ deterministic: true })
   const client = await approvedClient({ grid: '20' })
   const provider = await testProvider([sourceId])
-  const { taskId } = await submitTask(client, {
-    deployment: deployment(),
-    sourceId,
-    input: anyCid,
-    maxPayment: '1',
-    replicas,
-    deadline: '29d',
-  })
+  const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas })
   await claimTask(provider, { deployment: deployment(), taskId })
   return { sourceId, provider, taskId }
 }

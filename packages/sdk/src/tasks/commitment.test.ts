@@ -4,7 +4,14 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { encodeAbiParameters, keccak256, parseEventLogs } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
-import { anyCid, approvedClient, outputCid, publishTestSource, testProvider } from '../../test/fixtures.js'
+import {
+  anyCid,
+  approvedClient,
+  outputCid,
+  publishTestSource,
+  submitTestTask,
+  testProvider,
+} from '../../test/fixtures.js'
 import {
   commitResult as commitResultFunction,
   getSlots,
@@ -13,7 +20,6 @@ import {
 } from '../abis/taskMarket.js'
 import { claimTask } from './claimTask.js'
 import { computeCommitment, generateSalt, resultDigest, UnsupportedResultCidError } from './commitment.js'
-import { submitTask } from './submitTask.js'
 
 describe('resultDigest', () => {
   it('is the sha2-256 digest of the content, whatever the codec', async () => {
@@ -58,14 +64,7 @@ describe('computeCommitment', () => {
     const sourceId = await publishTestSource({ deterministic: true })
     const client = await approvedClient({ grid: '10' })
     const providers = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      replicas: 2,
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas: 2 })
     const market = deployment().contracts.market
     const digest = resultDigest(await outputCid('agreed'))
     const salts = providers.map(() => generateSalt())

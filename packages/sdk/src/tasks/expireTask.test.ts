@@ -2,18 +2,17 @@ import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, testClient } from '../../test/chain.js'
 import {
-  anyCid,
   approvedClient,
   availableStake,
   marketBalance,
   publishTestSource,
   rejection,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { claimTask } from './claimTask.js'
 import { expireTask } from './expireTask.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -22,14 +21,7 @@ describe('expireTask', () => {
     const sourceId = await publishTestSource()
     const client = await approvedClient({ grid: '10' })
     const [noShow, late] = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const submit = () =>
-      submitTask(client, {
-        deployment: deployment(),
-        sourceId,
-        input: anyCid,
-        maxPayment: '1',
-        deadline: '2m',
-      })
+    const submit = () => submitTestTask(client, sourceId, { maxPayment: '1', deadline: '2m' })
     const claimed = await submit()
     const unclaimed = await submit()
     const claim = await claimTask(noShow, { deployment: deployment(), taskId: claimed.taskId })

@@ -9,6 +9,7 @@ import {
   outputCid,
   publishTestSource,
   rejection,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
@@ -17,7 +18,6 @@ import { resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
 import { finalizeTask } from './finalizeTask.js'
 import { revealResult } from './revealResult.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -30,14 +30,7 @@ async function committedTask(outputs: string[]) {
     await testProvider([sourceId]),
     await testProvider([sourceId]),
   ]
-  const { taskId } = await submitTask(client, {
-    deployment: deployment(),
-    sourceId,
-    input: anyCid,
-    maxPayment: '2',
-    replicas: 3,
-    deadline: '29d',
-  })
+  const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas: 3 })
   for (const provider of providers) await claimTask(provider, { deployment: deployment(), taskId })
   const salts: Hex[] = []
   for (const [index, provider] of providers.entries()) {

@@ -9,6 +9,7 @@ import {
   publishTestSource,
   rejection,
   reputation,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
@@ -16,7 +17,6 @@ import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { reopenSlot } from './reopenSlot.js'
 import { submitResult } from './submitResult.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -26,13 +26,7 @@ describe('reopenSlot', () => {
     const sourceId = await publishTestSource({ maxRuntimeSec: 1 })
     const client = await approvedClient({ grid: '10' })
     const [noShow, backup] = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
     const claim = await claimTask(noShow, { deployment: deployment(), taskId })
 
     const early = (await rejection(

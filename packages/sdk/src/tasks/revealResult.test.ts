@@ -10,6 +10,7 @@ import {
   publishTestSource,
   rejection,
   reputation,
+  submitTestTask,
   testProvider,
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
@@ -18,7 +19,6 @@ import { claimTask } from './claimTask.js'
 import { resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
 import { revealResult } from './revealResult.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -27,14 +27,7 @@ async function consensusTask(replicas: number) {
   const client = await approvedClient({ grid: '20' })
   const providers = []
   for (let index = 0; index < replicas; index++) providers.push(await testProvider([sourceId]))
-  const { taskId } = await submitTask(client, {
-    deployment: deployment(),
-    sourceId,
-    input: anyCid,
-    maxPayment: '2',
-    replicas,
-    deadline: '29d',
-  })
+  const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas })
   for (const provider of providers) await claimTask(provider, { deployment: deployment(), taskId })
   return { client, providers, taskId }
 }

@@ -10,6 +10,7 @@ import {
   publishTestSource,
   rejection,
   reputation,
+  submitTestTask,
   testProvider,
   tokenBalance,
 } from '../../test/fixtures.js'
@@ -17,7 +18,6 @@ import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { submitResult } from './submitResult.js'
-import { submitTask } from './submitTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -26,13 +26,7 @@ describe('submitResult', () => {
     const sourceId = await publishTestSource()
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '5',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '5' })
 
     const claim = await claimTask(provider, { deployment: deployment(), taskId })
     expect(claim).toMatchObject({
@@ -76,14 +70,7 @@ describe('submitResult', () => {
     const sourceId = await publishTestSource()
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '5',
-      pricePerSecond: '0.01',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '5', pricePerSecond: '0.01' })
     await claimTask(provider, { deployment: deployment(), taskId })
     const settled = await submitResult(provider, {
       deployment: deployment(),
@@ -102,13 +89,7 @@ describe('submitResult', () => {
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
     const intruder = await testProvider([sourceId])
-    const { taskId } = await submitTask(client, {
-      deployment: deployment(),
-      sourceId,
-      input: anyCid,
-      maxPayment: '1',
-      deadline: '29d',
-    })
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
     await claimTask(provider, { deployment: deployment(), taskId })
     const error = await rejection(
       submitResult(intruder, {
