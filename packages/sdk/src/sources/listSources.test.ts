@@ -89,6 +89,24 @@ describe('listSources', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b))
   })
 
+  // A deployless Multicall3 call breaks at about 20 reads (init code and return data are size-capped): a regression
+  // seen once other test files had published 66 sources on the shared chain.
+  it('lists more sources than one deployless multicall can read', async () => {
+    const client = await fundedClient({ grid: '0' })
+    const published = []
+    for (let index = 0; index < 40; index++) {
+      published.push(
+        await publishSource(client, {
+          deployment: deployment(),
+          imageDigest: `0x${(index + 1).toString(16).padStart(64, 'd')}`,
+          metadata,
+        }),
+      )
+    }
+    const sources = await listSources(client, { deployment: deployment(), owner: client.account.address })
+    expect(sources.map((source) => source.sourceId)).toEqual(published.map((source) => source.sourceId))
+  })
+
   it('returns nothing for an owner without sources and refuses bad filters', async () => {
     const client = await fundedClient({ grid: '0' })
     expect(await listSources(client, { deployment: deployment(), owner: client.account.address })).toEqual([])

@@ -75,6 +75,9 @@ export async function listSources(
     (a, b) => a - b,
   )
   if (ids.length === 0) return []
+  // Without a Multicall3 on the chain, viem deploys one inside each eth_call; its init code and return
+  // data are size-capped, so such calls carry viem's default ~13 reads each instead of all at once.
+  const deployless = client.chain?.contracts?.multicall3 === undefined
   const structs = (await getAction(
     client,
     multicall,
@@ -87,8 +90,8 @@ export async function listSources(
       args: [sourceId],
     })),
     allowFailure: false,
-    deployless: client.chain?.contracts?.multicall3 === undefined,
-    batchSize: 0,
+    deployless,
+    ...(deployless ? {} : { batchSize: 0 }),
     blockNumber: toBlock,
   })) as SourceStruct[]
   return ids
