@@ -1,26 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pbkdf2Vector } from './keystoreVectors.js'
 import { bareKey, ensureBuilt, newAccount, runCli, workspace } from './run.js'
 
-// The PBKDF2 test vector of the Web3 Secret Storage Definition (password `testpassword`).
-const vector = {
-  crypto: {
-    cipher: 'aes-128-ctr',
-    cipherparams: { iv: '6087dab2f9fdbbfaddc31a909735c1e6' },
-    ciphertext: '5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46',
-    kdf: 'pbkdf2',
-    kdfparams: {
-      c: 262144,
-      dklen: 32,
-      prf: 'hmac-sha256',
-      salt: 'ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd',
-    },
-    mac: '517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2',
-  },
-  id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
-  version: 3,
-}
+const vector = pbkdf2Vector
 const vectorKey = '7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d'
 
 describe('gridforge with a keystore', () => {
