@@ -52,11 +52,19 @@ export function deployerClient() {
 }
 
 /**
- * A new account with `eth` ETH and `grid` GRID (token units), as a wallet +
+ * A new account (or `privateKey`'s) with `eth` ETH and `grid` GRID (token units), as a wallet +
  * public client extended with the Gridforge actions.
  */
-export async function fundedClient({ grid = '1000', eth = '100' }: { grid?: string; eth?: string } = {}) {
-  const account = privateKeyToAccount(generatePrivateKey())
+export async function fundedClient({
+  grid = '1000',
+  eth = '100',
+  privateKey = generatePrivateKey(),
+}: {
+  grid?: string
+  eth?: string
+  privateKey?: `0x${string}` | undefined
+} = {}) {
+  const account = privateKeyToAccount(privateKey)
   await testClient().setBalance({ address: account.address, value: parseEther(eth) })
   if (grid !== '0') {
     const deployer = deployerClient()

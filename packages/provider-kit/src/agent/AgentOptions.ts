@@ -1,0 +1,57 @@
+import type { Deployment } from '@gridforge/sdk'
+import type { ContentStore } from '@gridforge/sdk/storage'
+import type { Account, Chain, Client, Transport } from 'viem'
+import type { HostReport } from '../detect/HostReport.js'
+import type { Logger } from '../logger.js'
+import type { ContainerRuntime, ResourceLimits } from '../runtime/ContainerRuntime.js'
+
+/** Which tasks the agent takes. */
+export interface Policy {
+  /** Only these sources; `undefined`: every source the provider is subscribed to on chain. */
+  sources?: readonly number[] | undefined
+  /**
+   * Least pay per GPU-second, in token base units (tasks without GPUs count as
+   * one). A fixed-price task pays `maxPayment / maxRuntimeSec` at worst, a
+   * metered one `pricePerSecond`. Default 0.
+   */
+  minPricePerGpuSecond?: bigint | undefined
+  /** Most tasks running at once (default: the number of GPUs, at least 1). */
+  concurrency?: number | undefined
+  /** Take sources that ask for outbound network (default false). */
+  allowEgress?: boolean | undefined
+  /** Largest input fetched, bytes (default 1 GiB). */
+  maxInputBytes?: number | undefined
+}
+
+/** When to move earnings from the market balance to the provider's wallet. */
+export interface WithdrawSchedule {
+  /** Milliseconds between checks. */
+  every: number
+  /** Withdraw only when the balance is at least this (base units, default 0: anything). */
+  minimum?: bigint | undefined
+}
+
+export interface AgentOptions {
+  /** A client with the provider's account: it claims, submits and signs receipts. */
+  client: Client<Transport, Chain, Account>
+  deployment: Deployment
+  /** Where inputs are read from and outputs, logs and receipts are written (clients must be able to read it). */
+  store: ContentStore
+  runtime: ContainerRuntime
+  /** This host, from `detectHost()`: what tasks it can take and the receipt's hardware summary. */
+  host: HostReport
+  /** The journal and the work directories live here; one directory per agent. */
+  dataDir: string
+  policy?: Policy | undefined
+  /** Container limits; a source's own resources (memory, CPUs) take precedence where it sets them. */
+  limits?: Partial<ResourceLimits> | undefined
+  /** Milliseconds between polls for new events (default: the client's `pollingInterval`). */
+  pollingInterval?: number | undefined
+  /** Milliseconds between full scans of open tasks, which catch reopened slots (default 30 000). */
+  rescanInterval?: number | undefined
+  /** Seconds kept free before a claim's deadline to upload and submit (default 30). */
+  submitMarginSec?: number | undefined
+  /** `false` (default): never withdraw automatically. */
+  withdraw?: WithdrawSchedule | false | undefined
+  logger?: Logger | undefined
+}

@@ -1,0 +1,176 @@
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import type { RunOutcome } from '../runtime/ContainerRuntime.js'
+
+/**
+ * Where the agent is with one task. Steps only move forward; each is written
+ * to disk before the action it announces, so that a restarted agent knows what
+ * may already be on chain and checks before doing it again:
+ *
+ * `claiming` → `claimed` → `running` → `ran` → (1 replica) `submitting` → `done`
+ *                                            ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
+ *
+ * `abandoned` ends a task the agent gave up on (the reason is kept).
+ */
+export type JournalStep =
+  | 'claiming'
+  | 'claimed'
+  | 'running'
+  | 'ran'
+  | 'submitting'
+  | 'committing'
+  | 'committed'
+  | 'revealing'
+  | 'revealed'
+  | 'done'
+  | 'abandoned'
+
+/** What the agent records about a finished container. */
+export interface JournalRun {
+  outcome: RunOutcome
+  exitCode: number | undefined
+  /** Unix seconds. */
+  startedAt: number
+  /** Unix seconds. */
+  finishedAt: number
+  logsCID: string
+  /** Present when the outcome is `exited`: the imported output directory. */
+  outputCID: string | undefined
+  reason: string | undefined
+}
+
+/** One task as the journal holds it (a JSON file per task). */
+export interface JournalEntry {
+  version: 1
+  /** Decimal string: JSON has no 256-bit integers. */
+  taskId: string
+  step: JournalStep
+  sourceId: number
+  replicas: number
+  slot: number | undefined
+  /** When the claimed slot is due (Unix seconds, chain time). */
+  dueAt: number | undefined
+  containerId: string | undefined
+  /** GPU device ids the container runs on. */
+  gpus: string[]
+  run: JournalRun | undefined
+  receiptCID: string | undefined
+  runtimeSec: number | undefined
+  /** Replicas > 1: the secret salt of the commitment (lost salt = no reveal = slashed, so it is written before the commit is sent). */
+  salt: Hex | undefined
+  /** The last transaction sent for the current step. */
+  txHash: Hex | undefined
+  /** Why the task was abandoned or a run failed. */
+  reason: string | undefined
+  updatedAt: string
+}
+
+export interface Journal {
+  readonly dir: string
+  get(taskId: bigint): Promise<JournalEntry | undefined>
+  /** Writes an entry atomically and durably (temp file, fsync, rename, fsync of the directory). */
+  put(entry: JournalEntry): Promise<void>
+  /** Every entry, oldest task first. */
+  list(): Promise<JournalEntry[]>
+  /** Forgets a task (a claim that never reached the chain). */
+  remove(taskId: bigint): Promise<void>
+}
+
+/** Steps after which nothing is left to do. */
+export const finalSteps: readonly JournalStep[] = ['done', 'abandoned']
+
+/**
+ * Opens (and creates) the journal in `dir`. One file per task,
+ * `<taskId>.json`, replaced atomically: a crash leaves either the old or the
+ * new entry, never half of one.
+ *
+ * @example
+ * const journal = await openJournal('/var/lib/gridforge/journal')
+ * for (const entry of await journal.list()) console.log(entry.taskId, entry.step)
+ */
+export async function openJournal(dir: string): Promise<Journal> {
+  await mkdir(dir, { recursive: true })
+  const file = (taskId: bigint | string) => join(dir, `${taskId}.json`)
+  return {
+    dir,
+    async get(taskId) {
+      try {
+        return parseEntry(await readFile(file(taskId), 'utf8'))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        throw error
+      }
+    },
+    async put(entry) {
+      const target = file(entry.taskId)
+      const temporary = `${target}.${process.pid}.tmp`
+      const handle = await open(temporary, 'w')
+      try {
+        await handle.writeFile(`${JSON.stringify(entry, null, 2)}\n`)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(temporary, target)
+      const directory = await open(dir, 'r')
+      try {
+        await directory.sync()
+      } finally {
+        await directory.close()
+      }
+    },
+    async list() {
+      const names = (await readdir(dir)).filter((name) => /^\d+\.json$/.test(name))
+      const entries: JournalEntry[] = []
+      for (const name of names) {
+        try {
+          entries.push(parseEntry(await readFile(join(dir, name), 'utf8')))
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        }
+      }
+      return entries.sort((a, b) => (BigInt(a.taskId) < BigInt(b.taskId) ? -1 : 1))
+    },
+    async remove(taskId) {
+      await rm(file(taskId), { force: true })
+    },
+  }
+}
+
+/** Removes temp files a crash left mid-write. */
+export async function cleanJournal(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [])) {
+    if (name.endsWith('.tmp')) await rm(join(dir, name), { force: true })
+  }
+}
+
+function parseEntry(text: string): JournalEntry {
+  const entry = JSON.parse(text) as JournalEntry
+  if (entry.version !== 1 || typeof entry.taskId !== 'string' || typeof entry.step !== 'string') {
+    throw new Error(`not a journal entry of this version: ${text.slice(0, 80)}`)
+  }
+  return entry
+}
+
+/** A new entry for a task about to be claimed. */
+export function newEntry(task: { taskId: bigint; sourceId: number; replicas: number }): JournalEntry {
+  return {
+    version: 1,
+    taskId: task.taskId.toString(),
+    step: 'claiming',
+    sourceId: task.sourceId,
+    replicas: task.replicas,
+    slot: undefined,
+    dueAt: undefined,
+    containerId: undefined,
+    gpus: [],
+    run: undefined,
+    receiptCID: undefined,
+    runtimeSec: undefined,
+    salt: undefined,
+    txHash: undefined,
+    reason: undefined,
+    updatedAt: new Date().toISOString(),
+  }
+}

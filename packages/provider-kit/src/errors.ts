@@ -1,0 +1,58 @@
+import { BaseError } from '@gridforge/sdk'
+
+export type ImageDigestMismatchErrorType = ImageDigestMismatchError & { name: 'ImageDigestMismatchError' }
+
+/** The image's digest is not the source's on-chain `imageDigest`: it must not run. */
+export class ImageDigestMismatchError extends BaseError {
+  override name = 'ImageDigestMismatchError' as const
+  readonly image: string
+  readonly expected: string
+  readonly actual: readonly string[]
+
+  constructor({ image, expected, actual }: { image: string; expected: string; actual: readonly string[] }) {
+    super(`Image ${image} is not the one the source pins`, {
+      details: `expected sha256:${expected.replace(/^0x/, '')}, image has ${actual.length === 0 ? 'no digest' : actual.join(', ')}`,
+      metaMessages: [
+        'Refusing to run it. The source metadata or the local image was tampered with, or the source was published with the wrong digest.',
+      ],
+    })
+    this.image = image
+    this.expected = expected
+    this.actual = actual
+  }
+}
+
+export type ImageUnavailableErrorType = ImageUnavailableError & { name: 'ImageUnavailableError' }
+
+/** The image is not present locally and could not be pulled. */
+export class ImageUnavailableError extends BaseError {
+  override name = 'ImageUnavailableError' as const
+  readonly image: string
+
+  constructor({ image, cause }: { image: string; cause?: unknown }) {
+    super(`Image ${image} is not on this host and could not be pulled`, {
+      cause,
+      metaMessages: [
+        'Check that the registry is reachable from this host, or load the image with `docker load`.',
+      ],
+    })
+    this.image = image
+  }
+}
+
+export type ContainerEngineErrorType = ContainerEngineError & { name: 'ContainerEngineError' }
+
+/** The container engine refused or failed a request (not what the container did: that is a run outcome). */
+export class ContainerEngineError extends BaseError {
+  override name = 'ContainerEngineError' as const
+
+  constructor(
+    shortMessage: string,
+    { cause, metaMessages }: { cause?: unknown; metaMessages?: string[] } = {},
+  ) {
+    super(shortMessage, {
+      cause,
+      metaMessages: metaMessages ?? ['Run `gridforge-provider doctor` to check the Docker engine.'],
+    })
+  }
+}

@@ -1,0 +1,35 @@
+import Docker from 'dockerode'
+import type { TestProject } from 'vitest/node'
+import { startDevnet } from '../../contracts/scripts/devnet.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    devnet: {
+      rpcUrl: string
+      deployment: import('@gridforge/contracts').GridforgeDeployment
+      privateKeys: `0x${string}`[]
+    }
+  }
+}
+
+/**
+ * A Hardhat node on 127.0.0.1 with Gridforge deployed, and a check that a
+ * Docker engine answers: the provider kit is tested on real containers
+ * (DESIGN §7), so a missing engine fails the run instead of skipping tests.
+ */
+export default async function setup(project: TestProject) {
+  try {
+    await new Docker().ping()
+  } catch (error) {
+    throw new Error(
+      `The provider-kit tests need a Docker engine at ${process.env.DOCKER_HOST ?? '/var/run/docker.sock'}: ${(error as Error).message}. Start dockerd (.ci/run shows how) and run the tests again.`,
+    )
+  }
+  const devnet = await startDevnet()
+  project.provide('devnet', {
+    rpcUrl: devnet.rpcUrl,
+    deployment: devnet.deployment,
+    privateKeys: [...devnet.privateKeys],
+  })
+  return () => devnet.stop()
+}
