@@ -12,7 +12,7 @@ import {
 } from '@gridforge/sdk'
 import type { Address } from 'viem'
 import { getBlock } from 'viem/actions'
-import { capabilitiesOf } from '../detect/capabilities.js'
+import { capabilitiesOf, offeredGpus } from '../detect/capabilities.js'
 import { type Logger, silentLogger } from '../logger.js'
 import type { ResourceLimits, TaskContainer } from '../runtime/ContainerRuntime.js'
 import { gpuPool } from '../runtime/gpuPool.js'
@@ -87,7 +87,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const chainId = client.chain.id
   const owner = `${chainId}:${deployment.contracts.market}:${address}`.toLowerCase()
   const capabilities: Capabilities = capabilitiesOf(host)
-  const gpuIds = host.nvidia.gpus.filter((gpu) => !gpu.migEnabled).map((gpu) => gpu.uuid)
+  const gpuIds = offeredGpus(host).map((gpu) => gpu.uuid)
   const gpus = gpuPool(gpuIds)
   const policy = resolvePolicy(options.policy, gpuIds.length)
   const limits = { ...defaultLimits, ...options.limits }
@@ -123,7 +123,15 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const chainNow = async () =>
     Number((await rpc('reading the latest block', () => getBlock(client, { blockTag: 'latest' }))).timestamp)
 
+  let queue: Promise<unknown> = Promise.resolve()
+  const transact = <T>(send: () => Promise<T>): Promise<T> => {
+    const next = queue.then(send, send)
+    queue = next.catch(() => {})
+    return next
+  }
+
   const context: TaskContext = {
+    transact,
     client,
     deployment,
     store,
@@ -309,7 +317,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       try {
         const { balance } = await getWalletBalance(client, { deployment, account: address })
         if (balance > 0n && balance >= minimum) {
-          const { amount, hash } = await withdraw(client, { deployment, amount: balance })
+          const { amount, hash } = await transact(() => withdraw(client, { deployment, amount: balance }))
           logger.info('withdrew earnings', { amount, hash })
         }
       } catch (error) {

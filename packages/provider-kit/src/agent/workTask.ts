@@ -47,6 +47,12 @@ export interface TaskContext {
   pollingInterval: number
   /** Aborts when the agent stops. */
   signal: AbortSignal
+  /**
+   * Sends one transaction at a time (and waits for it): an agent's tasks run
+   * concurrently, and nodes that mine on arrival (Hardhat, Anvil) refuse a
+   * nonce that arrives before the one below it.
+   */
+  transact: <T>(send: () => Promise<T>) => Promise<T>
   /** Runs a chain or store call, retrying transient failures until the agent stops. */
   rpc: <T>(what: string, fn: () => Promise<T>, fields?: Record<string, unknown>) => Promise<T>
   /** The latest block's timestamp: deadlines are chain time, whatever this host's clock says. */
@@ -126,7 +132,9 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
           return
         }
         await save({ step: 'claiming', gpus: start.gpus })
-        const claim = await rpc('claiming', () => claimSlot(context, taskId, start.reopen))
+        const claim = await rpc('claiming', () =>
+          context.transact(() => claimSlot(context, taskId, start.reopen)),
+        )
         if (claim === undefined) {
           logger.info('another provider claimed the task first')
           await journal.remove(taskId)
@@ -283,7 +291,9 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
       await save({ step: 'submitting' })
       try {
         const submitted = await rpc('submitting the result', () =>
-          submitResult(client, { deployment, taskId, result: outputCID, receipt: receiptCID, runtimeSec }),
+          context.transact(() =>
+            submitResult(client, { deployment, taskId, result: outputCID, receipt: receiptCID, runtimeSec }),
+          ),
         )
         await save({ step: 'done', txHash: submitted.hash })
         logger.info('result submitted', { outputCID, receiptCID, runtimeSec, hash: submitted.hash })
@@ -311,7 +321,7 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
         await save({ step: 'committing', salt })
         try {
           await rpc('committing the result', () =>
-            commitResult(client, { deployment, taskId, result: outputCID, salt }),
+            context.transact(() => commitResult(client, { deployment, taskId, result: outputCID, salt })),
           )
         } catch (error) {
           if (!(error instanceof ContractRevertedError)) throw error
@@ -346,14 +356,16 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
       if (mySlot(current)?.resultDigest === undefined) {
         try {
           await rpc('revealing the result', () =>
-            revealResult(client, {
-              deployment,
-              taskId,
-              result: outputCID,
-              receipt: receiptCID,
-              salt: entry.salt as `0x${string}`,
-              runtimeSec,
-            }),
+            context.transact(() =>
+              revealResult(client, {
+                deployment,
+                taskId,
+                result: outputCID,
+                receipt: receiptCID,
+                salt: entry.salt as `0x${string}`,
+                runtimeSec,
+              }),
+            ),
           )
         } catch (error) {
           if (!(error instanceof ContractRevertedError)) throw error
@@ -377,11 +389,11 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
       const now = await context.chainNow()
       if (current.revealDeadline !== undefined && seconds(current.revealDeadline) < now) {
         // Anyone may finalize after the window; doing it gets this provider paid without waiting for others.
-        await rpc('finalizing', () => finalizeTask(client, { deployment, taskId })).catch(
-          (error: unknown) => {
-            if (!(error instanceof ContractRevertedError)) throw error
-          },
-        )
+        await rpc('finalizing', () =>
+          context.transact(() => finalizeTask(client, { deployment, taskId })),
+        ).catch((error: unknown) => {
+          if (!(error instanceof ContractRevertedError)) throw error
+        })
         continue
       }
       await sleep(context.pollingInterval, signal)

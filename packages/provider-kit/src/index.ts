@@ -1,0 +1,112 @@
+// @gridforge/provider-kit: turn any host into a Gridforge GPU executor.
+
+export type { AgentOptions, Policy, WithdrawSchedule } from './agent/AgentOptions.js'
+export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
+export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
+export {
+  finalSteps,
+  type Journal,
+  type JournalEntry,
+  type JournalRun,
+  type JournalStep,
+  openJournal,
+} from './agent/journal.js'
+export { pricePerGpuSecond } from './agent/policy.js'
+export { isTransient, type RetryOptions, retry } from './agent/retry.js'
+export {
+  type ConfigTemplateOptions,
+  configTemplate,
+} from './config/configTemplate.js'
+export {
+  ConfigExistsError,
+  type ConfigExistsErrorType,
+  ConfigInvalidError,
+  type ConfigInvalidErrorType,
+  ConfigNotFoundError,
+  type ConfigNotFoundErrorType,
+  ConfigSyntaxError,
+  type ConfigSyntaxErrorType,
+} from './config/errors.js'
+export {
+  type LoadConfigErrorType,
+  loadConfig,
+  type ParseConfigErrorType,
+  type ParseConfigOptions,
+  parseConfig,
+} from './config/loadConfig.js'
+export type {
+  AccountConfig,
+  AgentConfig,
+  ChainConfig,
+  LimitsConfig,
+  PolicyConfig,
+  ProviderConfig,
+  RegisterConfig,
+  RuntimeConfig,
+  StoreConfig,
+  WithdrawConfig,
+} from './config/schema.js'
+export { capabilitiesOf, offeredGpus } from './detect/capabilities.js'
+export { type DetectHostOptions, detectHost, type SystemInfoSource } from './detect/detectHost.js'
+export {
+  NvidiaSmiOutputError,
+  type NvidiaSmiOutputErrorType,
+  UnknownGpuError,
+  type UnknownGpuErrorType,
+} from './detect/errors.js'
+export type { DockerReport, GpuInfo, HostReport, NvidiaReport } from './detect/HostReport.js'
+export { parseCudaVersion, parseGpuQuery, type QueryNvidiaOptions, queryNvidia } from './detect/nvidiaSmi.js'
+export { type ReceiptHardwareOptions, receiptHardwareOf } from './detect/receiptHardware.js'
+export {
+  type CheckId,
+  type CheckItem,
+  type CheckStatus,
+  type RunDoctorOptions,
+  runDoctor,
+} from './doctor/doctor.js'
+export { type FormatChecklistOptions, formatChecklist } from './doctor/formatChecklist.js'
+export {
+  ContainerEngineError,
+  type ContainerEngineErrorType,
+  ImageDigestMismatchError,
+  type ImageDigestMismatchErrorType,
+  ImageUnavailableError,
+  type ImageUnavailableErrorType,
+} from './errors.js'
+export {
+  type BenchmarkHostParameters,
+  benchmarkHost,
+  type CpuBenchmarkDetails,
+  type GpuBenchmarkDetails,
+  type HostBenchmark,
+} from './hostBench/benchmarkHost.js'
+export {
+  GpuBenchmarkError,
+  type GpuBenchmarkErrorType,
+  NbodyOutputError,
+  type NbodyOutputErrorType,
+} from './hostBench/errors.js'
+export { type ProviderProfile, profileOf } from './hostBench/profile.js'
+export {
+  type JsonLoggerOptions,
+  jsonLogger,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+  silentLogger,
+} from './logger.js'
+export {
+  type ContainerRuntime,
+  containerLabels,
+  type PreparedImage,
+  type PrepareImageParameters,
+  type ResourceLimits,
+  type RunOutcome,
+  type RunResult,
+  type RunSpec,
+  type TaskContainer,
+} from './runtime/ContainerRuntime.js'
+export { type Clock, systemClock } from './runtime/clock.js'
+export { type DockerRuntimeOptions, dockerRuntime } from './runtime/dockerRuntime.js'
+export { type GpuPool, gpuPool } from './runtime/gpuPool.js'
+export { type ProcessRuntimeOptions, processRuntime } from './runtime/processRuntime.js'
