@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { Readable } from 'node:stream'
 import type Docker from 'dockerode'
 import { pack } from 'tar-stream'
 
@@ -26,7 +27,13 @@ export async function buildDemoImage(docker: Docker): Promise<{ id: string } | {
   )
   context.entry({ name: 'busybox', mode: 0o755 }, binary)
   context.finalize()
-  const stream = await docker.buildImage(context, { t: 'gridforge-demo/wordcount:latest', rm: true })
+  // tar-stream packs into a streamx stream; dockerode wants a Node one.
+  const chunks: Uint8Array[] = []
+  for await (const chunk of context) chunks.push(chunk as Uint8Array)
+  const stream = await docker.buildImage(Readable.from([Buffer.concat(chunks)]), {
+    t: 'gridforge-demo/wordcount:latest',
+    rm: true,
+  })
   const events = await new Promise<{ error?: string; aux?: { ID?: string } }[]>((resolve, reject) =>
     docker.modem.followProgress(stream, (error, output) => (error ? reject(error) : resolve(output))),
   )

@@ -177,8 +177,8 @@ await approveMarket(client, { deployment, amount: '100' })
 const submitted = await submitTasks(client, {
   deployment,
   tasks: [
-    ...inputs.map((input) => ({ sourceId, input, maxPayment: '2', deadline: '1h' as const })),
-    { sourceId, input: consensusInput, maxPayment: '3', replicas: 3, deadline: '1h' as const },
+    ...inputs.map((input) => ({ sourceId, input, maxPayment: '2' as const, deadline: '1h' as const })),
+    { sourceId, input: consensusInput, maxPayment: '3' as const, replicas: 3, deadline: '1h' as const },
   ],
 })
 const taskIds = submitted.tasks.map((task) => task.taskId)

@@ -1,9 +1,9 @@
 /** Human output: aligned fields, tables, dates, transactions. */
 
 /** A date as `2025-01-31 12:00:00Z`. */
-export function formatDate(date: Date | undefined): string {
+export function formatDate(date: Date | string | undefined): string {
   if (date === undefined) return '-'
-  return date
+  return new Date(date)
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d{3}Z$/, 'Z')

@@ -51,9 +51,11 @@ export class Terminal {
 
   /** Registers a secret: it is replaced by `[redacted]` in everything written from now on. */
   secret(value: string): void {
-    const bare = value.startsWith('0x') ? value.slice(2) : value
+    // Trimmed: a key pasted with a newline must still be found in output.
+    const trimmed = value.trim()
+    const bare = trimmed.startsWith('0x') ? trimmed.slice(2) : trimmed
     if (bare.length >= 4) this.#secrets.add(bare.toLowerCase())
-    if (value.length >= 4) this.#secrets.add(value.toLowerCase())
+    if (trimmed.length >= 4) this.#secrets.add(trimmed.toLowerCase())
   }
 
   /** Removes every registered secret (case-insensitively) from `text`. */
