@@ -8,6 +8,7 @@ test('the exports of @gridforge/sdk/keystore', () => {
       "KeystorePasswordError",
       "decryptKeystore",
       "encryptKeystore",
+      "keystoreSchema",
       "parseKeystore",
     ]
   `)

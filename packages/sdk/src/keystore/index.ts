@@ -10,5 +10,6 @@ export {
   type KeystoreInvalidErrorType,
   KeystorePasswordError,
   type KeystorePasswordErrorType,
+  keystoreSchema,
   parseKeystore,
 } from './keystore.js'

@@ -101,7 +101,8 @@ const cryptoSchema = z.intersection(
   ]),
 )
 
-const keystoreSchema = z.preprocess(
+/** The zod schema of a Web3 Secret Storage v3 keystore (what {@link parseKeystore} checks). */
+export const keystoreSchema = z.preprocess(
   // geth wrote `Crypto` in early versions; both spellings are in the wild.
   (value) =>
     value !== null && typeof value === 'object' && !('crypto' in value) && 'Crypto' in value
