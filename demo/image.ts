@@ -17,8 +17,8 @@ export async function buildDemoImage(docker: Docker): Promise<{ id: string } | {
   if (busybox === undefined)
     return { reason: 'no busybox binary on this host (Debian/Ubuntu: apt-get install busybox-static)' }
   const binary = readFileSync(busybox)
-  // A dynamically linked busybox names its loader; it would not run in an empty image.
-  if (binary.includes('ld-linux') || binary.includes('ld-musl'))
+  // A dynamically linked busybox needs its loader and libc: it would not run in an empty image.
+  if (hasInterpreter(binary))
     return { reason: `${busybox} is dynamically linked (Debian/Ubuntu: apt-get install busybox-static)` }
   const context = pack()
   context.entry(
@@ -41,4 +41,18 @@ export async function buildDemoImage(docker: Docker): Promise<{ id: string } | {
   if (failed !== undefined) return { reason: `docker build failed: ${failed.error}` }
   const { Id } = await docker.getImage('gridforge-demo/wordcount:latest').inspect()
   return { id: Id }
+}
+
+/** Whether an ELF executable asks for a program interpreter (a `PT_INTERP` header): dynamically linked. */
+function hasInterpreter(elf: Buffer): boolean {
+  if (elf.length < 64 || elf.readUInt32BE(0) !== 0x7f454c46 || elf[5] !== 1) return false
+  const is64 = elf[4] === 2
+  const phoff = is64 ? Number(elf.readBigUInt64LE(0x20)) : elf.readUInt32LE(0x1c)
+  const phentsize = elf.readUInt16LE(is64 ? 0x36 : 0x2a)
+  const phnum = elf.readUInt16LE(is64 ? 0x38 : 0x2c)
+  for (let index = 0; index < phnum; index++) {
+    const offset = phoff + index * phentsize
+    if (offset + 4 <= elf.length && elf.readUInt32LE(offset) === 3) return true
+  }
+  return false
 }
