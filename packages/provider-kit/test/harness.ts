@@ -209,5 +209,3 @@ export async function until(
 export function testDeployment(): Deployment {
   return deployment()
 }
-
-export type { ContainerRuntime }

@@ -304,7 +304,6 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     deployment,
     pollingInterval,
     onSubmitted: () => scheduleScan(0),
-    onClaimed: () => {},
     onError: (error) => logger.warn('watching tasks failed, retrying', { error: messageOf(error) }),
   })
 

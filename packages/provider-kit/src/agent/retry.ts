@@ -1,21 +1,13 @@
 import { ContractRevertedError, InvalidParametersError } from '@gridforge/sdk'
+import { sleep as clockSleep, systemClock } from '../runtime/clock.js'
 
 /** Waits `ms` milliseconds, or until `signal` aborts (then rejects). Injectable so retries can be tested without waiting. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
 
-export const sleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal?.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+export const sleep: Sleep = async (ms, signal) => {
+  await clockSleep(systemClock, ms, signal)
+  signal?.throwIfAborted()
+}
 
 export interface RetryOptions {
   /** First delay, ms (default 500); doubles each attempt. */

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode'
 import type { GpuInfo } from '../detect/HostReport.js'
+import { demuxLogStream } from '../runtime/docker/demuxLogStream.js'
 import { GpuBenchmarkError, NbodyOutputError } from './errors.js'
 import { type NbodyResult, parseNbodyOutput } from './nbody.js'
 
@@ -221,19 +222,10 @@ async function runNbody(
  */
 export function demuxLogs(buffer: Uint8Array): string {
   const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-  const framed = (offset: number) =>
-    offset + 8 <= bytes.length &&
-    (bytes[offset] === 0 || bytes[offset] === 1 || bytes[offset] === 2) &&
-    bytes[offset + 1] === 0 &&
-    bytes[offset + 2] === 0 &&
-    bytes[offset + 3] === 0
-  if (bytes.length > 0 && !framed(0)) return bytes.toString('utf8')
-  const parts: Buffer[] = []
-  let offset = 0
-  while (framed(offset)) {
-    const size = bytes.readUInt32BE(offset + 4)
-    parts.push(bytes.subarray(offset + 8, offset + 8 + size))
-    offset += 8 + size
-  }
+  // A frame header starts with the stream type (0–2) and three zero bytes; anything else is raw TTY text.
+  const framed = bytes.length >= 8 && bytes[0]! <= 2 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0
+  if (bytes.length > 0 && !framed) return bytes.toString('utf8')
+  const parts: Uint8Array[] = []
+  demuxLogStream((_stream, payload) => parts.push(payload))(bytes)
   return Buffer.concat(parts).toString('utf8')
 }

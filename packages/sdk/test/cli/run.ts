@@ -1,210 +1,28 @@
-/**
- * Runs the BUILT `gridforge` bin (packages/sdk/dist/cli.js) as a child
- * process, as users run it. When dist/cli.js is older than the sources it is
- * rebuilt once (the CLI entry of tsup.config.ts only, under a lock so that
- * parallel test files do not build at the same time); when it cannot be built
- * the tests fail saying how to build it.
- */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+/** The BUILT `gridforge` bin (packages/sdk/dist/cli.js), run as users run it (see bin.ts). */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { deployerClient, deployment, devnet, testClient } from '../chain.js'
+import { deployment, devnet } from '../chain.js'
+import { cliBin } from './bin.js'
+
+export { bareKey, type CliOptions, type CliResult, type CliRun, newAccount } from './bin.js'
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-export const binPath = path.join(packageRoot, 'dist', 'cli.js')
 
-async function newestSource(directory: string): Promise<number> {
-  let newest = 0
-  for (const entry of await readdir(directory, { withFileTypes: true })) {
-    const file = path.join(directory, entry.name)
-    if (entry.isDirectory()) newest = Math.max(newest, await newestSource(file))
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-      newest = Math.max(newest, (await stat(file)).mtimeMs)
-    }
-  }
-  return newest
-}
-
-async function builtAt(): Promise<number | undefined> {
-  return stat(binPath).then(
-    (stats) => stats.mtimeMs,
-    () => undefined,
-  )
-}
-
-/** Builds only the CLI entry of tsup.config.ts (the other entries clean dist/ and take longer). */
-function buildCli(): Promise<void> {
-  const script = [
-    "const { build } = await import('tsup')",
-    "const configs = (await import('./tsup.config.ts')).default",
-    "const cli = configs.find((config) => JSON.stringify(config.entry).includes('src/cli/index.ts'))",
-    "if (cli === undefined) throw new Error('tsup.config.ts has no src/cli/index.ts entry')",
-    'await build({ ...cli, silent: true })',
-  ].join('\n')
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: packageRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.on('error', reject)
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`tsup exited ${code}: ${stderr}`)),
-    )
-  })
-}
-
-let ready: Promise<void> | undefined
-
-/** Makes sure dist/cli.js exists and is not older than src/; call in a beforeAll. */
-export function ensureBuilt(): Promise<void> {
-  ready ??= (async () => {
-    const sources = await newestSource(path.join(packageRoot, 'src'))
-    const built = await builtAt()
-    if (built !== undefined && built >= sources) return
-    const lock = path.join(packageRoot, 'dist', '.cli-build-lock')
-    await mkdir(path.dirname(lock), { recursive: true })
-    const deadline = Date.now() + 120_000
-    for (;;) {
-      try {
-        await mkdir(lock)
-        break
-      } catch {
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${lock}; remove it if no build is running`)
-        await new Promise((resolve) => setTimeout(resolve, 250))
-      }
-    }
-    try {
-      const again = await builtAt()
-      if (again !== undefined && again >= sources) return
-      await buildCli()
-    } catch (error) {
-      throw new Error(
-        `packages/sdk/dist/cli.js is missing or older than src/ and could not be built (${String(error)}). ` +
-          'Build it with `pnpm --filter @gridforge/sdk build`.',
-      )
-    } finally {
-      await rm(lock, { recursive: true, force: true })
-    }
-    if ((await builtAt()) === undefined) {
-      throw new Error('packages/sdk/dist/cli.js is missing: run `pnpm --filter @gridforge/sdk build`')
-    }
-  })()
-  return ready
-}
-
-export interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-export interface CliRun {
-  /** The process's exit. */
-  done: Promise<CliResult>
-  /** Resolves with the first stderr line matching `pattern` (rejects if the process exits first). */
-  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>
-  child: ChildProcess
-}
-
-export interface CliOptions {
-  /** Added to a clean environment (PATH, HOME, GRIDFORGE_RPC_URL of the devnet); GRIDFORGE_* of the parent is not passed. */
-  env?: Record<string, string | undefined>
-  /** Written to stdin, then closed. */
-  stdin?: string
-  /** Killed after this many ms (default 60 s). */
-  timeout?: number
-}
+export const { binPath, ensureBuilt, startCli, runCli } = cliBin({
+  packageRoot,
+  name: 'gridforge',
+  env: () => ({
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.GRIDFORGE_TEST_HOME ?? tmpdir(),
+    GRIDFORGE_RPC_URL: devnet().rpcUrl,
+  }),
+})
 
 /** A temporary directory, removed by the caller (or left in the OS's tmp). */
 export function tempDir(prefix = 'gridforge-cli-'): Promise<string> {
   return mkdtemp(path.join(tmpdir(), prefix))
-}
-
-/** Starts `node dist/cli.js …args`. */
-export function startCli(args: readonly string[], options: CliOptions = {}): CliRun {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.GRIDFORGE_TEST_HOME ?? tmpdir(),
-    GRIDFORGE_RPC_URL: devnet().rpcUrl,
-  }
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[name]
-    else env[name] = value
-  }
-  const child = spawn(process.execPath, [binPath, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  const watchers: {
-    pattern: RegExp
-    resolve: (match: RegExpMatchArray) => void
-    reject: (error: Error) => void
-  }[] = []
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString()
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString()
-    for (const watcher of [...watchers]) {
-      const match = stderr.match(watcher.pattern)
-      if (match !== null) {
-        watchers.splice(watchers.indexOf(watcher), 1)
-        watcher.resolve(match)
-      }
-    }
-  })
-  child.stdin?.end(options.stdin ?? '')
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 60_000)
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      for (const watcher of watchers.splice(0)) {
-        watcher.reject(new Error(`gridforge exited (${code}) before printing ${watcher.pattern}:\n${stderr}`))
-      }
-      resolve({ code, stdout, stderr })
-    })
-  })
-  return {
-    done,
-    child,
-    waitForStderr(pattern) {
-      const match = stderr.match(pattern)
-      if (match !== null) return Promise.resolve(match)
-      return new Promise((resolve, reject) => watchers.push({ pattern, resolve, reject }))
-    },
-  }
-}
-
-/** Runs `gridforge …args` to completion. */
-export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  return startCli(args, options).done
-}
-
-/** A new account with `eth` ETH and `grid` GRID; its key, for GRIDFORGE_PRIVATE_KEY. */
-export async function newAccount({ grid = '1000', eth = '100' }: { grid?: string; eth?: string } = {}) {
-  const key = generatePrivateKey()
-  const account = privateKeyToAccount(key)
-  await testClient().setBalance({ address: account.address, value: parseEther(eth) })
-  if (grid !== '0') {
-    const deployer = deployerClient()
-    const hash = await deployer.writeContract({
-      address: deployment().contracts.token,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [account.address, parseUnits(grid, 18)],
-    })
-    await deployer.waitForTransactionReceipt({ hash })
-  }
-  return { key, account, address: account.address }
 }
 
 /** A workspace for one test: a store directory and the devnet's deployment as a file. */
@@ -216,9 +34,4 @@ export async function workspace() {
   /** The global options that point the CLI at the devnet, this deployment and this store. */
   const globals = ['--deployment', deploymentFile, '--store', store]
   return { root, store, deploymentFile, globals, cleanup: () => rm(root, { recursive: true, force: true }) }
-}
-
-/** Hex of a key without 0x, lowercase: what must never appear in output. */
-export function bareKey(key: Hex): string {
-  return key.slice(2).toLowerCase()
 }
