@@ -13,7 +13,7 @@ import {
 import type { Address } from 'viem'
 import { getBlock } from 'viem/actions'
 import { capabilitiesOf, offeredGpus } from '../detect/capabilities.js'
-import { type Logger, silentLogger } from '../logger.js'
+import { silentLogger } from '../logger.js'
 import type { ResourceLimits, TaskContainer } from '../runtime/ContainerRuntime.js'
 import { gpuPool } from '../runtime/gpuPool.js'
 import type { AgentOptions } from './AgentOptions.js'
