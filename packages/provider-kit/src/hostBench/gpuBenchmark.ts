@@ -223,7 +223,8 @@ async function runNbody(
 export function demuxLogs(buffer: Uint8Array): string {
   const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength)
   // A frame header starts with the stream type (0–2) and three zero bytes; anything else is raw TTY text.
-  const framed = bytes.length >= 8 && (bytes[0] ?? 3) <= 2 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0
+  const framed =
+    bytes.length >= 8 && (bytes[0] ?? 3) <= 2 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0
   if (bytes.length > 0 && !framed) return bytes.toString('utf8')
   const parts: Uint8Array[] = []
   demuxLogStream((_stream, payload) => parts.push(payload))(bytes)
