@@ -91,6 +91,12 @@ export {
   getCreatorFees,
 } from './market/getCreatorFees.js'
 export {
+  type GetNetworkStatsErrorType,
+  type GetNetworkStatsParameters,
+  type GetNetworkStatsReturnType,
+  getNetworkStats,
+} from './market/getNetworkStats.js'
+export {
   type GetPendingStakerFeesErrorType,
   type GetPendingStakerFeesParameters,
   type GetPendingStakerFeesReturnType,
@@ -493,6 +499,13 @@ export {
   type WaitForTaskReturnType,
   waitForTask,
 } from './tasks/waitForTask.js'
+export {
+  type TaskEvent,
+  type WatchTaskErrorType,
+  type WatchTaskParameters,
+  type WatchTaskReturnType,
+  watchTask,
+} from './tasks/watchTask.js'
 export {
   type TaskClaimedEvent,
   type TaskEventLocation,

@@ -6,6 +6,7 @@ import { type TransferOwnershipParameters, transferOwnership } from '../../gover
 import { type ClaimCreatorFeesParameters, claimCreatorFees } from '../../market/claimCreatorFees.js'
 import { type GetCollateralParameters, getCollateral } from '../../market/getCollateral.js'
 import { type GetCreatorFeesParameters, getCreatorFees } from '../../market/getCreatorFees.js'
+import { type GetNetworkStatsParameters, getNetworkStats } from '../../market/getNetworkStats.js'
 import {
   type GetPendingStakerFeesParameters,
   getPendingStakerFees,
@@ -71,6 +72,7 @@ import {
   submitTaskWithPermit,
 } from '../../tasks/submitTaskWithPermit.js'
 import { type WaitForTaskParameters, waitForTask } from '../../tasks/waitForTask.js'
+import { type WatchTaskParameters, watchTask } from '../../tasks/watchTask.js'
 import { type WatchTasksParameters, watchTasks } from '../../tasks/watchTasks.js'
 import type { Deployment } from '../../types/deployment.js'
 import { type ApproveMarketParameters, approveMarket } from '../../wallet/approveMarket.js'
@@ -232,6 +234,8 @@ export type GridforgeActions = {
   submitTasks: (...parameters: BoundArgs<SubmitTasksParameters>) => ReturnType<typeof submitTasks>
   /** {@inheritDoc waitForTask} */
   waitForTask: (...parameters: BoundArgs<WaitForTaskParameters>) => ReturnType<typeof waitForTask>
+  /** {@inheritDoc watchTask} */
+  watchTask: (...parameters: BoundArgs<WatchTaskParameters>) => ReturnType<typeof watchTask>
   /** {@inheritDoc watchTasks} */
   watchTasks: (...parameters: BoundArgs<WatchTasksParameters>) => ReturnType<typeof watchTasks>
   /** {@inheritDoc claimCreatorFees} */
@@ -242,6 +246,8 @@ export type GridforgeActions = {
   getCollateral: (...parameters: BoundArgs<GetCollateralParameters>) => ReturnType<typeof getCollateral>
   /** {@inheritDoc getCreatorFees} */
   getCreatorFees: (...parameters: BoundArgs<GetCreatorFeesParameters>) => ReturnType<typeof getCreatorFees>
+  /** {@inheritDoc getNetworkStats} */
+  getNetworkStats: (...parameters: BoundArgs<GetNetworkStatsParameters>) => ReturnType<typeof getNetworkStats>
   /** {@inheritDoc getPendingStakerFees} */
   getPendingStakerFees: (
     ...parameters: BoundArgs<GetPendingStakerFeesParameters>
@@ -349,10 +355,12 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       submitTaskWithPermit: (parameters) => submitTaskWithPermit(client, bind(parameters)),
       submitTasks: (parameters) => submitTasks(client, bind(parameters)),
       waitForTask: (parameters) => waitForTask(client, bind(parameters)),
+      watchTask: (parameters) => watchTask(client, bind(parameters)),
       watchTasks: (parameters) => watchTasks(client, bind(parameters)),
       claimCreatorFees: (parameters) => claimCreatorFees(client, bind(parameters)),
       getCollateral: (parameters) => getCollateral(client, bind(parameters)),
       getCreatorFees: (parameters) => getCreatorFees(client, bind(parameters)),
+      getNetworkStats: (parameters) => getNetworkStats(client, bind(parameters)),
       getPendingStakerFees: (parameters) => getPendingStakerFees(client, bind(parameters)),
       getProtocolParams: (parameters) => getProtocolParams(client, bind(parameters)),
       getTreasuryAccrued: (parameters) => getTreasuryAccrued(client, bind(parameters)),
