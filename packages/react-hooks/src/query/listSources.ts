@@ -1,0 +1,62 @@
+import {
+  type ListSourcesErrorType,
+  type ListSourcesParameters,
+  type ListSourcesReturnType,
+  listSources,
+} from '@gridforge/sdk'
+import type { Config } from '@wagmi/core'
+import type { QueryOptions, QueryParameter } from './types.js'
+import {
+  type ChainParameters,
+  queryKey,
+  queryKeyHashFn,
+  readClient,
+  requireDeployment,
+  resolveChain,
+} from './utils.js'
+
+export type ListSourcesData = ListSourcesReturnType
+
+export type ListSourcesVariables = ChainParameters & Partial<Omit<ListSourcesParameters, 'deployment'>>
+
+export type ListSourcesOptions<selectData = ListSourcesData> = ListSourcesVariables &
+  QueryParameter<ListSourcesData, ListSourcesErrorType, selectData, ListSourcesQueryKey>
+
+/** `['gridforge', 'sources', { chainId, market, owner?, active?, fromBlock?, toBlock?, blockRange? }]` */
+export function listSourcesQueryKey(config: Config, options: ListSourcesVariables = {}) {
+  const { owner, active, fromBlock, toBlock, blockRange } = options
+  return queryKey('sources', resolveChain(config, options), { owner, active, fromBlock, toBlock, blockRange })
+}
+
+export type ListSourcesQueryKey = ReturnType<typeof listSourcesQueryKey>
+
+/**
+ * Query options for every published source, optionally only one owner's or only active ones (`listSources`).
+ *
+ * @example
+ * import { listSourcesQueryOptions } from '@gridforge/react-hooks/query'
+ *
+ * const data = await queryClient.fetchQuery(listSourcesQueryOptions(config, { active: true }))
+ */
+export function listSourcesQueryOptions<selectData = ListSourcesData>(
+  config: Config,
+  options: ListSourcesOptions<selectData> = {},
+): QueryOptions<ListSourcesData, ListSourcesErrorType, selectData, ListSourcesQueryKey> {
+  const chain = resolveChain(config, options)
+  const { owner, active, fromBlock, toBlock, blockRange } = options
+  return {
+    ...options.query,
+    queryKey: listSourcesQueryKey(config, options),
+    queryKeyHashFn,
+    queryFn: async () => {
+      return listSources(readClient(config, chain.chainId), {
+        deployment: requireDeployment(chain),
+        owner,
+        active,
+        fromBlock,
+        toBlock,
+        blockRange,
+      })
+    },
+  }
+}
