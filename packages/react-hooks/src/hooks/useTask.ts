@@ -9,6 +9,7 @@ import {
   type GetTaskQueryKey,
   getTaskQueryOptions,
 } from '../query/getTask.js'
+import { queryKeyHashFn } from '../query/utils.js'
 import { isSettled, watchTaskQueries } from '../query/watch.js'
 import { type ConfigParameter, type UseQueryReturnType, useQuery } from './query.js'
 
@@ -52,7 +53,9 @@ export function useTask<selectData = GetTaskData>(
 
   const { taskId, watch = true, deployment } = parameters
   // The cached task (not `result.data`, which `select` may have reshaped): once settled, nothing more to watch.
-  const cached = queryClient.getQueryCache().find<GetTaskData>({ queryKey: options.queryKey, exact: true })
+  // Looked up by our own hash: `find({ queryKey })` would hash the bigint key with every cached query's
+  // hash function, and the default one (JSON.stringify) throws on bigints.
+  const cached = queryClient.getQueryCache().get<GetTaskData>(queryKeyHashFn(options.queryKey))
   const enabled = watch && options.enabled !== false && !isSettled(cached?.state.data)
   // Read through a ref so that an inline `deployment` or callback does not restart the watch each render.
   const latest = useRef({ deployment, onWatchError: parameters.onWatchError })

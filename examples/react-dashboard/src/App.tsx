@@ -1,0 +1,21 @@
+import { Header } from './components/Header'
+import { Overview } from './components/Overview'
+import { PageErrorBoundary } from './components/PageErrorBoundary'
+import { TaskPage } from './components/TaskPage'
+import { useRoute } from './route'
+
+export function App() {
+  const route = useRoute()
+  const page = route.page === 'task' ? `task-${route.taskId}` : 'overview'
+  return (
+    <>
+      <Header />
+      <main>
+        {/* Keyed by page: a failed page is retried when another one is opened. */}
+        <PageErrorBoundary key={page}>
+          {route.page === 'task' ? <TaskPage taskId={route.taskId} /> : <Overview />}
+        </PageErrorBoundary>
+      </main>
+    </>
+  )
+}
