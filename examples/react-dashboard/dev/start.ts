@@ -4,19 +4,19 @@
  * agent, a funded development account) and the dashboard's Vite dev server
  * pointed at it. Ctrl-C stops everything.
  */
-import { createServer as createNetServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { privateKeyToAddress } from 'viem/accounts'
 import { createServer } from 'vite'
-import { startLocalNetwork } from './localNetwork.js'
+import { startLocalNetwork } from '../../../demo/localNetwork.js'
+import { preferredPort } from '../../../demo/ports.js'
 
 const exampleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bold = (text: string) => `\u001b[1m${text}\u001b[22m`
 const dim = (text: string) => `\u001b[2m${text}\u001b[22m`
 
-const chainPort = await preferredPort(8545)
-const storePort = await preferredPort(5050)
+const chainPort = await preferredPort(8545, (line) => console.log(dim(line)))
+const storePort = await preferredPort(5050, (line) => console.log(dim(line)))
 const network = await startLocalNetwork({ port: chainPort, storePort, log: (line) => console.log(dim(line)) })
 
 let vite: Awaited<ReturnType<typeof createServer>> | undefined
@@ -73,23 +73,4 @@ ${bold('MetaMask')} (optional: "Use development account" needs no wallet)
 
 Press Ctrl-C to stop everything.
 `)
-}
-
-/** `port` when nothing listens on it on 127.0.0.1, otherwise a free port. */
-async function preferredPort(port: number): Promise<number> {
-  const listen = (candidate: number) =>
-    new Promise<number | undefined>((resolve) => {
-      const server = createNetServer()
-      server.once('error', () => resolve(undefined))
-      server.listen(candidate, '127.0.0.1', () => {
-        const address = server.address()
-        server.close(() =>
-          resolve(typeof address === 'object' && address !== null ? address.port : undefined),
-        )
-      })
-    })
-  const chosen = (await listen(port)) ?? (await listen(0))
-  if (chosen === undefined) throw new Error('no free port on 127.0.0.1')
-  if (chosen !== port) console.log(dim(`Port ${port} is taken: using ${chosen}`))
-  return chosen
 }

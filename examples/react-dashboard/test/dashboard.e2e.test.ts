@@ -21,7 +21,7 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { build, type PreviewServer, preview } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type LocalNetwork, startLocalNetwork } from '../dev/localNetwork.js'
+import { type LocalNetwork, startLocalNetwork } from '../../../demo/localNetwork.js'
 
 const exampleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const resultsDir = path.join(exampleRoot, 'test-results')

@@ -12,7 +12,7 @@ import {
   kuboStore,
 } from '@gridforge/sdk/storage'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type StoreServer, startStoreServer } from '../dev/storeServer.js'
+import { type StoreServer, startStoreServer } from '../../../demo/storeServer.js'
 
 const text = (value: string) => new TextEncoder().encode(value)
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)

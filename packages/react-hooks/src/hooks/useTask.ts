@@ -10,7 +10,7 @@ import {
   getTaskQueryOptions,
 } from '../query/getTask.js'
 import { queryKeyHashFn } from '../query/utils.js'
-import { isSettled, watchTaskQueries } from '../query/watch.js'
+import { invalidateSettlement, isSettled, watchTaskQueries } from '../query/watch.js'
 import { type ConfigParameter, type UseQueryReturnType, useQuery } from './query.js'
 
 export type UseTaskParameters<selectData = GetTaskData> = GetTaskOptions<selectData> &
@@ -56,7 +56,15 @@ export function useTask<selectData = GetTaskData>(
   // Looked up by our own hash: `find({ queryKey })` would hash the bigint key with every cached query's
   // hash function, and the default one (JSON.stringify) throws on bigints.
   const cached = queryClient.getQueryCache().get<GetTaskData>(queryKeyHashFn(options.queryKey))
-  const enabled = watch && options.enabled !== false && !isSettled(cached?.state.data)
+  const settled = isSettled(cached?.state.data)
+  const enabled = watch && options.enabled !== false && !settled
+  // Seeing the task settle stops the watch, maybe before it delivered TaskFinalized (a refetch for an
+  // earlier event can already read the final state): refresh what the settlement moved here.
+  const wasSettled = useRef(settled)
+  useEffect(() => {
+    if (settled && !wasSettled.current) invalidateSettlement(queryClient)
+    wasSettled.current = settled
+  }, [settled, queryClient])
   // Read through a ref so that an inline `deployment` or callback does not restart the watch each render.
   const latest = useRef({ deployment, onWatchError: parameters.onWatchError })
   latest.current = { deployment, onWatchError: parameters.onWatchError }

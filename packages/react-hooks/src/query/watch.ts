@@ -26,7 +26,8 @@ export type WatchTaskQueriesParameters = ChainParameters & {
  * result, commitment, reveal, reopened slot, settlement) its `task` and
  * `receipt` queries and the task lists are invalidated; a settlement also
  * invalidates balances, stake, rewards and network stats. One log watch on
- * the node (SDK `watchTask`), no timers of its own. Returns `unwatch`.
+ * the node (SDK `watchTask`), and one refetch shortly after it starts to
+ * cover the moment before the node's filter existed. Returns `unwatch`.
  *
  * @example
  * import { watchTaskQueries } from '@gridforge/react-hooks/query'
@@ -41,7 +42,8 @@ export function watchTaskQueries(
   const chain = resolveChain(config, parameters)
   const taskId = BigInt(parameters.taskId)
   const scope = { chainId: chain.chainId, market: chain.deployment?.contracts.market, taskId }
-  return watchTask(readClient(config, chain.chainId), {
+  const client = readClient(config, chain.chainId)
+  const unwatch = watchTask(client, {
     deployment: requireDeployment(chain),
     taskId,
     pollingInterval: parameters.pollingInterval,
@@ -52,6 +54,9 @@ export function watchTaskQueries(
       if (event.eventName === 'TaskFinalized') invalidate(queryClient, settlementInvalidates)
     },
   })
+  return withCatchUp(unwatch, parameters.pollingInterval ?? client.pollingInterval, () =>
+    invalidate(queryClient, ['task', 'receipt'], scope),
+  )
 }
 
 export type WatchTasksQueriesParameters = ChainParameters & {
@@ -88,7 +93,8 @@ export function watchTasksQueries(
     invalidate(queryClient, ['tasks'])
     invalidate(queryClient, ['task'], { chainId: chain.chainId, market, taskId })
   }
-  return watchTasks(readClient(config, chain.chainId), {
+  const client = readClient(config, chain.chainId)
+  const unwatch = watchTasks(client, {
     deployment: requireDeployment(chain),
     client: parameters.client,
     provider: parameters.provider,
@@ -102,11 +108,38 @@ export function watchTasksQueries(
       invalidate(queryClient, settlementInvalidates)
     },
   })
+  return withCatchUp(unwatch, parameters.pollingInterval ?? client.pollingInterval, () =>
+    invalidate(queryClient, ['tasks']),
+  )
+}
+
+/**
+ * Invalidates what a settlement moves besides the task: balances, stake,
+ * rewards and network stats. For a view that saw a task settle some other way
+ * than through a watch's TaskFinalized event (it stops watching then).
+ */
+export function invalidateSettlement(queryClient: QueryClient): void {
+  invalidate(queryClient, settlementInvalidates)
 }
 
 /** Whether a cached task is settled for good (nothing more to watch). */
 export function isSettled(task: Task | undefined): boolean {
   return task !== undefined && isFinalStatus(task.status)
+}
+
+/**
+ * A log watch only sees what happens after the node installed its filter (on
+ * the watch's first poll), while the query may have read the chain a moment
+ * before: an event in between would go unseen until the next one. So the
+ * queries are refetched once more, two polling intervals after the watch
+ * started — by then the filter is installed and has been polled.
+ */
+function withCatchUp(unwatch: () => void, pollingInterval: number, refetch: () => void): () => void {
+  const timer = setTimeout(refetch, 2 * pollingInterval)
+  return () => {
+    clearTimeout(timer)
+    unwatch()
+  }
 }
 
 function invalidate(queryClient: QueryClient, names: readonly string[], scope?: Record<string, unknown>) {

@@ -1,10 +1,11 @@
 /**
- * A whole Gridforge network on this machine for the dashboard: a Hardhat
- * devnet with the contracts deployed, a content store served over a
- * Kubo-compatible RPC (dev/storeServer.ts), two published sources (word count
- * and SHA-256), one provider agent (Hardhat account #2) running their tasks in
- * Docker containers, and the development client account (#1) funded with GRID.
- * Used by `pnpm dev` (dev/start.ts) and the end-to-end test.
+ * A whole Gridforge network on this machine: a Hardhat devnet with the
+ * contracts deployed, a content store served over a Kubo-compatible RPC
+ * (storeServer.ts), two published sources (word count and SHA-256), one
+ * provider agent (Hardhat account #2) running their tasks in Docker
+ * containers, and the development client account (#1) funded with GRID.
+ * Used by `pnpm network` (network.ts), the dashboard's `pnpm dev` and its
+ * end-to-end test.
  *
  * @example
  * await using network = await startLocalNetwork()
@@ -41,8 +42,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
-import { buildDemoImage } from '../../../demo/image.js'
-import { type Devnet, startDevnet } from '../../../packages/contracts/scripts/devnet.js'
+import { type Devnet, startDevnet } from '../packages/contracts/scripts/devnet.js'
+import { buildDemoImage } from './image.js'
 import { type StoreServer, startStoreServer } from './storeServer.js'
 
 export interface StartLocalNetworkParameters {

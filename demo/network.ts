@@ -1,0 +1,44 @@
+/**
+ * `pnpm network`: a local Gridforge network that stays up until Ctrl-C — a
+ * chain with the contracts, a content store, two sources and a provider agent
+ * — for the `gridforge` CLI, your own scripts or the examples. Prints the
+ * environment variables that point the CLI at it.
+ */
+import { privateKeyToAddress } from 'viem/accounts'
+import { startLocalNetwork } from './localNetwork.js'
+import { preferredPort } from './ports.js'
+import { bold, dim } from './print.js'
+
+const log = (line: string) => console.log(dim(line))
+const network = await startLocalNetwork({
+  port: await preferredPort(8545, log),
+  storePort: await preferredPort(5050, log),
+  log,
+})
+
+let stopping = false
+const stop = async () => {
+  if (stopping) process.exit(1) // a second Ctrl-C: leave at once
+  stopping = true
+  console.log('\nStopping the local network…')
+  await network.stop()
+  process.exit(0)
+}
+process.on('SIGINT', () => void stop())
+process.on('SIGTERM', () => void stop())
+
+console.log(`
+${bold('Gridforge local network')} (everything on 127.0.0.1)
+  chain      ${network.rpcUrl} (chain id ${network.chainId}), market ${network.deployment.contracts.market}
+  store      ${network.storeUrl} (Kubo RPC subset)
+  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256)
+  provider   ${network.providerAddress} (${network.runtime === 'docker' ? 'runs tasks in Docker' : 'UNISOLATED process runtime: no Docker engine'})
+  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)
+
+${bold('Point the gridforge CLI at it')} (in another terminal):
+  export GRIDFORGE_RPC_URL=${network.rpcUrl}
+  export GRIDFORGE_STORE=${network.storeUrl}
+  export GRIDFORGE_PRIVATE_KEY=${network.devPrivateKey}
+
+Press Ctrl-C to stop it (the chain starts over on the next run).
+`)
