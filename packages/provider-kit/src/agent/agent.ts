@@ -211,16 +211,21 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   }
 
   // 2. Take new tasks.
-  // Without a `sources` policy the pools the provider joined on chain decide (read once per source).
-  const subscriptions = new Map<number, Promise<boolean>>()
+  // Without a `sources` policy the pools the provider joined on chain decide. A "yes" is kept; a "no"
+  // is read again on the next scan (once per source per scan), so a subscription made while the agent
+  // runs (`gridforge-provider register`, `subscribeSources`) takes effect without a restart.
+  const subscribed = new Set<number>()
+  let notSubscribed = new Map<number, Promise<boolean>>()
   const subscriptionRefusal = async (sourceId: number) => {
-    if (policy.sources !== undefined) return undefined
-    let subscribed = subscriptions.get(sourceId)
-    if (subscribed === undefined) {
-      subscribed = rpc('reading subscriptions', () => isSubscribed(client, { deployment, sourceId }))
-      subscriptions.set(sourceId, subscribed)
+    if (policy.sources !== undefined || subscribed.has(sourceId)) return undefined
+    let read = notSubscribed.get(sourceId)
+    if (read === undefined) {
+      read = rpc('reading subscriptions', () => isSubscribed(client, { deployment, sourceId }))
+      notSubscribed.set(sourceId, read)
     }
-    return (await subscribed) ? undefined : `not subscribed to source ${sourceId}`
+    if (!(await read)) return `not subscribed to source ${sourceId}`
+    subscribed.add(sourceId)
+    return undefined
   }
   const consider = async (task: Task & { inputCID: string }, now: number) => {
     const taskId = task.taskId
@@ -249,12 +254,15 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     )
     if (!(task.status === 'Open' && free) && overdue === undefined) return
     if (task.deadline.getTime() / 1000 <= now) return
-    const refusal = taskRefusal(task, capabilities, policy) ?? (await subscriptionRefusal(task.sourceId))
+    const refusal = taskRefusal(task, capabilities, policy)
     if (refusal !== undefined) {
       refused.add(taskId)
       logger.debug('not taking task', { taskId, reason: refusal })
       return
     }
+    // Not refused for good: the provider may subscribe later.
+    const unsubscribed = await subscriptionRefusal(task.sourceId)
+    if (unsubscribed !== undefined) return
     if (running >= policy.concurrency) return
     const taken = gpus.acquire(task.requirements.minGpus)
     if (taken === undefined) return
@@ -272,6 +280,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     try {
       do {
         scanAgain = false
+        notSubscribed = new Map()
         const [tasks, now] = await Promise.all([
           rpc('listing open tasks', () =>
             listTasks(client, { deployment, status: ['Open', 'Claimed', 'Revealing'] }),

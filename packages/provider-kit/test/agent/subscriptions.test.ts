@@ -1,0 +1,47 @@
+import { subscribeSources } from '@gridforge/sdk'
+import { afterAll, describe, expect, test } from 'vitest'
+import {
+  publishTestImageSource,
+  resultSubmissions,
+  startTestAgent,
+  submitTestTask,
+  testDeployment,
+  testProviderClient,
+  testStore,
+  waitForTaskState,
+} from '../harness.js'
+
+describe('agent: on-chain subscriptions decide when the policy names no sources', () => {
+  const stops: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const stop of stops) await stop()
+  })
+
+  test('leaves tasks of a source it is not subscribed to, and takes them once it subscribes', async () => {
+    const { store } = await testStore()
+    const sourceId = await publishTestImageSource({
+      store,
+      command: ['sh', '-c', 'wc -c < "$GRIDFORGE_INPUT_DIR"/input > "$GRIDFORGE_OUTPUT_DIR"/count'],
+    })
+    const provider = await testProviderClient([])
+    const agent = await startTestAgent({
+      client: provider,
+      store,
+      sources: [],
+      policy: { sources: undefined },
+    })
+    stops.push(() => agent.stop())
+
+    const input = await store.put(new TextEncoder().encode('subscribe me'))
+    const { taskId } = await submitTestTask({ sourceId, input })
+    // Two rescans (every 2 s): the task stays open, nothing is claimed.
+    await new Promise((resolve) => setTimeout(resolve, 4_500))
+    expect((await waitForTaskState(taskId, () => true)).status).toBe('Open')
+
+    // Subscribing while the agent runs: the next scan reads the subscription again and takes the task.
+    await subscribeSources(provider, { deployment: testDeployment(), sourceIds: [sourceId] })
+    const task = await waitForTaskState(taskId, (t) => t.status === 'Completed')
+    expect(task.slots[0]?.provider).toBe(provider.account.address)
+    expect(await resultSubmissions(taskId)).toEqual([provider.account.address])
+  })
+})
