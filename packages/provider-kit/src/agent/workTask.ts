@@ -132,9 +132,21 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
           return
         }
         await save({ step: 'claiming', gpus: start.gpus })
-        const claim = await rpc('claiming', () =>
-          context.transact(() => claimSlot(context, taskId, start.reopen)),
-        )
+        let claim: Awaited<ReturnType<typeof claimSlot>>
+        try {
+          claim = await rpc('claiming', () =>
+            context.transact(() => claimSlot(context, taskId, start.reopen)),
+          )
+        } catch (error) {
+          if (!(error instanceof ContractRevertedError)) throw error
+          // The market refused the claim with a slot still free (not subscribed, stake or reputation
+          // short, …): nothing was locked. Refused for this run, not tried again on every scan.
+          await journal.remove(taskId)
+          const reason = `the market refused the claim: ${error.shortMessage}`
+          logger.warn('task refused', { reason })
+          context.onRefused(taskId, reason)
+          return
+        }
         if (claim === undefined) {
           logger.info('another provider claimed the task first')
           await journal.remove(taskId)

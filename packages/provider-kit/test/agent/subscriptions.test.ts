@@ -8,6 +8,7 @@ import {
   testDeployment,
   testProviderClient,
   testStore,
+  until,
   waitForTaskState,
 } from '../harness.js'
 
@@ -43,5 +44,30 @@ describe('agent: on-chain subscriptions decide when the policy names no sources'
     const task = await waitForTaskState(taskId, (t) => t.status === 'Completed')
     expect(task.slots[0]?.provider).toBe(provider.account.address)
     expect(await resultSubmissions(taskId)).toEqual([provider.account.address])
+  })
+
+  test('a claim the market refuses (not subscribed) is refused once, not tried again on every scan', async () => {
+    const { store } = await testStore()
+    const sourceId = await publishTestImageSource({
+      store,
+      command: ['sh', '-c', 'wc -c < "$GRIDFORGE_INPUT_DIR"/input > "$GRIDFORGE_OUTPUT_DIR"/count'],
+    })
+    const provider = await testProviderClient([])
+    // The policy names the source, so the agent does not read the subscription and tries to claim.
+    const agent = await startTestAgent({ client: provider, store, sources: [sourceId] })
+    stops.push(() => agent.stop())
+
+    const input = await store.put(new TextEncoder().encode('refused'))
+    const { taskId } = await submitTestTask({ sourceId, input })
+    await until(() => agent.lines.some((line) => line.msg === 'task refused'), 30_000)
+    // Three rescans later: still one refusal, no other attempt, nothing claimed.
+    await new Promise((resolve) => setTimeout(resolve, 6_500))
+    const refusals = agent.lines.filter(
+      (line) => line.msg === 'task refused' && line.taskId === String(taskId),
+    )
+    expect(refusals).toHaveLength(1)
+    expect(String(refusals[0]?.reason)).toContain('ProviderRegistryNotSubscribed')
+    expect(agent.lines.filter((line) => line.msg === 'task failed')).toEqual([])
+    expect((await waitForTaskState(taskId, () => true)).status).toBe('Open')
   })
 })
