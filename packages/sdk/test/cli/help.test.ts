@@ -6,6 +6,7 @@ const commands = [
   ['source', 'publish'],
   ['source', 'show'],
   ['source', 'list'],
+  ['source', 'init'],
   ['task'],
   ['task', 'submit'],
   ['task', 'status'],

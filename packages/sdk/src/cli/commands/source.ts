@@ -1,4 +1,5 @@
 import { lstat, readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { getSource } from '../../sources/getSource.js'
 import { listSources } from '../../sources/listSources.js'
 import { imageDigestOf, parseSourceMetadata, requirementsOf } from '../../sources/metadata.js'
@@ -11,6 +12,7 @@ import { UsageError } from '../errors.js'
 import { fields, formatTransaction, table } from '../format.js'
 import { parseInteger } from '../parse.js'
 import { type CommandGroup, examples } from '../program.js'
+import { copyTemplate, findTemplate, isPlaceholderImage, listTemplates } from '../templates.js'
 
 /** Most bytes read from a metadata file (the schema allows 64 KiB; the rest is refused by the parser). */
 const maxMetadataFileBytes = 1024 * 1024
@@ -33,13 +35,117 @@ async function readMetadata(context: Context, value: string): Promise<unknown> {
   }
 }
 
+/** `value` as one word for a POSIX shell (quoted when it needs to be). */
+function shellWord(value: string): string {
+  return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`
+}
+
 export const sourceCommands: CommandGroup = (program, contextOf) => {
   const source = program
     .command('source')
     .description('sources: container images with their metadata that providers run tasks with')
     .addHelpText(
       'after',
-      examples('gridforge source publish --metadata source.json', 'gridforge source show 1'),
+      examples(
+        'gridforge source init --template pytorch-inference',
+        'gridforge source publish --metadata source.json',
+        'gridforge source show 1',
+      ),
+    )
+
+  source
+    .command('init')
+    .description(
+      'start a source from a template: its source.json, Dockerfile, scripts and README.md (--list shows the templates)',
+    )
+    .argument('[dir]', 'where to write the files (default: ./<template>)')
+    .option('--template <name>', 'the template to copy')
+    .option('--list', 'list the templates instead')
+    .option('--force', 'write into a directory that is not empty (files with the same names are replaced)')
+    .addHelpText(
+      'after',
+      examples(
+        'gridforge source init --list',
+        'gridforge source init --template pytorch-inference',
+        'gridforge source init --template ffmpeg-transcode ./transcoder',
+      ),
+    )
+    .action(
+      async (
+        dir: string | undefined,
+        options: { template?: string; list?: boolean; force?: boolean },
+        command,
+      ) => {
+        const context = contextOf(command)
+        if (options.list === true) {
+          if (options.template !== undefined || dir !== undefined)
+            throw new UsageError('pass --list, or --template <name> [dir], not both')
+          const templates = await listTemplates()
+          context.terminal.result(
+            templates.map(({ name, metadata, summary }) => ({
+              name,
+              title: metadata.name,
+              summary,
+              resources: metadata.resources,
+            })),
+            () => [
+              ...table(
+                ['TEMPLATE', 'GPUS', 'DESCRIPTION'],
+                templates.map(({ name, metadata, summary }) => [name, metadata.resources.gpus, summary]),
+              ),
+              '',
+              'start one with: gridforge source init --template <name> [dir]',
+            ],
+          )
+          return
+        }
+        if (options.template === undefined) {
+          const names = (await listTemplates()).map((template) => template.name)
+          throw new UsageError('pass --template <name> (or --list to see the templates)', [
+            `Templates: ${names.join(', ')}.`,
+          ])
+        }
+        const template = await findTemplate(options.template)
+        const target = dir ?? template.name
+        const copied = await copyTemplate({ template, target, force: options.force === true })
+        const { image } = template.metadata
+        const placeholder = isPlaceholderImage(image)
+        const repository = image.slice(0, image.indexOf('@'))
+        const here = copied.directory === process.cwd()
+        const nextSteps = [
+          ...(here ? [] : [`cd ${shellWord(target)}`]),
+          `docker build -t ${repository} .`,
+          `docker push ${repository}`,
+          `docker buildx imagetools inspect ${repository}   # prints the Digest: sha256:…`,
+          `set "image" in source.json to ${repository}@sha256:<that digest>`,
+          'gridforge source publish --metadata source.json   # add --deterministic only if replicas give identical outputs',
+        ]
+        context.terminal.result(
+          {
+            template: template.name,
+            directory: copied.directory,
+            files: copied.files,
+            image,
+            imageIsPlaceholder: placeholder,
+            nextSteps,
+          },
+          () => [
+            `created ${target} from the ${template.name} template (${template.metadata.name}):`,
+            ...copied.files.map((file) => `  ${file}`),
+            '',
+            ...(placeholder
+              ? [
+                  `source.json names a placeholder image (${image.replace(/0{64}$/, '000…')}): replace it with your image's digest after the build.`,
+                  '',
+                ]
+              : []),
+            'next:',
+            ...nextSteps.map((step) => `  ${step}`),
+            '',
+            `${path.join(target, 'README.md')} says what the source expects as input and what it writes.`,
+          ],
+        )
+      },
     )
 
   source
