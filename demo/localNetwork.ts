@@ -16,7 +16,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { getDeployment } from '@gridforge/contracts'
+import { getDeployment, sourceRegistryAbi } from '@gridforge/contracts'
 import {
   type Agent,
   type ContainerRuntime,
@@ -84,6 +84,11 @@ export interface LocalNetwork extends AsyncDisposable {
   /** The provider's account (Hardhat account #2 unless another key was given). */
   providerAddress: Hex
   sourceIds: LocalSourceIds
+  /**
+   * The local image (`gridforge-demo/wordcount@sha256:…`, a static busybox): sources published with
+   * it are joined by the local provider within a poll or two.
+   */
+  image: string
   /** How the agent runs tasks: Docker containers, or (no engine answered) unisolated host processes. */
   runtime: 'docker' | 'process'
   /** Stops the agent, the store server and the chain, and removes the temporary directories; idempotent. */
@@ -218,13 +223,43 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
       runtime,
       host,
       dataDir: path.join(work, 'agent'),
-      policy: { sources: [sourceIds.wordCount, sourceIds.sha256], concurrency: 2 },
+      // No `sources`: the subscriptions decide, and the provider joins every source published with
+      // the local image (below), so a source a client publishes runs here too (examples/node-client).
+      policy: { concurrency: 2 },
       pollingInterval,
       rescanInterval: 2_000,
       logger: agentLogger(log),
     })
     // Stopped before the store and the chain it talks to.
     cleanups.push(() => agent.stop())
+
+    const joinSource = async (sourceId: number) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await subscribeSources(provider, { deployment, sourceIds: [sourceId] })
+          log(`The provider joined source ${sourceId} (published with the local image)`)
+          return
+        } catch (error) {
+          // The agent may send a transaction of the same account at the same moment: try again.
+          if (attempt === 5) return warn(`the provider could not join source ${sourceId}: ${String(error)}`)
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+        }
+      }
+    }
+    const unwatchSources = provider.watchContractEvent({
+      address: deployment.contracts.sources,
+      abi: sourceRegistryAbi,
+      eventName: 'SourcePublished',
+      pollingInterval,
+      onLogs: (logs) => {
+        for (const { args } of logs) {
+          const known = args.sourceId === sourceIds.wordCount || args.sourceId === sourceIds.sha256
+          if (args.sourceId !== undefined && !known && args.imageDigest === imageDigest)
+            void joinSource(args.sourceId)
+        }
+      },
+    })
+    cleanups.push(async () => unwatchSources())
     log(`Provider agent running (${kind === 'docker' ? 'Docker containers' : 'UNISOLATED host processes'})`)
 
     return {
@@ -235,6 +270,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
       devPrivateKey: devnet.privateKeys[DEV_ACCOUNT] as Hex,
       providerAddress: provider.account.address,
       sourceIds,
+      image,
       runtime: kind,
       stop,
       [Symbol.asyncDispose]: stop,

@@ -39,6 +39,7 @@ ${bold('Point the gridforge CLI at it')} (in another terminal):
   export GRIDFORGE_RPC_URL=${network.rpcUrl}
   export GRIDFORGE_STORE=${network.storeUrl}
   export GRIDFORGE_PRIVATE_KEY=${network.devPrivateKey}
+  export GRIDFORGE_IMAGE=${network.image}   # sources published with this image run on the local provider
 
 Press Ctrl-C to stop it (the chain starts over on the next run).
 `)

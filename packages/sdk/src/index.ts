@@ -501,6 +501,8 @@ export {
 } from './tasks/waitForTask.js'
 export {
   type TaskEvent,
+  type TaskEventName,
+  taskEvents,
   type WatchTaskErrorType,
   type WatchTaskParameters,
   type WatchTaskReturnType,

@@ -20,8 +20,8 @@ import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { TaskEventLocation } from './watchTasks.js'
 
-/** The market events of one task: each has the task id as its first indexed topic. */
-const taskEvents = [
+/** The market events of one task (an ABI): each has the task id as its first indexed topic. */
+export const taskEvents = [
   TaskSubmitted,
   TaskClaimed,
   ResultSubmitted,
@@ -34,7 +34,8 @@ const taskEvents = [
   TaskFinalized,
 ] as const
 
-type TaskEventName = ContractEventName<typeof taskEvents>
+/** The name of a market event of a task. */
+export type TaskEventName = ContractEventName<typeof taskEvents>
 
 /**
  * A market event of a task, by `eventName`, with the event's arguments as
