@@ -47,7 +47,10 @@ export interface AgentOptions {
   limits?: Partial<ResourceLimits> | undefined
   /** Milliseconds between polls for new events (default: the client's `pollingInterval`). */
   pollingInterval?: number | undefined
-  /** Milliseconds between full scans of open tasks, which catch reopened slots (default 30 000). */
+  /**
+   * Milliseconds between full scans of open tasks, which catch reopened slots (default 30 000). A task
+   * whose input or image could not be prepared (nothing claimed) is looked at again two scans later.
+   */
   rescanInterval?: number | undefined
   /** Seconds kept free before a claim's deadline to upload and submit (default 30). */
   submitMarginSec?: number | undefined

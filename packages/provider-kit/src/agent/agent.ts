@@ -93,6 +93,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const limits = { ...defaultLimits, ...options.limits }
   const pollingInterval = options.pollingInterval ?? client.pollingInterval
   const rescanInterval = options.rescanInterval ?? 30_000
+  // A task whose preparation failed before a claim is looked at again two rescans later.
+  const postponeMs = 2 * rescanInterval
   const submitMarginSec = options.submitMarginSec ?? 30
 
   await mkdir(options.dataDir, { recursive: true })
@@ -108,6 +110,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   let running = 0
   // Tasks refused before any claim: never looked at again by this process.
   const refused = new Set<bigint>()
+  // Tasks whose preparation failed before a claim: looked at again after `postponeMs`.
+  const postponed = new Map<bigint, number>()
 
   const rpc = <T>(what: string, fn: () => Promise<T>, fields: Record<string, unknown> = {}) =>
     retry(fn, {
@@ -166,6 +170,9 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     },
     onRefused: (taskId) => {
       refused.add(taskId)
+    },
+    onPostponed: (taskId) => {
+      postponed.set(taskId, Date.now() + postponeMs)
     },
   }
 
@@ -230,6 +237,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const consider = async (task: Task & { inputCID: string }, now: number) => {
     const taskId = task.taskId
     if (signal.aborted || inFlight.has(taskId) || refused.has(taskId)) return
+    if ((postponed.get(taskId) ?? 0) > Date.now()) return
     const mine = task.slots.find((slot) => slot.provider === address && slot.status !== 'Free')
     if (isFinalStatus(task.status)) return
     const entry = await journal.get(taskId)

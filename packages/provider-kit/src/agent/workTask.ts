@@ -63,6 +63,8 @@ export interface TaskContext {
   onRunFinished: () => void
   /** Called when a task is refused before it was claimed. */
   onRefused: (taskId: bigint, reason: string) => void
+  /** Preparing failed before any claim (input or image unavailable, …): try this task again later, not at once. */
+  onPostponed: (taskId: bigint, reason: string) => void
 }
 
 /** How a task enters {@link workTask}. */
@@ -126,9 +128,17 @@ export async function workTask(context: TaskContext, initial: JournalEntry, star
         try {
           prepared = await context.prepare(withInput, workDir, true)
         } catch (error) {
-          if (!(error instanceof TaskRefusedError)) throw error
-          logger.warn('task refused', { reason: error.reason })
-          context.onRefused(taskId, error.reason)
+          if (error instanceof TaskRefusedError) {
+            logger.warn('task refused', { reason: error.reason })
+            context.onRefused(taskId, error.reason)
+            return
+          }
+          if (signal.aborted) throw error
+          // Nothing is claimed yet: a failure here (input not found, store or engine down) costs
+          // nothing but must not be retried on every scan.
+          const reason = messageOf(error)
+          logger.warn('task postponed', { reason })
+          context.onPostponed(taskId, reason)
           return
         }
         await save({ step: 'claiming', gpus: start.gpus })
