@@ -57,12 +57,12 @@ export const deadline = /* @__PURE__ */ parsed<Date | number>((input) => {
 })
 
 /** An unsigned integer of `bits` bits, as a number (ids, counts, basis points). */
-export const uint = (bits: number, max = 2 ** bits - 1) =>
+export const uint = (bits: number, max = 2 ** bits - 1, min = 0) =>
   parsed<number>((input) => {
     const value = typeof input === 'bigint' ? Number(input) : input
-    return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max
+    return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max
       ? { value }
-      : { error: `expected a whole number from 0 to ${max}` }
+      : { error: `expected a whole number from ${min} to ${max}` }
   })
 
 /** An address (0x + 40 hex digits). */

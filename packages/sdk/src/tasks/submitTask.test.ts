@@ -63,6 +63,21 @@ describe('submitTask', () => {
     expect(await client.getTransactionCount({ address: client.account.address })).toBe(0)
   })
 
+  it('refuses 0 replicas before sending anything', async () => {
+    const client = await fundedClient({ grid: '0' })
+    const error = await submitTask(client, {
+      deployment: deployment(),
+      sourceId: 1,
+      input,
+      maxPayment: '1',
+      replicas: 0,
+    }).catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(InvalidParametersError)
+    expect((error as InvalidParametersError).fields).toEqual([
+      expect.objectContaining({ path: 'replicas', message: 'expected a whole number from 1 to 7' }),
+    ])
+  })
+
   it('turns an unfunded submission into a typed revert with a hint', async () => {
     const sourceId = await publishSource()
     const client = await fundedClient({ grid: '0' })

@@ -63,7 +63,7 @@ export const taskFields = (decimals: number) => ({
   input: s.cid,
   maxPayment: s.positiveAmount(decimals),
   pricePerSecond: optional(s.amount(decimals)),
-  replicas: optional(s.uint(8, 7)),
+  replicas: optional(s.uint(8, 7, 1)),
   deadline: optional(s.deadline),
   requirements: optional({
     minGpus: optional(s.uint(8)),
