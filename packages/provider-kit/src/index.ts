@@ -12,7 +12,7 @@ export {
   openJournal,
 } from './agent/journal.js'
 export { pricePerGpuSecond } from './agent/policy.js'
-export { isTransient, type RetryOptions, retry } from './agent/retry.js'
+export { isTransient, type RetryOptions, retry, type Sleep } from './agent/retry.js'
 export {
   type ConfigTemplateOptions,
   configTemplate,
@@ -20,6 +20,7 @@ export {
 export {
   ConfigExistsError,
   type ConfigExistsErrorType,
+  type ConfigField,
   ConfigInvalidError,
   type ConfigInvalidErrorType,
   ConfigNotFoundError,
@@ -47,6 +48,12 @@ export type {
   WithdrawConfig,
 } from './config/schema.js'
 export { capabilitiesOf, offeredGpus } from './detect/capabilities.js'
+export {
+  type CommandResult,
+  type CommandRunner,
+  type ExecFileRunnerOptions,
+  execFileRunner,
+} from './detect/commandRunner.js'
 export { type DetectHostOptions, detectHost, type SystemInfoSource } from './detect/detectHost.js'
 export {
   NvidiaSmiOutputError,
@@ -56,6 +63,7 @@ export {
 } from './detect/errors.js'
 export type { DockerReport, GpuInfo, HostReport, NvidiaReport } from './detect/HostReport.js'
 export { parseCudaVersion, parseGpuQuery, type QueryNvidiaOptions, queryNvidia } from './detect/nvidiaSmi.js'
+export type { DockerProbe } from './detect/probeDocker.js'
 export { type ReceiptHardwareOptions, receiptHardwareOf } from './detect/receiptHardware.js'
 export {
   type CheckId,
@@ -86,6 +94,8 @@ export {
   NbodyOutputError,
   type NbodyOutputErrorType,
 } from './hostBench/errors.js'
+export type { GpuBenchmarkResult, HostBenchContainer, HostBenchDocker } from './hostBench/gpuBenchmark.js'
+export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
 export {
   type JsonLoggerOptions,

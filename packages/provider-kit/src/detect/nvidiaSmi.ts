@@ -29,7 +29,7 @@ const driverPattern = /^\d+(?:\.\d+)+$/
 const notAvailable = new Set(['[N/A]', '[Not Supported]', 'N/A'])
 
 /**
- * Reads the output of `nvidia-smi` with {@link gpuQueryArgs}: one GPU per line,
+ * Reads the output of `nvidia-smi` with the GPU query's arguments: one GPU per line,
  * `index, uuid, name, memory.total, compute_cap, driver_version, mig.mode.current`.
  * Compute capability `8.9` becomes `89`; a MIG column of `Enabled` sets
  * `migEnabled`, `Disabled` or `[N/A]` (GPUs without MIG) leaves it false.

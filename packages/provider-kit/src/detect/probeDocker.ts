@@ -1,8 +1,8 @@
 import type { DockerReport } from './HostReport.js'
 
 /**
- * The part of a dockerode client that {@link probeDocker} uses; a `new Docker()`
- * is one, and tests pass a fake.
+ * The part of a dockerode client that {@link detectHost} probes the engine with;
+ * a `new Docker()` is one, and tests pass a fake.
  */
 export interface DockerProbe {
   ping(): Promise<unknown>
