@@ -11,6 +11,8 @@ import type {
 import { HttpRequestError, RpcRequestError, BaseError as ViemBaseError } from 'viem'
 import { getBlockNumber, getLogs } from 'viem/actions'
 import { getAction } from 'viem/utils'
+import { InvalidParametersError } from '../errors/validation.js'
+import type { Deployment } from '../types/deployment.js'
 
 /** Most `eth_getLogs` requests in flight at once. */
 const concurrency = 4
@@ -130,4 +132,31 @@ function isRangeError(error: unknown): boolean {
   if (cause === null) return true
   if (cause instanceof RpcRequestError) return cause.code !== 429
   return cause.status !== undefined && cause.status !== 401 && cause.status !== 403 && cause.status !== 429
+}
+
+/**
+ * The blocks a log-reading action covers: from `fromBlock` (default: the
+ * deployment's block) to `toBlock` (default: the latest block, read once here
+ * so that every query of the action ends at the same block). A `blockRange`
+ * below 1 or a `toBlock` before `fromBlock` throws `InvalidParametersError`.
+ */
+export async function blockWindow(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  action: string,
+  deployment: Pick<Deployment, 'blockNumber'>,
+  params: { fromBlock?: bigint | undefined; toBlock?: bigint | undefined; blockRange?: bigint | undefined },
+): Promise<{ fromBlock: bigint; toBlock: bigint }> {
+  const fromBlock = params.fromBlock ?? BigInt(deployment.blockNumber)
+  const invalid = [
+    ...(params.blockRange !== undefined && params.blockRange < 1n
+      ? [{ path: 'blockRange', message: 'must be at least 1n' }]
+      : []),
+    ...(params.toBlock !== undefined && params.toBlock < fromBlock
+      ? [{ path: 'toBlock', message: 'must not be before fromBlock' }]
+      : []),
+  ]
+  if (invalid.length > 0) throw new InvalidParametersError({ action, fields: invalid })
+  const toBlock =
+    params.toBlock ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
+  return { fromBlock, toBlock }
 }

@@ -1,12 +1,10 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
-import { getBlockNumber } from 'viem/actions'
-import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { ProviderPaused, ProviderRegistered, ProviderResumed } from '../abis/providerRegistry.js'
 import { TaskFinalized, TaskSubmitted, taskCount } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
-import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import { getLogsPaginated } from '../internal/logs.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { blockWindow, getLogsPaginated } from '../internal/logs.js'
 import { validate } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
@@ -82,19 +80,8 @@ export async function getNetworkStats(
   const action = 'getNetworkStats'
   const params = validate(action, schema, parameters)
   const deployedAt = BigInt(deployment.blockNumber)
-  const fromBlock = params.fromBlock ?? deployedAt
-  const invalid = [
-    ...(params.blockRange !== undefined && params.blockRange < 1n
-      ? [{ path: 'blockRange', message: 'must be at least 1n' }]
-      : []),
-    ...(params.toBlock !== undefined && params.toBlock < fromBlock
-      ? [{ path: 'toBlock', message: 'must not be before fromBlock' }]
-      : []),
-  ]
-  if (invalid.length > 0) throw new InvalidParametersError({ action, fields: invalid })
   // One end for every query, so that every count is as of the same block.
-  const blockNumber =
-    params.toBlock ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
+  const { fromBlock, toBlock: blockNumber } = await blockWindow(client, action, deployment, params)
   const range = { fromBlock, toBlock: blockNumber, blockRange: params.blockRange }
   const market = { ...range, address: deployment.contracts.market }
   const registry = { ...range, address: deployment.contracts.providers }

@@ -1,11 +1,9 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
-import { getBlockNumber } from 'viem/actions'
-import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { TaskClaimed, TaskSubmitted } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
-import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
-import { getLogsPaginated } from '../internal/logs.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { blockWindow, getLogsPaginated } from '../internal/logs.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
@@ -82,19 +80,8 @@ export async function listTasks(
   const action = 'listTasks'
   const params = validate(action, schema, parameters)
   const deployedAt = BigInt(deployment.blockNumber)
-  const fromBlock = params.fromBlock ?? deployedAt
-  const invalid = [
-    ...(params.blockRange !== undefined && params.blockRange < 1n
-      ? [{ path: 'blockRange', message: 'must be at least 1n' }]
-      : []),
-    ...(params.toBlock !== undefined && params.toBlock < fromBlock
-      ? [{ path: 'toBlock', message: 'must not be before fromBlock' }]
-      : []),
-  ]
-  if (invalid.length > 0) throw new InvalidParametersError({ action, fields: invalid })
   // One end for every query, so that claims and submissions cover the same blocks.
-  const toBlock =
-    params.toBlock ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
+  const { fromBlock, toBlock } = await blockWindow(client, action, deployment, params)
   const range = { address: deployment.contracts.market, fromBlock, toBlock, blockRange: params.blockRange }
   const submittedArgs = {
     ...(params.client === undefined ? {} : { client: params.client }),
