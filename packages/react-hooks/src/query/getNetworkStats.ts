@@ -5,15 +5,9 @@ import {
   getNetworkStats,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetNetworkStatsData = GetNetworkStatsReturnType
 
@@ -43,19 +37,9 @@ export function getNetworkStatsQueryOptions<selectData = GetNetworkStatsData>(
   config: Config,
   options: GetNetworkStatsOptions<selectData> = {},
 ): QueryOptions<GetNetworkStatsData, GetNetworkStatsErrorType, selectData, GetNetworkStatsQueryKey> {
-  const chain = resolveChain(config, options)
-  const { fromBlock, toBlock, blockRange } = options
-  return {
-    ...options.query,
+  return readQueryOptions(config, options, {
     queryKey: getNetworkStatsQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      return getNetworkStats(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        fromBlock,
-        toBlock,
-        blockRange,
-      })
-    },
-  }
+    required: [],
+    read: getNetworkStats,
+  })
 }

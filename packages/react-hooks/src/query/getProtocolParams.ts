@@ -5,15 +5,9 @@ import {
   getProtocolParams,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetProtocolParamsData = GetProtocolParamsReturnType
 
@@ -43,17 +37,9 @@ export function getProtocolParamsQueryOptions<selectData = GetProtocolParamsData
   config: Config,
   options: GetProtocolParamsOptions<selectData> = {},
 ): QueryOptions<GetProtocolParamsData, GetProtocolParamsErrorType, selectData, GetProtocolParamsQueryKey> {
-  const chain = resolveChain(config, options)
-  const { blockNumber } = options
-  return {
-    ...options.query,
+  return readQueryOptions(config, options, {
     queryKey: getProtocolParamsQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      return getProtocolParams(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        blockNumber,
-      })
-    },
-  }
+    required: [],
+    read: getProtocolParams,
+  })
 }

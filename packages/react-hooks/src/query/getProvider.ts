@@ -5,15 +5,9 @@ import {
   getProvider,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetProviderData = GetProviderReturnType
 
@@ -42,20 +36,9 @@ export function getProviderQueryOptions<selectData = GetProviderData>(
   config: Config,
   options: GetProviderOptions<selectData> = {},
 ): QueryOptions<GetProviderData, GetProviderErrorType, selectData, GetProviderQueryKey> {
-  const chain = resolveChain(config, options)
-  const { provider, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: provider !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getProviderQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (provider === undefined) throw new Error('provider is required')
-      return getProvider(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        provider,
-        blockNumber,
-      })
-    },
-  }
+    required: ['provider'],
+    read: getProvider,
+  })
 }

@@ -5,15 +5,9 @@ import {
   getReceipt,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetReceiptData = GetReceiptReturnType
 
@@ -42,27 +36,11 @@ export function getReceiptQueryOptions<selectData = GetReceiptData>(
   config: Config,
   options: GetReceiptOptions<selectData> = {},
 ): QueryOptions<GetReceiptData, GetReceiptErrorType, selectData, GetReceiptQueryKey> {
-  const chain = resolveChain(config, options)
-  const { taskId, slot, maxBytes, fromBlock, blockRange, store } = options
-  return {
+  return readQueryOptions(config, options, {
+    queryKey: getReceiptQueryKey(config, options),
+    required: ['taskId', 'store'],
+    read: getReceipt,
     // A settled task's receipts never change.
     staleTime: Number.POSITIVE_INFINITY,
-    ...options.query,
-    enabled: taskId !== undefined && store !== undefined && (options.query?.enabled ?? true),
-    queryKey: getReceiptQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (taskId === undefined) throw new Error('taskId is required')
-      if (store === undefined) throw new Error('store is required')
-      return getReceipt(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        taskId,
-        slot,
-        maxBytes,
-        fromBlock,
-        blockRange,
-        store,
-      })
-    },
-  }
+  })
 }

@@ -5,15 +5,9 @@ import {
   getRewards,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetRewardsData = GetRewardsReturnType
 
@@ -42,20 +36,9 @@ export function getRewardsQueryOptions<selectData = GetRewardsData>(
   config: Config,
   options: GetRewardsOptions<selectData> = {},
 ): QueryOptions<GetRewardsData, GetRewardsErrorType, selectData, GetRewardsQueryKey> {
-  const chain = resolveChain(config, options)
-  const { account, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: account !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getRewardsQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (account === undefined) throw new Error('account is required')
-      return getRewards(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        account,
-        blockNumber,
-      })
-    },
-  }
+    required: ['account'],
+    read: getRewards,
+  })
 }

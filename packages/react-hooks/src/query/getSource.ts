@@ -5,15 +5,9 @@ import {
   getSource,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetSourceData = GetSourceReturnType
 
@@ -42,20 +36,9 @@ export function getSourceQueryOptions<selectData = GetSourceData>(
   config: Config,
   options: GetSourceOptions<selectData> = {},
 ): QueryOptions<GetSourceData, GetSourceErrorType, selectData, GetSourceQueryKey> {
-  const chain = resolveChain(config, options)
-  const { sourceId, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: sourceId !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getSourceQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (sourceId === undefined) throw new Error('sourceId is required')
-      return getSource(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        sourceId,
-        blockNumber,
-      })
-    },
-  }
+    required: ['sourceId'],
+    read: getSource,
+  })
 }

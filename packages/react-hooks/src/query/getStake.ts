@@ -5,15 +5,9 @@ import {
   getStake,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetStakeData = GetStakeReturnType
 
@@ -42,20 +36,9 @@ export function getStakeQueryOptions<selectData = GetStakeData>(
   config: Config,
   options: GetStakeOptions<selectData> = {},
 ): QueryOptions<GetStakeData, GetStakeErrorType, selectData, GetStakeQueryKey> {
-  const chain = resolveChain(config, options)
-  const { account, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: account !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getStakeQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (account === undefined) throw new Error('account is required')
-      return getStake(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        account,
-        blockNumber,
-      })
-    },
-  }
+    required: ['account'],
+    read: getStake,
+  })
 }

@@ -5,15 +5,9 @@ import {
   getTask,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetTaskData = GetTaskReturnType
 
@@ -42,21 +36,9 @@ export function getTaskQueryOptions<selectData = GetTaskData>(
   config: Config,
   options: GetTaskOptions<selectData> = {},
 ): QueryOptions<GetTaskData, GetTaskErrorType, selectData, GetTaskQueryKey> {
-  const chain = resolveChain(config, options)
-  const { taskId, includeInput, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: taskId !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getTaskQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (taskId === undefined) throw new Error('taskId is required')
-      return getTask(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        taskId,
-        includeInput,
-        blockNumber,
-      })
-    },
-  }
+    required: ['taskId'],
+    read: getTask,
+  })
 }

@@ -5,15 +5,9 @@ import {
   getWalletBalance,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type GetWalletBalanceData = GetWalletBalanceReturnType
 
@@ -43,20 +37,9 @@ export function getWalletBalanceQueryOptions<selectData = GetWalletBalanceData>(
   config: Config,
   options: GetWalletBalanceOptions<selectData> = {},
 ): QueryOptions<GetWalletBalanceData, GetWalletBalanceErrorType, selectData, GetWalletBalanceQueryKey> {
-  const chain = resolveChain(config, options)
-  const { account, blockNumber } = options
-  return {
-    ...options.query,
-    enabled: account !== undefined && (options.query?.enabled ?? true),
+  return readQueryOptions(config, options, {
     queryKey: getWalletBalanceQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      if (account === undefined) throw new Error('account is required')
-      return getWalletBalance(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        account,
-        blockNumber,
-      })
-    },
-  }
+    required: ['account'],
+    read: getWalletBalance,
+  })
 }

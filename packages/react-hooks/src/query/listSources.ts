@@ -5,15 +5,9 @@ import {
   listSources,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type ListSourcesData = ListSourcesReturnType
 
@@ -42,21 +36,9 @@ export function listSourcesQueryOptions<selectData = ListSourcesData>(
   config: Config,
   options: ListSourcesOptions<selectData> = {},
 ): QueryOptions<ListSourcesData, ListSourcesErrorType, selectData, ListSourcesQueryKey> {
-  const chain = resolveChain(config, options)
-  const { owner, active, fromBlock, toBlock, blockRange } = options
-  return {
-    ...options.query,
+  return readQueryOptions(config, options, {
     queryKey: listSourcesQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      return listSources(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        owner,
-        active,
-        fromBlock,
-        toBlock,
-        blockRange,
-      })
-    },
-  }
+    required: [],
+    read: listSources,
+  })
 }

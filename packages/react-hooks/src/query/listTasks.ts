@@ -5,15 +5,9 @@ import {
   listTasks,
 } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
+import { readQueryOptions } from './readQuery.js'
 import type { QueryOptions, QueryParameter } from './types.js'
-import {
-  type ChainParameters,
-  queryKey,
-  queryKeyHashFn,
-  readClient,
-  requireDeployment,
-  resolveChain,
-} from './utils.js'
+import { type ChainParameters, queryKey, resolveChain } from './utils.js'
 
 export type ListTasksData = ListTasksReturnType
 
@@ -50,23 +44,9 @@ export function listTasksQueryOptions<selectData = ListTasksData>(
   config: Config,
   options: ListTasksOptions<selectData> = {},
 ): QueryOptions<ListTasksData, ListTasksErrorType, selectData, ListTasksQueryKey> {
-  const chain = resolveChain(config, options)
-  const { client, provider, sourceId, status, fromBlock, toBlock, blockRange } = options
-  return {
-    ...options.query,
+  return readQueryOptions(config, options, {
     queryKey: listTasksQueryKey(config, options),
-    queryKeyHashFn,
-    queryFn: async () => {
-      return listTasks(readClient(config, chain.chainId), {
-        deployment: requireDeployment(chain),
-        client,
-        provider,
-        sourceId,
-        status,
-        fromBlock,
-        toBlock,
-        blockRange,
-      })
-    },
-  }
+    required: [],
+    read: listTasks,
+  })
 }
