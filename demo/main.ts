@@ -219,6 +219,15 @@ for (const [index, taskId] of taskIds.entries()) {
       `    ${receipts.length} receipt(s) ${verified ? green('verified') : red('NOT verified')} (by ${by}); output ${result.resultCID}`,
     ),
   )
+  // Say what disagreed, so a failed check can be diagnosed from the output alone.
+  for (const receipt of receipts)
+    if (receipt.status === 'mismatch')
+      for (const mismatch of receipt.mismatches)
+        console.log(
+          red(
+            `    slot ${receipt.settlement.slot} ${mismatch.field}: chain ${mismatch.expected}, receipt ${mismatch.actual}`,
+          ),
+        )
 }
 
 step('Balances that moved (GRID held in the market by each account)')
