@@ -1,8 +1,7 @@
 /** Moving task inputs into the content store and results out of it. */
 
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
-import { lstat, mkdir } from 'node:fs/promises'
+import { lstat, mkdir, open } from 'node:fs/promises'
 import path from 'node:path'
 import { importPath } from '../storage/importPath.js'
 import { isCid } from '../utils/cid.js'
@@ -68,8 +67,15 @@ export async function isDirectory(store: Store, cid: string): Promise<boolean> {
 }
 
 async function writeStream(file: string, chunks: AsyncIterable<Uint8Array>): Promise<number> {
-  // `wx`: never overwrite, never follow a link planted where an output goes.
-  const stream = createWriteStream(file, { flags: 'wx' })
+  // `wx`: never overwrite, never follow a link planted where an output goes. Opened first, so that an
+  // existing file is a clear error rather than a stream failure.
+  const handle = await open(file, 'wx').catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    throw new UsageError(`${file} already exists: outputs never overwrite files`, [
+      'Pass an --out folder that does not hold these files, or remove them first.',
+    ])
+  })
+  const stream = handle.createWriteStream()
   let bytes = 0
   try {
     for await (const chunk of chunks) {

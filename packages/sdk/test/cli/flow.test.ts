@@ -175,6 +175,11 @@ describe('gridforge: a task from deposit to verified receipt', () => {
     expect(result.code).toBe(0)
     expect(await readFile(path.join(out, 'result.txt'), 'utf8')).toBe('HELLO GRIDFORGE\n')
     expect(result.stdout).toContain(`wrote 1 file(s), 16 bytes of ${outputCID}`)
+    // Again into the same folder: the file is there, so a usage error (exit 2), and it is left as it was.
+    const again = await runCli([...space.globals, 'task', 'result', String(taskId), '--out', out], { env })
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('result.txt already exists: outputs never overwrite files')
+    expect(await readFile(path.join(out, 'result.txt'), 'utf8')).toBe('HELLO GRIDFORGE\n')
 
     const logs = await runCli([...space.globals, 'task', 'logs', String(taskId)], { env })
     expect(logs.code).toBe(0)
