@@ -40,7 +40,7 @@ import {
   parseUnits,
   publicActions,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { type Devnet, startDevnet } from '../packages/contracts/scripts/devnet.js'
 import { buildDemoImage } from './image.js'
@@ -322,4 +322,17 @@ function agentLogger(log: (line: string) => void, bound: Record<string, unknown>
     error: line('error: '),
     child: (extra) => agentLogger(log, { ...bound, ...extra }),
   }
+}
+
+/** What is running, one line each: printed by `pnpm network` and the dashboard's `pnpm dev`. */
+export function describeLocalNetwork(network: LocalNetwork): string {
+  const runtime =
+    network.runtime === 'docker' ? 'runs tasks in Docker' : 'UNISOLATED process runtime: no Docker engine'
+  return [
+    `  chain      ${network.rpcUrl} (chain id ${network.chainId}), market ${network.deployment.contracts.market}`,
+    `  store      ${network.storeUrl} (Kubo RPC subset)`,
+    `  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256)`,
+    `  provider   ${network.providerAddress} (${runtime})`,
+    `  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)`,
+  ].join('\n')
 }

@@ -4,8 +4,7 @@
  * — for the `gridforge` CLI, your own scripts or the examples. Prints the
  * environment variables that point the CLI at it.
  */
-import { privateKeyToAddress } from 'viem/accounts'
-import { startLocalNetwork } from './localNetwork.js'
+import { describeLocalNetwork, startLocalNetwork } from './localNetwork.js'
 import { preferredPort } from './ports.js'
 import { bold, dim } from './print.js'
 
@@ -29,11 +28,7 @@ process.on('SIGTERM', () => void stop())
 
 console.log(`
 ${bold('Gridforge local network')} (everything on 127.0.0.1)
-  chain      ${network.rpcUrl} (chain id ${network.chainId}), market ${network.deployment.contracts.market}
-  store      ${network.storeUrl} (Kubo RPC subset)
-  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256)
-  provider   ${network.providerAddress} (${network.runtime === 'docker' ? 'runs tasks in Docker' : 'UNISOLATED process runtime: no Docker engine'})
-  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)
+${describeLocalNetwork(network)}
 
 ${bold('Point the gridforge CLI at it')} (in another terminal):
   export GRIDFORGE_RPC_URL=${network.rpcUrl}

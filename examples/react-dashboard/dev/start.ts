@@ -6,9 +6,8 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { privateKeyToAddress } from 'viem/accounts'
 import { createServer } from 'vite'
-import { startLocalNetwork } from '../../../demo/localNetwork.js'
+import { describeLocalNetwork, startLocalNetwork } from '../../../demo/localNetwork.js'
 import { preferredPort } from '../../../demo/ports.js'
 
 const exampleRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -52,12 +51,7 @@ if (vite !== undefined) printSummary(vite)
 function printSummary(server: NonNullable<typeof vite>) {
   console.log(`
 ${bold('Gridforge local network')}
-  chain      ${network.rpcUrl} (chain id ${network.chainId})
-  store      ${network.storeUrl} (Kubo RPC subset)
-  market     ${network.deployment.contracts.market}
-  sources    #${network.sourceIds.wordCount} word count, #${network.sourceIds.sha256} SHA-256
-  provider   ${network.providerAddress} (${network.runtime === 'docker' ? 'Docker' : 'UNISOLATED process runtime'})
-  dev client ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID)
+${describeLocalNetwork(network)}
 `)
   server.printUrls()
   console.log(`
