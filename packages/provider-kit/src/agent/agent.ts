@@ -15,7 +15,7 @@ import { watchMarket } from './marketWatch.js'
 import { metadataRefusal, resolvePolicy } from './policy.js'
 import { prepareTask } from './prepareTask.js'
 import { retry } from './retry.js'
-import { createScheduler, type Scheduler, type SharedContext } from './scheduler.js'
+import { type SharedContext, TaskScheduler } from './scheduler.js'
 import { withdrawEarnings } from './withdrawEarnings.js'
 
 /** A running provider agent. */
@@ -96,7 +96,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   const stopController = new AbortController()
   const signal = stopController.signal
   const context = sharedContext(options, { journal, logger, signal, policy, maxWaitMs: rescanInterval })
-  const scheduler = createScheduler({
+  const scheduler = new TaskScheduler({
     context,
     policy,
     capabilities: capabilitiesOf(host),
@@ -119,10 +119,10 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     fromBlock,
     pollingInterval,
     signal,
+    // Called only when new blocks came: the cursor is journaled once per new range, not per poll.
     onLogs: async (logs, toBlock) => {
       scheduler.onLogs(logs)
-      if (logs.length > 0 || toBlock >= fromBlock)
-        await writeCursor(options.dataDir, market, { block: toBlock, tasks: scheduler.book.ids() })
+      await writeCursor(options.dataDir, market, { block: toBlock, tasks: scheduler.book.ids() })
     },
     onError: (error) => logger.warn('reading market events failed, retrying', { error: messageOf(error) }),
   })
@@ -164,7 +164,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     return stopping
   }
 
-  return { address, tasks: scheduler.tasks, stop, done, [Symbol.asyncDispose]: stop }
+  return { address, tasks: () => scheduler.tasks(), stop, done, [Symbol.asyncDispose]: stop }
 }
 
 /** What every task shares: the chain, the store, the runtime, one transaction at a time. */
@@ -226,7 +226,7 @@ async function resumeJournal(parameters: {
   runtime: ContainerRuntime
   owner: string
   gpus: GpuPool
-  scheduler: Scheduler
+  scheduler: TaskScheduler
   logger: Logger
 }): Promise<number> {
   const { journal, runtime, owner, gpus, scheduler, logger } = parameters
@@ -255,7 +255,7 @@ async function resumeJournal(parameters: {
 }
 
 /** First start: puts the tasks that may still be taken in the book; returns the block to follow events from. */
-async function readBacklogInto(scheduler: Scheduler, context: SharedContext): Promise<bigint> {
+async function readBacklogInto(scheduler: TaskScheduler, context: SharedContext): Promise<bigint> {
   const { tasks, toBlock } = await retry(() => readBacklog(context.client, context.deployment), {
     signal: context.signal,
     onRetry: (error) =>

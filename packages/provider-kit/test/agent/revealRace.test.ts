@@ -52,7 +52,10 @@ async function revealInOneBlock(pair: Awaited<ReturnType<typeof committedPair>>,
     )
     // Both in the pool (estimated and signed), then one block for both.
     for (let tries = 0; tries < 100; tries++) {
-      const pending = await node.request({ method: 'eth_getBlockByNumber', params: ['pending', false] } as never)
+      const pending = await node.request({
+        method: 'eth_getBlockByNumber',
+        params: ['pending', false],
+      } as never)
       if ((pending as { transactions: unknown[] }).transactions.length >= 2) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -83,8 +86,8 @@ describe('reveals racing in one block', () => {
       outcomes[0]?.ok && outcomes[0].value.blockNumber,
       outcomes[0]?.ok && outcomes[0].value.blockNumber,
     ])
-    expect((await getTask(testClient() as never, { deployment: deployment(), taskId: pair.taskId })).status).toBe(
-      'Completed',
-    )
+    expect(
+      (await getTask(testClient() as never, { deployment: deployment(), taskId: pair.taskId })).status,
+    ).toBe('Completed')
   })
 })
