@@ -109,23 +109,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
   // 1. Resume the journal; re-attach or remove containers a crash left behind.
   const resumed = await resumeJournal({ journal, runtime, owner: context.owner, gpus, scheduler, logger })
   // 2. The tasks that may still be taken, then every event after them.
-  const cursor = await readCursor(options.dataDir, market)
-  const fromBlock = cursor === undefined ? await readBacklogInto(scheduler, context) : cursor.block + 1n
-  for (const taskId of cursor?.tasks ?? []) scheduler.book.add(taskId, 0, undefined)
-  void scheduler.look()
-  const watching = watchMarket({
-    client,
-    deployment,
-    fromBlock,
-    pollingInterval,
-    signal,
-    // Called only when new blocks came: the cursor is journaled once per new range, not per poll.
-    onLogs: async (logs, toBlock) => {
-      scheduler.onLogs(logs)
-      await writeCursor(options.dataDir, market, { block: toBlock, tasks: scheduler.book.ids() })
-    },
-    onError: (error) => logger.warn('reading market events failed, retrying', { error: messageOf(error) }),
-  })
+  const { fromBlock, watching } = await followMarket({ options, scheduler, context, market, pollingInterval })
   // 3. Withdraw earnings on a schedule.
   const stopWithdrawing =
     options.withdraw === undefined || options.withdraw === false
@@ -163,8 +147,41 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     })()
     return stopping
   }
-
   return { address, tasks: () => scheduler.tasks(), stop, done, [Symbol.asyncDispose]: stop }
+}
+
+/**
+ * Puts the tasks that may still be taken in the book (from the journaled
+ * cursor, or on a first start from the backlog), then follows the market's
+ * events from there, journaling the cursor after each new block range.
+ */
+async function followMarket(parameters: {
+  options: AgentOptions
+  scheduler: TaskScheduler
+  context: SharedContext
+  market: string
+  pollingInterval: number
+}): Promise<{ fromBlock: bigint; watching: Promise<void> }> {
+  const { options, scheduler, context, market, pollingInterval } = parameters
+  const cursor = await readCursor(options.dataDir, market)
+  const fromBlock = cursor === undefined ? await readBacklogInto(scheduler, context) : cursor.block + 1n
+  for (const taskId of cursor?.tasks ?? []) scheduler.book.add(taskId, 0, undefined)
+  void scheduler.look()
+  const watching = watchMarket({
+    client: context.client,
+    deployment: context.deployment,
+    fromBlock,
+    pollingInterval,
+    signal: context.signal,
+    // Called only when new blocks came: the cursor is journaled once per new range, not per poll.
+    onLogs: async (logs, toBlock) => {
+      scheduler.onLogs(logs)
+      await writeCursor(options.dataDir, market, { block: toBlock, tasks: scheduler.book.ids() })
+    },
+    onError: (error) =>
+      context.logger.warn('reading market events failed, retrying', { error: messageOf(error) }),
+  })
+  return { fromBlock, watching }
 }
 
 /** What every task shares: the chain, the store, the runtime, one transaction at a time. */

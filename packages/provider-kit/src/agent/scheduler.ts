@@ -71,7 +71,11 @@ export class TaskScheduler {
     }
     flight.work = runTask(this.#taskContext(taskId), entry, memory, { resumed: options.resumed, onEntry })
       .then((end) => {
-        if ('refused' in end && end.refused) this.book.refuse(taskId)
+        if (!('dropped' in end)) return
+        // Refused by the market: never again. Taken by another provider first: a candidate again, in
+        // case that claim comes due without a result.
+        if (end.refused) this.book.refuse(taskId)
+        else this.book.add(taskId, entry.sourceId, memory.task?.inputCID)
       })
       .catch((error: unknown) => this.#failed(taskId, error))
       .then(() => this.#finish(taskId, options.gpus, flight.entry))
@@ -177,6 +181,9 @@ export class TaskScheduler {
     const { context, policy, capabilities, gpus } = this.#parameters
     const taskId = task.taskId
     if (context.signal.aborted || this.#inFlight.has(taskId)) return
+    const candidate = this.book.get(taskId)
+    // Tasks restored from the cursor are known by id only until read.
+    if (candidate !== undefined) candidate.sourceId = task.sourceId
     const assessment = assess(task, context.address, chainNow)
     if (assessment.kind === 'gone') return this.book.remove(taskId)
     if (assessment.kind === 'mine') return this.#adopt(task, assessment.slot)
