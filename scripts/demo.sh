@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# shellcheck source=./setup.sh
+# shellcheck source=scripts/setup.sh
 source scripts/setup.sh
 pnpm build
 pnpm --filter @gridforge/demo start

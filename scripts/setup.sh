@@ -21,26 +21,34 @@ _gf_again() {
   esac
 }
 
-# Whether the provider-kit tests can run containers: an engine answers and the static busybox their images
-# are built from (FROM scratch, no registry) is on this host (packages/provider-kit/test/images.ts).
-_gf_docker_ready() {
-  command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1 || return 1
+# The static busybox the provider-kit test images are built from (FROM scratch: no registry), where
+# packages/provider-kit/test/images.ts looks for it.
+_gf_busybox() {
   [ -x /usr/bin/busybox ] || [ -x /bin/busybox ] || [ -x /usr/local/bin/busybox ]
 }
 
 # Checks the Docker engine and Chromium; brings them when missing and allowed, else says what to run.
 _gf_test_prerequisites() {
-  local root="$1" lacks=() commands=() info line
-  if ! _gf_docker_ready; then
-    info="$(docker info 2>&1)" || true
+  local root="$1" lacks=() commands=() info="" line docker_sh=0
+  if ! command -v docker >/dev/null 2>&1; then
+    lacks+=("a Docker engine (the provider-kit tests run real containers): no docker command")
+    docker_sh=1
+  elif ! info="$(docker info 2>&1)"; then
     if [[ "$info" == *"permission denied"* ]]; then
       lacks+=("access to the Docker engine: it runs, but this user may not use its socket")
       commands+=("sudo usermod -aG docker \"\$USER\"   # then log in again")
     else
-      lacks+=("a Docker engine and a static busybox (the provider-kit tests run real containers)")
-      commands+=("sudo bash scripts/docker.sh")
+      line="$(grep -m 1 -i -e error -e cannot <<<"$info" || echo "docker info failed")"
+      lacks+=("a Docker engine (the provider-kit tests run real containers): ${line# }")
+      docker_sh=1
     fi
   fi
+  if ! _gf_busybox; then
+    lacks+=("a static busybox (the provider-kit test images are built from it)")
+    docker_sh=1
+  fi
+  # scripts/docker.sh brings both the engine and the busybox.
+  if [ "$docker_sh" -eq 1 ]; then commands+=("sudo bash scripts/docker.sh"); fi
   if [ ! -x /usr/bin/chromium ]; then
     lacks+=("Chromium at /usr/bin/chromium (the dashboard's end-to-end test drives it headless)")
     commands+=("sudo bash scripts/chromium.sh")
@@ -83,15 +91,13 @@ _gf_setup() {
   esac
 
   if [ "$test" -eq 1 ]; then _gf_test_prerequisites "$root" || return 1; fi
-  # shellcheck source=./toolchain.sh
+  # shellcheck source=scripts/toolchain.sh
   source "$root/scripts/toolchain.sh" || return 1
   # --prefer-offline: a machine that installed once needs no registry round trips to install again.
   (cd "$root" && pnpm install --frozen-lockfile --prefer-offline) || return 1
 }
 
-_gf_setup "$@"
-_gf_status=$?
-unset -f _gf_again _gf_docker_ready _gf_test_prerequisites _gf_setup
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit "$_gf_status"; fi
-# shellcheck disable=SC2317 # reached when sourced
-return "$_gf_status"
+if _gf_setup "$@"; then _gf_status=0; else _gf_status=$?; fi
+unset -f _gf_again _gf_busybox _gf_test_prerequisites _gf_setup
+# Sourced or executed, the script's status is its last command's: under `set -e` a failure stops the caller.
+(exit "$_gf_status")

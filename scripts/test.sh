@@ -14,7 +14,7 @@ if [ "$#" -gt 0 ]; then
   exit 2
 fi
 
-# shellcheck source=./setup.sh
+# shellcheck source=scripts/setup.sh
 source scripts/setup.sh --test
 
 timings=()
