@@ -10,7 +10,9 @@
  * overshoot is that size minus the cap; read as time, at the run's own
  * average speed (size / (finish − start)), it is how long the task kept
  * writing past the cap. `at detection` is the size the watchdog measured when
- * it killed: the rest of the overshoot came while the kill landed.
+ * it killed: the rest of the overshoot came while the kill landed. `late` is
+ * the event loop's worst delay during the run: on a loaded host the watchdog
+ * runs late by that much.
  *
  * Writes bench/results/output-cap.json at the repository root.
  * Options (environment): RUNS (default 5 per runtime), CAP_MIB (default 1024).
@@ -19,6 +21,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { containerLabels, type RunSpec } from '../src/runtime/ContainerRuntime.js'
 import { directorySize } from '../src/runtime/directorySize.js'
@@ -73,10 +76,13 @@ for (const [name, runtime] of [
   ['docker', dockerRuntime()],
   ['process', processRuntime()],
 ] as const) {
-  const overshoots: { mib: number; ms: number; detectedMib: number }[] = []
+  const overshoots: { mib: number; ms: number; detectedMib: number; lateMs: number }[] = []
   for (let run = 0; run < runs; run++) {
     const task = await spec(bomb, capBytes)
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
     const result = await runtime.run(task)
+    loopDelay.disable()
     const size = await directorySize(task.outputDir)
     await runtime.remove(result.containerId)
     await rm(dirname(task.outputDir), { recursive: true, force: true })
@@ -87,10 +93,11 @@ for (const [name, runtime] of [
       mib: round((size - capBytes) / mib),
       ms: Math.round((size - capBytes) / bytesPerMs),
       detectedMib: round((detected - capBytes) / mib),
+      lateMs: Math.round(loopDelay.max / 1e6),
     }
     overshoots.push(overshoot)
     console.log(
-      `${name} run ${run + 1}: ${round(size / mib)} MiB against a ${capBytes / mib} MiB cap: +${overshoot.mib} MiB = ${overshoot.ms} ms of writing at ${Math.round(bytesPerMs / 1e3)} MB/s (+${overshoot.detectedMib} MiB at detection)`,
+      `${name} run ${run + 1}: ${round(size / mib)} MiB against a ${capBytes / mib} MiB cap: +${overshoot.mib} MiB = ${overshoot.ms} ms of writing at ${Math.round(bytesPerMs / 1e3)} MB/s (+${overshoot.detectedMib} MiB at detection; timers up to ${overshoot.lateMs} ms late)`,
     )
   }
   const sorted = (key: 'mib' | 'ms') => overshoots.map((overshoot) => overshoot[key]).sort((a, b) => a - b)
@@ -98,6 +105,7 @@ for (const [name, runtime] of [
     overshoot_mib: overshoots.map((overshoot) => overshoot.mib),
     overshoot_ms: overshoots.map((overshoot) => overshoot.ms),
     overshoot_at_detection_mib: overshoots.map((overshoot) => overshoot.detectedMib),
+    timers_late_ms: overshoots.map((overshoot) => overshoot.lateMs),
     overshoot_mib_median: sorted('mib')[Math.floor(runs / 2)],
     overshoot_mib_max: sorted('mib').at(-1),
     overshoot_ms_max: sorted('ms').at(-1),

@@ -175,12 +175,17 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime
    */
   async function collect(container: Docker.Container, spec: RunSpec, watch: boolean): Promise<RunResult> {
     const logs = new LogBuffer(spec.limits.maxLogBytes)
+    // Watching starts before the log request: the task runs (and may write) already.
+    const watchdog = watch
+      ? watchRun({ spec, clock, pollIntervalMs, logger, kill: (kill) => void killContainer(container, kill) })
+      : undefined
     let logStream: NodeJS.ReadableStream
     try {
       // From the start of the container's log, whenever this is called: an
       // attach after a crash gets the lines printed before it.
       logStream = await container.logs({ follow: true, stdout: true, stderr: true })
     } catch (error) {
+      watchdog?.stop()
       throw engineError(`Could not follow the logs of container ${container.id}`, error)
     }
     const destroyLogStream = () => (logStream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.()
@@ -199,9 +204,6 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime
       })
     })
 
-    const watchdog = watch
-      ? watchRun({ spec, clock, pollIntervalMs, logger, kill: (kill) => void killContainer(container, kill) })
-      : undefined
     try {
       await container.wait()
     } catch (error) {

@@ -1,11 +1,16 @@
 import { describe, expect, test } from 'vitest'
-import { assumedWriteBytesPerMs, minOutputPollMs, nextOutputMeasurement } from './runWatch.js'
+import {
+  assumedWriteBytesPerMs,
+  minOutputPollMs,
+  nextOutputMeasurement,
+  outputPollMsPerEntry,
+} from './runWatch.js'
 
 const gib = 2 ** 30
 const mib = 2 ** 20
 
 describe('nextOutputMeasurement', () => {
-  const base = { size: 0, maxOutputBytes: gib, bytesPerMs: 0, walkMs: 0, maxGapMs: 500 }
+  const base = { size: 0, maxOutputBytes: gib, bytesPerMs: 0, entries: 1, maxGapMs: 500 }
 
   test('far from the cap: the time the assumed speed needs to fill it, at most maxGapMs', () => {
     expect(nextOutputMeasurement(base)).toBe(Math.floor(gib / assumedWriteBytesPerMs))
@@ -27,8 +32,10 @@ describe('nextOutputMeasurement', () => {
     expect(nextOutputMeasurement({ ...base, bytesPerMs: mib })).toBe(125)
   })
 
-  test('a directory that takes long to walk is walked at most a fifth of the time', () => {
-    expect(nextOutputMeasurement({ ...base, size: gib - 1, walkMs: 40 })).toBe(160)
-    expect(nextOutputMeasurement({ ...base, walkMs: 400 })).toBe(500)
+  test('a directory of many entries is measured less often, by what a walk costs', () => {
+    expect(outputPollMsPerEntry).toBe(0.1)
+    expect(nextOutputMeasurement({ ...base, size: gib - 1, entries: 100 })).toBe(minOutputPollMs)
+    expect(nextOutputMeasurement({ ...base, size: gib - 1, entries: 2_000 })).toBe(200)
+    expect(nextOutputMeasurement({ ...base, entries: 1_000_000 })).toBe(500)
   })
 })

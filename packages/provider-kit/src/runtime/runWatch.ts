@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js'
 import type { RunOutcome, RunSpec } from './ContainerRuntime.js'
 import type { Clock } from './clock.js'
-import { directorySize } from './directorySize.js'
+import { directorySize, directoryUsage } from './directorySize.js'
 
 /** Why a runtime killed a task's process. */
 export interface Kill {
@@ -49,11 +49,17 @@ export const minOutputPollMs = 10
  * the cap: never longer than the time the task needs to fill what is left at
  * the fastest speed it may write ({@link nextOutputMeasurement}), so the
  * measurement that sees it over the cap comes at most {@link minOutputPollMs}
- * (plus one walk) after it crossed. What a task writes past the cap is what
- * it writes in that time plus the time its runtime takes to kill it: a
+ * (plus one walk) after it crossed, for an output of up to 100 files (more
+ * files space the measurements by their cost, {@link outputPollMsPerEntry}),
+ * if the host runs the agent's timers on time. What a task writes past the
+ * cap is what it writes in that time plus the time its runtime takes to kill
+ * it (a sparse file's apparent size can jump past it in one `truncate`,
+ * writing nothing; it is killed all the same): a
  * process group's SIGKILL lands at once; a container's kill goes through the
- * engine (tens of ms on an idle host, up to ~0.3 s measured on a loaded
- * 2-core VM). `bench/outputCap.ts` measures both. An exact cap would need the
+ * engine (20–120 ms measured on a loaded 2-core VM). `bench/outputCap.ts`
+ * measures both: a `dd` bomb against a 1 GiB cap there ended 1–7 MiB over in
+ * the process runtime and 17–102 MiB over in Docker (it was up to 181 and
+ * 1,186 MiB with one measurement every 500 ms). An exact cap would need the
  * file system to refuse the writes (XFS project quotas, a size-limited loop
  * device or tmpfs per task), which neither a bind mount nor a plain
  * directory offers portably.
@@ -97,17 +103,16 @@ export function watchRun({ spec, clock, pollIntervalMs, kill, logger }: WatchRun
   let last = { size: 0, at: clock.now() }
   const measure = async () => {
     if (stopped || killed !== undefined) return
-    const started = clock.now()
     let next = pollIntervalMs
     try {
-      const size = await directorySize(spec.outputDir, maxOutputBytes)
+      const { bytes: size, entries } = await directoryUsage(spec.outputDir, maxOutputBytes)
       if (size > maxOutputBytes) return fire(outputTooLarge(size, maxOutputBytes))
       const at = clock.now()
       next = nextOutputMeasurement({
         size,
         maxOutputBytes,
         bytesPerMs: at > last.at ? (size - last.size) / (at - last.at) : 0,
-        walkMs: at - started,
+        entries,
         maxGapMs: pollIntervalMs,
       })
       last = { size, at }
@@ -138,34 +143,45 @@ export interface NextOutputMeasurementParameters {
   maxOutputBytes: number
   /** How fast it grew since the previous measurement, bytes per ms. */
   bytesPerMs: number
-  /** How long this measurement's walk took, ms. */
-  walkMs: number
+  /** Entries this measurement walked. */
+  entries: number
   /** The longest gap allowed, ms. */
   maxGapMs: number
 }
 
 /**
+ * Milliseconds between two measurements per entry the walk visits: a walk
+ * costs ~10–20 µs of CPU per entry (a `readdir` share and an `lstat`), so a
+ * directory of many files costs the agent at most a fifth of a core or so to
+ * watch. Counted in entries, not in the walk's wall time, which a loaded host
+ * inflates for a directory of one file as much as for one of a million.
+ */
+export const outputPollMsPerEntry = 0.1
+
+/**
  * Milliseconds until the next measurement of the output directory: the time
  * the task needs to fill what is left under the cap, writing at the faster of
  * its measured speed and {@link assumedWriteBytesPerMs}; at least
- * {@link minOutputPollMs}, and at least four walks' time, so that a directory
- * of many files costs the agent at most a fifth of a core to watch; at most
- * `maxGapMs`.
+ * {@link minOutputPollMs} and {@link outputPollMsPerEntry} per entry walked;
+ * at most `maxGapMs`.
  *
  * @example
  * // 1 GiB cap, empty directory: 125 ms (8 GiB/s would fill it in that time).
- * nextOutputMeasurement({ size: 0, maxOutputBytes: 2 ** 30, bytesPerMs: 0, walkMs: 0, maxGapMs: 500 })
+ * nextOutputMeasurement({ size: 0, maxOutputBytes: 2 ** 30, bytesPerMs: 0, entries: 0, maxGapMs: 500 })
  */
 export function nextOutputMeasurement({
   size,
   maxOutputBytes,
   bytesPerMs,
-  walkMs,
+  entries,
   maxGapMs,
 }: NextOutputMeasurementParameters): number {
   const speed = Math.max(bytesPerMs, assumedWriteBytesPerMs)
   const untilFull = Math.max(0, maxOutputBytes - size) / speed
-  return Math.min(maxGapMs, Math.max(minOutputPollMs, 4 * walkMs, Math.floor(untilFull)))
+  return Math.min(
+    maxGapMs,
+    Math.max(minOutputPollMs, Math.ceil(entries * outputPollMsPerEntry), Math.floor(untilFull)),
+  )
 }
 
 /**
