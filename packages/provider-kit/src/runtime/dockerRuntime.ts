@@ -66,6 +66,15 @@ export interface DockerRuntime extends ContainerRuntime {
    * `ImageUnavailableError` when the image is missing and cannot be pulled;
    * a container the engine refuses (e.g. no NVIDIA runtime for its GPUs) is
    * the `failedToStart` outcome.
+   *
+   * @example
+   * const smi = await dockerRuntime().runOneOff({
+   *   image: 'nvidia/cuda:12.4.1-base-ubuntu22.04',
+   *   command: ['nvidia-smi', '-L'],
+   *   gpus: ['GPU-80571715-6852-1950-234e-f5058fc16ddb'],
+   *   timeoutMs: 60_000,
+   * })
+   * if (smi.outcome === 'exited' && smi.exitCode === 0) console.log(smi.stdout)
    */
   runOneOff(spec: OneOffRunSpec): Promise<OneOffRunResult>
 }
