@@ -1,46 +1,44 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { Readable } from 'node:stream'
-import type Docker from 'dockerode'
-import { pack } from 'tar-stream'
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { buildImage, ImageBuildError, probeDocker } from '@gridforge/provider-kit'
 
 /** Where Debian's busybox-static (and most distributions' busybox) puts the binary. */
 const busyboxPaths = ['/bin/busybox', '/usr/bin/busybox', '/usr/local/bin/busybox']
 
 /**
  * Builds the demo source's image on this host — no registry needed: `FROM
- * scratch` plus a static busybox (its shell, `wc`, `tr`, …). Returns the image
- * Id (`sha256:…`): the content digest the source pins on chain, or `undefined`
- * (with the reason) when there is no static busybox to put in it.
+ * scratch` plus a static busybox (its shell, `wc`, `tr`, …), through the
+ * provider kit's `buildImage`. Returns the image Id (`sha256:…`): the content
+ * digest the source pins on chain, or the reason there is none (no Docker
+ * engine answers, no static busybox to put in the image, a failed build).
  */
-export async function buildDemoImage(docker: Docker): Promise<{ id: string } | { reason: string }> {
-  const busybox = busyboxPaths.find((path) => existsSync(path))
+export async function buildDemoImage(): Promise<{ id: string } | { reason: string }> {
+  const engine = await probeDocker()
+  if (!engine.reachable)
+    return { reason: `no Docker engine answers (${engine.error}); start one with: bash scripts/docker.sh` }
+  const busybox = busyboxPaths.find((candidate) => existsSync(candidate))
   if (busybox === undefined)
     return { reason: 'no busybox binary on this host (Debian/Ubuntu: apt-get install busybox-static)' }
-  const binary = readFileSync(busybox)
   // A dynamically linked busybox needs its loader and libc: it would not run in an empty image.
-  if (hasInterpreter(binary))
+  if (hasInterpreter(readFileSync(busybox)))
     return { reason: `${busybox} is dynamically linked (Debian/Ubuntu: apt-get install busybox-static)` }
-  const context = pack()
-  context.entry(
-    { name: 'Dockerfile' },
-    'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\n',
-  )
-  context.entry({ name: 'busybox', mode: 0o755 }, binary)
-  context.finalize()
-  // tar-stream packs into a streamx stream; dockerode wants a Node one.
-  const chunks: Uint8Array[] = []
-  for await (const chunk of context) chunks.push(chunk as Uint8Array)
-  const stream = await docker.buildImage(Readable.from([Buffer.concat(chunks)]), {
-    t: 'gridforge-demo/wordcount:latest',
-    rm: true,
-  })
-  const events = await new Promise<{ error?: string; aux?: { ID?: string } }[]>((resolve, reject) =>
-    docker.modem.followProgress(stream, (error, output) => (error ? reject(error) : resolve(output))),
-  )
-  const failed = events.find((event) => event.error !== undefined)
-  if (failed !== undefined) return { reason: `docker build failed: ${failed.error}` }
-  const { Id } = await docker.getImage('gridforge-demo/wordcount:latest').inspect()
-  return { id: Id }
+  const context = await mkdtemp(path.join(tmpdir(), 'gridforge-demo-image-'))
+  try {
+    await writeFile(
+      path.join(context, 'Dockerfile'),
+      'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\n',
+    )
+    await copyFile(busybox, path.join(context, 'busybox'))
+    const { id } = await buildImage({ context, tag: 'gridforge-demo/wordcount:latest' })
+    return { id }
+  } catch (error) {
+    if (error instanceof ImageBuildError) return { reason: `docker build failed: ${error.details}` }
+    throw error
+  } finally {
+    await rm(context, { recursive: true, force: true })
+  }
 }
 
 /** Whether an ELF executable asks for a program interpreter (a `PT_INTERP` header): dynamically linked. */

@@ -29,7 +29,6 @@ import {
 } from '@gridforge/provider-kit'
 import { type Deployment, publishSource, registerProvider, stake, subscribeSources } from '@gridforge/sdk'
 import { fsStore } from '@gridforge/sdk/storage'
-import Docker from 'dockerode'
 import {
   createWalletClient,
   erc20Abi,
@@ -290,12 +289,7 @@ async function sourceImage(
   imageDigest: Hex
   kind: 'docker' | 'process'
 }> {
-  const docker = new Docker()
-  const engine = await docker.ping().then(
-    () => undefined,
-    (error: Error) => `no Docker engine answers (${error.message}); start one with: bash scripts/docker.sh`,
-  )
-  const built = engine === undefined ? await buildDemoImage(docker) : { reason: engine }
+  const built = await buildDemoImage()
   if ('id' in built) {
     log(`Built the source image gridforge-demo/wordcount locally: ${built.id.slice(0, 19)}…`)
     return { runtime: dockerRuntime(), imageDigest: `0x${built.id.replace('sha256:', '')}`, kind: 'docker' }

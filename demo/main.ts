@@ -32,7 +32,6 @@ import {
   subscribeSources,
 } from '@gridforge/sdk'
 import { fsStore, getBytes } from '@gridforge/sdk/storage'
-import Docker from 'dockerode'
 import {
   createWalletClient,
   erc20Abi,
@@ -95,12 +94,7 @@ for (const account of [client, ...providers]) {
 step('Providing the source image')
 let runtime = (): ContainerRuntime => dockerRuntime()
 let imageDigest: `0x${string}`
-const docker = new Docker()
-const engine = await docker.ping().then(
-  () => undefined,
-  (error: Error) => `no Docker engine reachable (${error.message})`,
-)
-const built = engine === undefined ? await buildDemoImage(docker) : { reason: engine }
+const built = await buildDemoImage()
 if ('id' in built) {
   imageDigest = `0x${built.id.replace('sha256:', '')}`
   console.log(dim(`  built gridforge-demo/wordcount locally: ${built.id.slice(0, 19)}… (no registry needed)`))

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getDeployment } from '@gridforge/contracts'
+import { probeDocker } from '@gridforge/provider-kit'
 import { getReceipt, getTask } from '@gridforge/sdk'
 import { computeCid, getBytes, kuboStore } from '@gridforge/sdk/storage'
-import Docker from 'dockerode'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { createPublicClient, formatUnits, http, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
@@ -65,13 +65,10 @@ beforeAll(async () => {
     throw new Error(
       `${chromiumPath} is missing: the end-to-end test drives Debian's Chromium. Run: bash scripts/chromium.sh`,
     )
-  const engine = await new Docker().ping().then(
-    () => undefined,
-    (error: Error) => error.message,
-  )
-  if (engine !== undefined)
+  const engine = await probeDocker()
+  if (!engine.reachable)
     throw new Error(
-      `No Docker engine answers (${engine}): the provider runs tasks in containers. Run: bash scripts/docker.sh`,
+      `No Docker engine answers (${engine.error}): the provider runs tasks in containers. Run: bash scripts/docker.sh`,
     )
   await rm(resultsDir, { recursive: true, force: true })
   await mkdir(resultsDir, { recursive: true })

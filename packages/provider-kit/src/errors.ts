@@ -56,3 +56,25 @@ export class ContainerEngineError extends BaseError {
     })
   }
 }
+
+export type ImageBuildErrorType = ImageBuildError & { name: 'ImageBuildError' }
+
+/** `docker build` failed: the engine refused the context or a Dockerfile step failed. */
+export class ImageBuildError extends BaseError {
+  override name = 'ImageBuildError' as const
+  readonly tag: string
+  /** The build's last output lines, what `docker build` printed before the failure. */
+  readonly output: string
+
+  constructor({ tag, output, cause }: { tag: string; output: string; cause?: unknown }) {
+    super(`Building image ${tag} failed`, {
+      cause,
+      metaMessages: [
+        ...(output === '' ? [] : ['The build printed:', output]),
+        'Check the Dockerfile and that every file it copies is in the build context.',
+      ],
+    })
+    this.tag = tag
+    this.output = output
+  }
+}

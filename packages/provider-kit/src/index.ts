@@ -63,7 +63,6 @@ export {
 } from './detect/errors.js'
 export type { DockerReport, GpuInfo, HostReport, NvidiaReport } from './detect/HostReport.js'
 export { parseCudaVersion, parseGpuQuery, type QueryNvidiaOptions, queryNvidia } from './detect/nvidiaSmi.js'
-export type { DockerProbe } from './detect/probeDocker.js'
 export { type ReceiptHardwareOptions, receiptHardwareOf } from './detect/receiptHardware.js'
 export {
   type CheckId,
@@ -76,6 +75,8 @@ export { type FormatChecklistOptions, formatChecklist } from './doctor/formatChe
 export {
   ContainerEngineError,
   type ContainerEngineErrorType,
+  ImageBuildError,
+  type ImageBuildErrorType,
   ImageDigestMismatchError,
   type ImageDigestMismatchErrorType,
   ImageUnavailableError,
@@ -94,7 +95,7 @@ export {
   NbodyOutputError,
   type NbodyOutputErrorType,
 } from './hostBench/errors.js'
-export type { GpuBenchmarkResult, HostBenchContainer, HostBenchDocker } from './hostBench/gpuBenchmark.js'
+export type { BenchmarkGpusParameters, GpuBenchmarkResult } from './hostBench/gpuBenchmark.js'
 export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
 export {
@@ -117,6 +118,15 @@ export {
   type TaskContainer,
 } from './runtime/ContainerRuntime.js'
 export { type Clock, systemClock } from './runtime/clock.js'
-export { type DockerRuntimeOptions, dockerRuntime } from './runtime/dockerRuntime.js'
+export {
+  type BuildImageErrorType,
+  type BuildImageParameters,
+  type BuildImageReturnType,
+  buildImage,
+} from './runtime/docker/buildImage.js'
+export { type DockerClientParameters, dockerClient } from './runtime/docker/dockerClient.js'
+export { type DockerProbe, type ProbeDockerOptions, probeDocker } from './runtime/docker/probeDocker.js'
+export type { OneOffRunResult, OneOffRunSpec } from './runtime/docker/runOneOff.js'
+export { type DockerRuntime, type DockerRuntimeOptions, dockerRuntime } from './runtime/dockerRuntime.js'
 export { type GpuPool, gpuPool } from './runtime/gpuPool.js'
 export { type ProcessRuntimeOptions, processRuntime } from './runtime/processRuntime.js'

@@ -1,10 +1,11 @@
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
+import { dockerClient } from '../src/runtime/docker/dockerClient.js'
 
 let client: Docker | undefined
 
-/** The Docker client the tests share (`DOCKER_HOST` or `/var/run/docker.sock`). */
+/** The Docker client the tests share: the runtime's default (`DOCKER_HOST` or `/var/run/docker.sock`). */
 export function docker(): Docker {
-  client ??= new Docker()
+  client ??= dockerClient()
   return client
 }
 

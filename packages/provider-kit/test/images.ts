@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { Readable } from 'node:stream'
-import { pack } from 'tar-stream'
+import { existsSync } from 'node:fs'
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { Hex } from 'viem'
+import { buildImage } from '../src/runtime/docker/buildImage.js'
 import { docker, testLabel } from './docker.js'
 
 export interface BuildTestImageParameters {
@@ -30,8 +32,9 @@ const busyboxPaths = ['/usr/bin/busybox', '/bin/busybox', '/usr/local/bin/busybo
 /**
  * Builds a tiny image, with no registry: `FROM scratch`, a static
  * `/bin/busybox` from this host and its applets linked into `/bin`, plus
- * `files`. Same inputs, same image: the build cache makes a repeat call take
- * milliseconds and return the same Id.
+ * `files`, through the provider kit's own `buildImage` (a build context
+ * directory). Same inputs, same image: the build cache makes a repeat call
+ * quick and return the same Id.
  *
  * @example
  * const image = await buildTestImage({ tag: 'gridforge-test/busybox:runtime', files: { '/app/run.sh': 'echo hi' } })
@@ -48,42 +51,32 @@ export async function buildTestImage({
     throw new Error(`The tests need a static busybox at one of ${busyboxPaths.join(', ')}`)
   const ref = tag.slice(tag.lastIndexOf('/') + 1).includes(':') ? tag : `${tag}:latest`
 
-  const dockerfile = [
-    'FROM scratch',
-    'COPY busybox /bin/busybox',
-    'RUN ["/bin/busybox", "--install", "-s", "/bin"]',
-    ...(Object.keys(files).length > 0 ? ['COPY files/ /'] : []),
-    'ENV PATH=/bin',
-    `ENTRYPOINT ${JSON.stringify(entrypoint ?? [])}`,
-    `CMD ${JSON.stringify(cmd ?? ['sh'])}`,
-    `LABEL ${testLabel}=image`,
-  ].join('\n')
-
-  const context = pack()
-  context.entry({ name: 'Dockerfile' }, dockerfile)
-  context.entry({ name: 'busybox', mode: 0o755 }, readFileSync(busyboxPath))
-  for (const [path, content] of Object.entries(files)) {
-    const body = typeof content === 'string' ? content : Buffer.from(content)
-    context.entry({ name: `files/${path.replace(/^\/+/, '')}`, mode: 0o755, mtime: new Date(0) }, body)
+  const context = await mkdtemp(path.join(tmpdir(), 'gridforge-test-image-'))
+  try {
+    await writeFile(
+      path.join(context, 'Dockerfile'),
+      [
+        'FROM scratch',
+        'COPY busybox /bin/busybox',
+        'RUN ["/bin/busybox", "--install", "-s", "/bin"]',
+        ...(Object.keys(files).length > 0 ? ['COPY files/ /'] : []),
+        'ENV PATH=/bin',
+        `ENTRYPOINT ${JSON.stringify(entrypoint ?? [])}`,
+        `CMD ${JSON.stringify(cmd ?? ['sh'])}`,
+        `LABEL ${testLabel}=image`,
+      ].join('\n'),
+    )
+    await copyFile(busyboxPath, path.join(context, 'busybox'))
+    await chmod(path.join(context, 'busybox'), 0o755)
+    for (const [file, content] of Object.entries(files)) {
+      const target = path.join(context, 'files', file.replace(/^\/+/, ''))
+      await mkdir(path.dirname(target), { recursive: true })
+      await writeFile(target, content)
+      await chmod(target, 0o755)
+    }
+    const { id, digest } = await buildImage({ context, tag: ref, docker: docker() })
+    return { id, digest, ref }
+  } finally {
+    await rm(context, { recursive: true, force: true })
   }
-  context.finalize()
-  // tar-stream packs into a streamx stream; dockerode wants a Node one.
-  const chunks: Uint8Array[] = []
-  for await (const chunk of context) chunks.push(chunk as Uint8Array)
-
-  const stream = await docker().buildImage(Readable.from([Buffer.concat(chunks)]), {
-    t: ref,
-    rm: true,
-    forcerm: true,
-  })
-  await new Promise<void>((resolve, reject) => {
-    docker().modem.followProgress(stream, (error: Error | null, events: { error?: string }[]) => {
-      const failed = events.find((event) => event.error !== undefined)
-      if (error !== null || failed !== undefined)
-        reject(error ?? new Error(`Building ${ref} failed: ${failed?.error}`))
-      else resolve()
-    })
-  })
-  const { Id } = await docker().getImage(ref).inspect()
-  return { id: Id, digest: `0x${Id.replace(/^sha256:/, '')}`, ref }
 }

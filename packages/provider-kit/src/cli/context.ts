@@ -10,7 +10,7 @@ import { DeploymentNotFoundError, getDeployment } from '@gridforge/contracts'
 import { type Deployment, gridToken, type TokenInfo } from '@gridforge/sdk'
 import { decryptKeystore } from '@gridforge/sdk/keystore'
 import type { ContentStore } from '@gridforge/sdk/storage'
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
 import {
   type Account,
   type Address,
@@ -33,6 +33,7 @@ import { ConfigNotFoundError } from '../config/errors.js'
 import { loadConfig } from '../config/loadConfig.js'
 import { openStore } from '../config/openStore.js'
 import type { ProviderConfig, RuntimeConfig } from '../config/schema.js'
+import { dockerClient } from '../runtime/docker/dockerClient.js'
 import { ChainMismatchError, DeploymentMissingError, RpcUnreachableError, UsageError } from './errors.js'
 import type { RunState } from './program.js'
 
@@ -307,20 +308,7 @@ export class Context {
 /** A Docker client for the configured engine: a socket, a remote URL, or dockerode's default (DOCKER_HOST). */
 export function dockerOf(runtime: RuntimeConfig): Docker | undefined {
   if (runtime.kind !== 'docker') return undefined
-  if (runtime.socket !== undefined) return new Docker({ socketPath: runtime.socket })
-  if (runtime.host !== undefined) {
-    const url = new URL(runtime.host)
-    const protocol = url.protocol === 'https:' ? 'https' : url.protocol === 'ssh:' ? 'ssh' : 'http'
-    const port =
-      url.port === '' ? (protocol === 'https' ? 2376 : protocol === 'ssh' ? 22 : 2375) : Number(url.port)
-    return new Docker({
-      host: url.hostname,
-      port,
-      protocol,
-      ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
-    })
-  }
-  return new Docker()
+  return dockerClient({ socket: runtime.socket, host: runtime.host })
 }
 
 /** Reads and parses a JSON file; errors name the config field and never quote the contents. */

@@ -1,11 +1,11 @@
 import { mkdtemp, rm, statfs } from 'node:fs/promises'
 import * as os from 'node:os'
 import { join } from 'node:path'
-import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { dockerClient } from '../runtime/docker/dockerClient.js'
+import type { DockerProbe } from '../runtime/docker/probeDocker.js'
 import { type DetectHostOptions, detectHost, type SystemInfoSource } from './detectHost.js'
 import { queryNvidia } from './nvidiaSmi.js'
-import type { DockerProbe } from './probeDocker.js'
 import { nvidiaSmiCases, nvidiaSmiFixture } from './testing.js'
 
 const system: SystemInfoSource = {
@@ -50,7 +50,10 @@ describe('detectHost on this machine (systeminformation, statfs, nvidia-smi and 
     // Free space moves as other tests write: within 1 GiB of statfs is the same filesystem.
     expect(Math.abs((report.diskFreeMiB ?? 0) - (stats.bavail * stats.bsize) / 2 ** 20)).toBeLessThan(1024)
     expect(report.nvidia).toEqual({ status: 'absent', gpus: [] })
-    expect(report.docker).toMatchObject({ reachable: true, version: (await new Docker().version()).Version })
+    expect(report.docker).toMatchObject({
+      reachable: true,
+      version: (await dockerClient().version()).Version,
+    })
     console.log('detectHost on this machine:', JSON.stringify(report))
   })
 

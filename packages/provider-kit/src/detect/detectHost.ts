@@ -1,12 +1,11 @@
 import { statfs } from 'node:fs/promises'
 import * as os from 'node:os'
 import { dirname, resolve } from 'node:path'
-import Docker from 'dockerode'
 import * as si from 'systeminformation'
+import { type DockerProbe, probeDocker } from '../runtime/docker/probeDocker.js'
 import { type CommandRunner, execFileRunner } from './commandRunner.js'
 import type { HostReport } from './HostReport.js'
 import { queryNvidia } from './nvidiaSmi.js'
-import { type DockerProbe, probeDocker } from './probeDocker.js'
 
 /**
  * Where CPU, memory and OS facts come from: the `systeminformation` module by
@@ -25,7 +24,7 @@ export interface DetectHostOptions {
   exec?: CommandRunner | undefined
   /** The `nvidia-smi` executable (default `'nvidia-smi'` from `PATH`). */
   nvidiaSmi?: string | undefined
-  /** The Docker engine to probe (default: `new Docker()`, which honours `DOCKER_HOST`). */
+  /** The Docker engine to probe (default: `dockerClient()`, which honours `DOCKER_HOST`). */
   docker?: DockerProbe | undefined
   /** CPU, memory and OS facts (default: `systeminformation`). */
   system?: SystemInfoSource | undefined
@@ -55,7 +54,6 @@ export async function detectHost(options: DetectHostOptions = {}): Promise<HostR
     system = si,
     diskFree = freeBytes,
   } = options
-  const docker = options.docker ?? new Docker()
   const [cpu, memoryBytes, osInfo, free, nvidia, dockerReport] = await Promise.all([
     system.cpu().then(
       (cpu) => ({ model: cpuModel(cpu.manufacturer, cpu.brand), cores: cpu.cores }),
@@ -77,7 +75,7 @@ export async function detectHost(options: DetectHostOptions = {}): Promise<HostR
     ),
     diskFree(resolve(dataDir)).catch(() => undefined),
     queryNvidia({ exec, nvidiaSmi }),
-    probeDocker(docker),
+    probeDocker(options.docker),
   ])
   return {
     os: osInfo,

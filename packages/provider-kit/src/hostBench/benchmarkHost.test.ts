@@ -11,7 +11,7 @@ import {
 } from '../detect/testing.js'
 import { benchmarkHost } from './benchmarkHost.js'
 import { GpuBenchmarkError } from './errors.js'
-import { nbodyContainerOptions, nbodyImage } from './gpuBenchmark.js'
+import { nbodyImage } from './gpuBenchmark.js'
 import { recordingDocker } from './testing.js'
 
 const now = () => new Date('2026-11-21T10:00:00.000Z')
@@ -64,10 +64,15 @@ describe('benchmarkHost', () => {
     })
     const report = await hostWith('h100-sxm-8x')
     const benchmark = await benchmarkHost({ report, docker, now })
-    expect(created).toEqual(
-      report.nvidia.gpus.map((gpu) =>
-        nbodyContainerOptions({ image: nbodyImage, uuid: gpu.uuid, numBodies: 262_144 }),
-      ),
+    // One container per GPU, each given its own GPU, and no other, by a device request.
+    expect(
+      created.map((options) => [options.Image, options.Cmd, options.HostConfig?.DeviceRequests]),
+    ).toEqual(
+      report.nvidia.gpus.map((gpu) => [
+        nbodyImage,
+        ['nbody', '-gpu', '-benchmark', '-numbodies=262144'],
+        [{ Driver: 'nvidia', DeviceIDs: [gpu.uuid], Capabilities: [['gpu', 'compute', 'utility']] }],
+      ]),
     )
     expect(benchmark).toMatchObject({
       kind: 'gpu',

@@ -1,8 +1,9 @@
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
 import { offeredGpus } from '../detect/capabilities.js'
 import type { HostReport } from '../detect/HostReport.js'
+import { dockerRuntime } from '../runtime/dockerRuntime.js'
 import { benchmarkCpu } from './cpuBenchmark.js'
-import { benchmarkGpus, type GpuBenchmarkResult, type HostBenchDocker, nbodyImage } from './gpuBenchmark.js'
+import { benchmarkGpus, type GpuBenchmarkResult, nbodyImage } from './gpuBenchmark.js'
 
 export interface CpuBenchmarkDetails {
   algorithm: 'sha256'
@@ -43,8 +44,8 @@ export type HostBenchmark =
 export interface BenchmarkHostParameters {
   /** The host, from `detectHost()`: which path runs. */
   report: HostReport
-  /** Docker client for the GPU path (default `new Docker()`). */
-  docker?: HostBenchDocker | undefined
+  /** The Docker engine the GPU path runs its containers on, through the Docker runtime (default `dockerClient()`). */
+  docker?: Docker | undefined
   cpu?: { durationMs?: number | undefined; threads?: number | undefined } | undefined
   gpu?:
     | {
@@ -90,7 +91,7 @@ export async function benchmarkHost(parameters: BenchmarkHostParameters): Promis
     const numBodies = parameters.gpu?.numBodies ?? 262_144
     signal?.throwIfAborted()
     const results = await benchmarkGpus({
-      docker: parameters.docker ?? new Docker(),
+      runtime: dockerRuntime({ docker: parameters.docker }),
       gpus,
       image,
       numBodies,

@@ -1,20 +1,16 @@
-import { Readable } from 'node:stream'
-import Docker from 'dockerode'
-import { pack } from 'tar-stream'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { GpuInfo } from '../detect/HostReport.js'
 import { queryNvidia } from '../detect/nvidiaSmi.js'
 import { nbodyOutput, nvidiaSmiFixture, rtx4090 } from '../detect/testing.js'
+import { buildImage } from '../runtime/docker/buildImage.js'
+import { dockerClient } from '../runtime/docker/dockerClient.js'
+import { dockerRuntime } from '../runtime/dockerRuntime.js'
 import { GpuBenchmarkError } from './errors.js'
-import {
-  benchmarkGpus,
-  demuxLogs,
-  type HostBenchDocker,
-  hostBenchmarkLabel,
-  nbodyContainerOptions,
-  nbodyImage,
-} from './gpuBenchmark.js'
-import { dockerFrames, recordingDocker } from './testing.js'
+import { benchmarkGpus, hostBenchmarkLabel, nbodyImage } from './gpuBenchmark.js'
+import { engineError, recordingDocker } from './testing.js'
 
 let h100s: GpuInfo[]
 beforeAll(async () => {
@@ -23,41 +19,38 @@ beforeAll(async () => {
 
 const nbodyOk = () => ({ output: nbodyOutput('h100-sxm'), exitCode: 0 })
 
-describe('nbodyContainerOptions', () => {
-  test('n-body pinned to one GPU by UUID, no network, no capabilities', () => {
-    expect(nbodyContainerOptions({ image: nbodyImage, uuid: rtx4090.uuid, numBodies: 262_144 })).toEqual({
-      Image: 'nvcr.io/nvidia/k8s/cuda-sample:nbody-cuda11.7.1',
-      Cmd: ['nbody', '-gpu', '-benchmark', '-numbodies=262144'],
-      Labels: { 'dev.gridforge.host-benchmark': 'GPU-80571715-6852-1950-234e-f5058fc16ddb' },
-      Tty: false,
-      NetworkDisabled: true,
-      HostConfig: {
-        DeviceRequests: [
-          {
-            Driver: 'nvidia',
-            DeviceIDs: ['GPU-80571715-6852-1950-234e-f5058fc16ddb'],
-            Capabilities: [['gpu', 'compute', 'utility']],
-          },
-        ],
-        NetworkMode: 'none',
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        Memory: 2_147_483_648,
-        PidsLimit: 256,
-      },
-    })
-  })
+/** What the Docker runtime sends to create n-body's container on the GPU `uuid`. */
+const nbodyCreateBody = (uuid: string, { image = nbodyImage, numBodies = 262_144 } = {}) => ({
+  Image: image,
+  Cmd: ['nbody', '-gpu', '-benchmark', `-numbodies=${numBodies}`],
+  Labels: { 'dev.gridforge.host-benchmark': uuid },
+  Tty: false,
+  NetworkDisabled: true,
+  HostConfig: {
+    DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: [uuid], Capabilities: [['gpu', 'compute', 'utility']] }],
+    NetworkMode: 'none',
+    CapDrop: ['ALL'],
+    SecurityOpt: ['no-new-privileges'],
+    Memory: 2_147_483_648,
+    PidsLimit: 256,
+  },
 })
 
-describe('benchmarkGpus with a recording Docker client', () => {
-  test('8× H100: one container per GPU, each pinned to its own UUID, each removed; figures parsed', async () => {
-    const { docker, created, events } = recordingDocker({ run: nbodyOk })
-    const results = await benchmarkGpus({ docker, gpus: h100s })
-    expect(created).toEqual(
-      h100s.map((gpu) => nbodyContainerOptions({ image: nbodyImage, uuid: gpu.uuid, numBodies: 262_144 })),
-    )
-    expect(created.map((options) => options.HostConfig?.DeviceRequests?.[0]?.DeviceIDs)).toEqual(
-      h100s.map((gpu) => [gpu.uuid]),
+/** The benchmark on the Docker runtime, over a recording engine client. */
+function recorded(options: Parameters<typeof recordingDocker>[0] = {}) {
+  const recording = recordingDocker(options)
+  return { ...recording, runtime: dockerRuntime({ docker: recording.docker }) }
+}
+
+describe('benchmarkGpus through the Docker runtime, with a recording engine client', () => {
+  test('8× H100: one container per GPU, each pinned to its own UUID by a device request, each removed; figures parsed', async () => {
+    const { runtime, created, events } = recorded({ run: nbodyOk })
+    const results = await benchmarkGpus({ runtime, gpus: h100s })
+    expect(created).toEqual(h100s.map((gpu) => nbodyCreateBody(gpu.uuid)))
+    expect(created.map((options) => options.HostConfig?.DeviceRequests)).toEqual(
+      h100s.map((gpu) => [
+        { Driver: 'nvidia', DeviceIDs: [gpu.uuid], Capabilities: [['gpu', 'compute', 'utility']] },
+      ]),
     )
     // One at a time: each container is started and removed before the next.
     expect(events).toEqual(h100s.flatMap((_, i) => [`start c${i + 1}`, `remove c${i + 1} force=true`]))
@@ -76,24 +69,23 @@ describe('benchmarkGpus with a recording Docker client', () => {
   })
 
   test('image, bodies: passed through', async () => {
-    const { docker, created } = recordingDocker({ run: nbodyOk })
+    const { runtime, created } = recorded({ run: nbodyOk })
     await benchmarkGpus({
-      docker,
+      runtime,
       gpus: [rtx4090],
       image: 'registry.local/nbody@sha256:ab12',
       numBodies: 1_024_000,
     })
-    expect(created[0]).toMatchObject({
-      Image: 'registry.local/nbody@sha256:ab12',
-      Cmd: ['nbody', '-gpu', '-benchmark', '-numbodies=1024000'],
-    })
+    expect(created).toEqual([
+      nbodyCreateBody(rtx4090.uuid, { image: 'registry.local/nbody@sha256:ab12', numBodies: 1_024_000 }),
+    ])
   })
 
   test('n-body failing (driver too old for the image): typed error with its last lines; container removed', async () => {
-    const { docker, events } = recordingDocker({
+    const { runtime, events } = recorded({
       run: () => ({ output: nbodyOutput('insufficient-driver'), exitCode: 1 }),
     })
-    const error = await benchmarkGpus({ docker, gpus: [rtx4090] }).catch((error: unknown) => error)
+    const error = await benchmarkGpus({ runtime, gpus: [rtx4090] }).catch((error: unknown) => error)
     expect(error).toBeInstanceOf(GpuBenchmarkError)
     expect((error as GpuBenchmarkError).shortMessage).toBe(
       'n-body exited with code 1 on GPU 0 (NVIDIA GeForce RTX 4090)',
@@ -103,9 +95,31 @@ describe('benchmarkGpus with a recording Docker client', () => {
     expect(events).toEqual(['start c1', 'remove c1 force=true'])
   })
 
+  test('only stdout is parsed; stderr, demuxed, is in the error details', async () => {
+    const { runtime } = recorded({
+      run: () => ({
+        output: 'Run "nbody -benchmark [-numbodies=<numBodies>]"\n',
+        stderr: 'CUDA error 999\n',
+        exitCode: 2,
+      }),
+    })
+    const error = (await benchmarkGpus({ runtime, gpus: [rtx4090] }).catch(
+      (error: unknown) => error,
+    )) as GpuBenchmarkError
+    expect(error.details).toBe('Run "nbody -benchmark [-numbodies=<numBodies>]" / CUDA error 999')
+
+    // A result line on stderr only is not a result.
+    const { runtime: onStderr } = recorded({
+      run: () => ({ output: '', stderr: nbodyOutput('h100-sxm'), exitCode: 0 }),
+    })
+    await expect(benchmarkGpus({ runtime: onStderr, gpus: [rtx4090] })).rejects.toThrow(
+      'n-body printed no result on GPU 0 (NVIDIA GeForce RTX 4090)',
+    )
+  })
+
   test('exit 0 without a result line: typed error caused by NbodyOutputError', async () => {
-    const { docker } = recordingDocker({ run: () => ({ output: 'hello\n', exitCode: 0 }) })
-    const error = (await benchmarkGpus({ docker, gpus: [rtx4090] }).catch(
+    const { runtime } = recorded({ run: () => ({ output: 'hello\n', exitCode: 0 }) })
+    const error = (await benchmarkGpus({ runtime, gpus: [rtx4090] }).catch(
       (error: unknown) => error,
     )) as GpuBenchmarkError
     expect(error.shortMessage).toBe('n-body printed no result on GPU 0 (NVIDIA GeForce RTX 4090)')
@@ -113,96 +127,82 @@ describe('benchmarkGpus with a recording Docker client', () => {
   })
 
   test('the container cannot get the GPU: typed error with the engine message; container removed', async () => {
-    const { docker, events } = recordingDocker({
-      startError: new Error(
-        '(HTTP code 500) server error - could not select device driver "nvidia" with capabilities: [[gpu compute utility]]',
+    const { runtime, events } = recorded({
+      startError: engineError(
+        500,
+        'could not select device driver "nvidia" with capabilities: [[gpu compute utility]]',
       ),
     })
-    const error = (await benchmarkGpus({ docker, gpus: [rtx4090] }).catch(
+    const error = (await benchmarkGpus({ runtime, gpus: [rtx4090] }).catch(
       (error: unknown) => error,
     )) as GpuBenchmarkError
     expect(error.shortMessage).toBe(
       'The benchmark container could not start on GPU 0 (NVIDIA GeForce RTX 4090)',
     )
-    expect(error.details).toMatch(/could not select device driver "nvidia"/)
-    expect(events).toEqual(['start c1', 'remove c1 force=true'])
-  })
-
-  test('a run that hangs is killed at the timeout', async () => {
-    const { docker, events } = recordingDocker({ hang: true })
-    await expect(benchmarkGpus({ docker, gpus: [rtx4090], timeoutMs: 50 })).rejects.toThrow(
-      'n-body did not finish within 50 ms on GPU 0 (NVIDIA GeForce RTX 4090)',
+    expect(error.details).toBe(
+      'could not select device driver "nvidia" with capabilities: [[gpu compute utility]]',
     )
     expect(events).toEqual(['start c1', 'remove c1 force=true'])
   })
 
+  test('a run that hangs is killed at the timeout, then removed', async () => {
+    const { runtime, events } = recorded({ hang: true })
+    await expect(benchmarkGpus({ runtime, gpus: [rtx4090], timeoutMs: 50 })).rejects.toThrow(
+      'n-body did not finish within 50 ms on GPU 0 (NVIDIA GeForce RTX 4090)',
+    )
+    expect(events).toEqual(['start c1', 'kill c1', 'remove c1 force=true'])
+  })
+
   test('image missing: pulled first; not pulled when pull is false; a failed pull is a typed error', async () => {
-    const pulled = recordingDocker({ imagePresent: false, run: nbodyOk })
-    await benchmarkGpus({ docker: pulled.docker, gpus: [rtx4090] })
+    const pulled = recorded({ imagePresent: false, run: nbodyOk })
+    await benchmarkGpus({ runtime: pulled.runtime, gpus: [rtx4090] })
     expect(pulled.pulls).toEqual([nbodyImage])
     expect(pulled.created).toHaveLength(1)
 
-    const offline = recordingDocker({ imagePresent: false })
-    await expect(benchmarkGpus({ docker: offline.docker, gpus: [rtx4090], pull: false })).rejects.toThrow(
+    const offline = recorded({ imagePresent: false })
+    await expect(benchmarkGpus({ runtime: offline.runtime, gpus: [rtx4090], pull: false })).rejects.toThrow(
       `The benchmark image ${nbodyImage} is not on this host`,
     )
     expect(offline.pulls).toEqual([])
     expect(offline.created).toEqual([])
 
-    const failing = recordingDocker({
+    const failing = recorded({
       imagePresent: false,
       pullStream: [
         '{"errorDetail":{"message":"dial tcp: lookup nvcr.io: no such host"},"error":"dial tcp: lookup nvcr.io: no such host"}',
       ],
     })
-    const error = (await benchmarkGpus({ docker: failing.docker, gpus: [rtx4090] }).catch(
+    const error = (await benchmarkGpus({ runtime: failing.runtime, gpus: [rtx4090] }).catch(
       (e: unknown) => e,
     )) as GpuBenchmarkError
     expect(error).toBeInstanceOf(GpuBenchmarkError)
     expect(error.shortMessage).toBe(`The benchmark image ${nbodyImage} could not be pulled`)
     expect(error.details).toBe('dial tcp: lookup nvcr.io: no such host')
     expect(error.metaMessages.join('\n')).toMatch(/docker load/)
-  })
-})
-
-describe('demuxLogs', () => {
-  test('stdout and stderr frames, in order', () => {
-    expect(
-      demuxLogs(Buffer.concat([dockerFrames('a\n'), dockerFrames('err\n', 2), dockerFrames('b\n')])),
-    ).toBe('a\nerr\nb\n')
-  })
-  test('raw (TTY) output is kept as is; empty is empty', () => {
-    expect(demuxLogs(Buffer.from('= 1.0 single-precision GFLOP/s\r\n'))).toBe(
-      '= 1.0 single-precision GFLOP/s\r\n',
-    )
-    expect(demuxLogs(Buffer.alloc(0))).toBe('')
+    expect(failing.created).toEqual([])
   })
 })
 
 describe('benchmarkGpus against the real Docker engine (no GPU here)', () => {
   const image = 'gridforge-hostbench-test:1'
+  let context: string
 
   beforeAll(async () => {
     // FROM scratch + static busybox as `nbody`: enough for the engine to accept the container.
-    const { readFile } = await import('node:fs/promises')
-    const context = pack()
-    context.entry({ name: 'Dockerfile' }, 'FROM scratch\nCOPY busybox /bin/nbody\n')
-    context.entry({ name: 'busybox', mode: 0o755 }, await readFile('/bin/busybox'))
-    context.finalize()
-    const docker = new Docker()
-    const stream = await docker.buildImage(Readable.from(context), { t: image })
-    await new Promise((resolve, reject) =>
-      docker.modem.followProgress(stream, (error: Error | null, output: unknown) =>
-        error ? reject(error) : resolve(output),
-      ),
-    )
+    context = await mkdtemp(path.join(tmpdir(), 'gridforge-hostbench-image-'))
+    await writeFile(path.join(context, 'Dockerfile'), 'FROM scratch\nCOPY busybox /bin/nbody\n')
+    await copyFile('/bin/busybox', path.join(context, 'busybox'))
+    await buildImage({ context, tag: image })
   }, 60_000)
+  afterAll(() => rm(context, { recursive: true, force: true }))
 
-  test('a dockerode client is a HostBenchDocker; the engine refuses the NVIDIA device request: typed error, nothing left behind', async () => {
-    const docker: HostBenchDocker = new Docker()
-    const error = (await benchmarkGpus({ docker, gpus: [rtx4090], image, pull: false }).catch(
-      (e: unknown) => e,
-    )) as GpuBenchmarkError
+  test('the engine accepts the device request as created and refuses it at start: typed error, nothing left behind', async () => {
+    const error = (await benchmarkGpus({
+      runtime: dockerRuntime(),
+      gpus: [rtx4090],
+      image,
+      pull: false,
+    }).catch((e: unknown) => e)) as GpuBenchmarkError
     expect(error).toBeInstanceOf(GpuBenchmarkError)
     // The engine accepts the create options (device request, no network, no capabilities) and refuses at start.
     expect(error.shortMessage).toBe(
@@ -211,7 +211,7 @@ describe('benchmarkGpus against the real Docker engine (no GPU here)', () => {
     expect(error.details).toMatch(
       /could not select device driver "nvidia" with capabilities: \[\[gpu compute utility\]\]/,
     )
-    const left = await new Docker().listContainers({ all: true, filters: { label: [hostBenchmarkLabel] } })
+    const left = await dockerClient().listContainers({ all: true, filters: { label: [hostBenchmarkLabel] } })
     expect(left).toEqual([])
   })
 })

@@ -1,9 +1,8 @@
 // Test helpers (not published: `files` excludes src/**/testing*.ts).
 import { Readable } from 'node:stream'
 import type Docker from 'dockerode'
-import type { HostBenchContainer, HostBenchDocker } from './gpuBenchmark.js'
 
-/** Frames `text` the way Docker multiplexes a non-TTY container's stdout (stream 1). */
+/** Frames `text` the way Docker multiplexes a non-TTY container's stdout (stream 1) or stderr (2). */
 export function dockerFrames(text: string, stream: 1 | 2 = 1): Buffer {
   const payload = Buffer.from(text)
   const header = Buffer.alloc(8)
@@ -12,34 +11,46 @@ export function dockerFrames(text: string, stream: 1 | 2 = 1): Buffer {
   return Buffer.concat([header, payload])
 }
 
+/** An error as dockerode rejects with when the engine answers with an HTTP error. */
+export function engineError(statusCode: number, message: string): Error {
+  return Object.assign(new Error(`(HTTP code ${statusCode}) server error - ${message}`), {
+    statusCode,
+    json: { message },
+  })
+}
+
 export interface RecordingDockerOptions {
-  /** What each container prints (stdout) and its exit code; by default the same for every GPU. */
-  run?: (options: Docker.ContainerCreateOptions) => { output: string; exitCode: number }
+  /** What each container prints (stdout, and stderr) and its exit code; by default the same for every GPU. */
+  run?: (options: Docker.ContainerCreateOptions) => { output: string; stderr?: string; exitCode: number }
   imagePresent?: boolean
   /** Lines of the pull's progress stream. */
   pullStream?: string[]
+  /** What the engine answers `POST /containers/{id}/start` with. */
   startError?: Error
-  /** The container never exits (until removed). */
+  /** The container never exits (until killed or removed). */
   hang?: boolean
 }
 
 /**
- * A fake Docker client that records what the benchmark asks of it: the create
- * options of each container, starts, removals and pulls.
+ * A fake Docker engine client, the calls the Docker runtime's one-off runs
+ * make (inspect and pull the image; create, start, wait, kill, read the logs
+ * of and remove a container), answering as dockerode does and recording what
+ * it was asked: the create options of each container, starts, kills,
+ * removals and pulls. Hand it to `dockerRuntime({ docker })`.
  */
 export function recordingDocker(options: RecordingDockerOptions = {}) {
   const created: Docker.ContainerCreateOptions[] = []
   const events: string[] = []
   const pulls: string[] = []
   let imagePresent = options.imagePresent ?? true
-  const docker: HostBenchDocker = {
-    getImage: (name) => ({
+  const fake = {
+    getImage: (name: string) => ({
       inspect: async () => {
-        if (!imagePresent) throw new Error(`(HTTP code 404) no such image - No such image: ${name}`)
-        return { Id: 'sha256:8e5c1f' }
+        if (!imagePresent) throw engineError(404, `No such image: ${name}`)
+        return { Id: 'sha256:8e5c1f', RepoDigests: [] }
       },
     }),
-    pull: async (name) => {
+    pull: async (name: string) => {
       pulls.push(name)
       const lines = options.pullStream ?? [
         `{"status":"Pulling from nvidia/k8s/cuda-sample","id":"nbody-cuda11.7.1"}`,
@@ -48,31 +59,36 @@ export function recordingDocker(options: RecordingDockerOptions = {}) {
       if (!lines.some((line) => line.includes('"error"'))) imagePresent = true
       return Readable.from(lines.map((line) => `${line}\r\n`))
     },
-    createContainer: async (createOptions) => {
+    createContainer: async (createOptions: Docker.ContainerCreateOptions) => {
       created.push(createOptions)
       const id = `c${created.length}`
-      const { output, exitCode } = options.run?.(createOptions) ?? { output: '', exitCode: 0 }
-      let removed: () => void = () => {}
-      const container: HostBenchContainer = {
+      const { output, stderr, exitCode } = options.run?.(createOptions) ?? { output: '', exitCode: 0 }
+      let stop: (status: { StatusCode: number }) => void = () => {}
+      const exited = new Promise<{ StatusCode: number }>((resolve) => {
+        stop = resolve
+        if (options.hang !== true) resolve({ StatusCode: exitCode })
+      })
+      return {
         id,
         start: async () => {
           events.push(`start ${id}`)
           if (options.startError !== undefined) throw options.startError
         },
-        wait: () =>
-          options.hang === true
-            ? new Promise((resolve) => {
-                removed = () => resolve({ StatusCode: 137 })
-              })
-            : Promise.resolve({ StatusCode: exitCode }),
-        logs: async () => dockerFrames(output),
-        remove: async (removeOptions) => {
+        wait: () => exited,
+        kill: async () => {
+          events.push(`kill ${id}`)
+          stop({ StatusCode: 137 })
+        },
+        logs: async () =>
+          Buffer.concat([dockerFrames(output), ...(stderr === undefined ? [] : [dockerFrames(stderr, 2)])]),
+        remove: async (removeOptions: { force?: boolean }) => {
           events.push(`remove ${id} force=${removeOptions.force}`)
-          removed()
+          stop({ StatusCode: 137 })
         },
       }
-      return container
     },
   }
+  // Only the calls above exist: a runtime path that needs another one fails the test loudly.
+  const docker = fake as unknown as Docker
   return { docker, created, events, pulls }
 }

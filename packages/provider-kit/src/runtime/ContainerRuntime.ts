@@ -2,9 +2,11 @@ import type { Hex } from 'viem'
 
 /**
  * What runs a task's container. The agent only talks to this interface;
- * everything Docker-specific stays in `dockerRuntime.ts` (testcontainers-node's
- * rule), and `processRuntime.ts` is the unisolated fallback for machines
- * without a container engine (demos only: it runs the command on the host).
+ * everything Docker-specific stays in `dockerRuntime.ts` and `docker/` beside
+ * it (testcontainers-node's rule): the one engine client, log demuxer, image
+ * builder and engine probe the rest of the kit (host detection, the GPU
+ * benchmark) goes through. `processRuntime.ts` is the unisolated fallback for
+ * machines without a container engine (demos only: it runs the command on the host).
  */
 export interface ContainerRuntime extends AsyncDisposable {
   /** `'docker'` or `'process'`. */
@@ -62,7 +64,11 @@ export interface ResourceLimits {
   pids: number
   /** Size of the tmpfs mounted at /tmp, bytes. */
   tmpBytes: number
-  /** Largest output directory collected, bytes; a container writing more is killed (`outputTooLarge`). */
+  /**
+   * Largest output directory collected, bytes; a container writing more is
+   * killed (`outputTooLarge`). Enforced by measuring, within a bounded
+   * overshoot: what the task writes in the moments the kill takes (see `watchRun`).
+   */
   maxOutputBytes: number
   /** Logs kept, bytes; the rest is dropped and `logsTruncated` is set. */
   maxLogBytes: number

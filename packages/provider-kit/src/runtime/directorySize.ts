@@ -15,7 +15,30 @@ import path from 'node:path'
  * const bytes = await directorySize('/var/lib/gridforge/work/7-0/output')
  */
 export async function directorySize(dir: string, stopAbove = Number.POSITIVE_INFINITY): Promise<number> {
-  let total = 0
+  return (await directoryUsage(dir, stopAbove)).bytes
+}
+
+/** What {@link directoryUsage} measured. */
+export interface DirectoryUsage {
+  /** As {@link directorySize}. */
+  bytes: number
+  /** Entries the walk visited (files, links, directories): what the walk cost. */
+  entries: number
+}
+
+/**
+ * {@link directorySize}, with the number of entries walked: the output
+ * watchdog spaces its measurements by what each one costs.
+ *
+ * @example
+ * const { bytes, entries } = await directoryUsage(outputDir, maxOutputBytes)
+ */
+export async function directoryUsage(
+  dir: string,
+  stopAbove = Number.POSITIVE_INFINITY,
+): Promise<DirectoryUsage> {
+  let bytes = 0
+  let visited = 0
   const pending = [dir]
   while (pending.length > 0) {
     const current = pending.pop() as string
@@ -27,20 +50,21 @@ export async function directorySize(dir: string, stopAbove = Number.POSITIVE_INF
       throw error
     }
     for (const entry of entries) {
+      visited++
       const full = path.join(current, entry.name)
       if (entry.isDirectory()) {
         pending.push(full)
         continue
       }
       try {
-        total += (await lstat(full)).size
+        bytes += (await lstat(full)).size
       } catch (error) {
         if (!isGone(error)) throw error
       }
-      if (total > stopAbove) return total
+      if (bytes > stopAbove) return { bytes, entries: visited }
     }
   }
-  return total
+  return { bytes, entries: visited }
 }
 
 function isGone(error: unknown): boolean {

@@ -8,6 +8,7 @@ import { docker, removeContainers } from '../../test/docker.js'
 import { buildTestImage, type TestImage } from '../../test/images.js'
 import { ContainerEngineError, ImageDigestMismatchError, ImageUnavailableError } from '../errors.js'
 import { containerLabels, type RunResult, type RunSpec } from './ContainerRuntime.js'
+import type { Clock } from './clock.js'
 import { createOptions, dockerRuntime, imageDigests } from './dockerRuntime.js'
 
 const owner = `test-docker-runtime-${randomUUID()}`
@@ -268,7 +269,9 @@ describe('run', () => {
   })
 
   test('output over the limit written between two polls is caught after the exit', async () => {
-    const slow = dockerRuntime({ docker: docker(), pollIntervalMs: 60_000 })
+    // A clock whose timers never fire: no measurement while it runs, only the one after the exit.
+    const stopped: Clock = { now: () => Date.now(), setTimeout: () => () => {} }
+    const slow = dockerRuntime({ docker: docker(), clock: stopped })
     const result = await slow.run(
       await spec({
         command: ['sh', '-c', 'head -c 2000000 /dev/zero > /out/big'],

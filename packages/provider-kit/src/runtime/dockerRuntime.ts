@@ -1,5 +1,5 @@
 import { chmod } from 'node:fs/promises'
-import Docker from 'dockerode'
+import type Docker from 'dockerode'
 import type { Hex } from 'viem'
 import { ContainerEngineError, ImageDigestMismatchError, ImageUnavailableError } from '../errors.js'
 import { type Logger, silentLogger } from '../logger.js'
@@ -14,15 +14,22 @@ import {
 } from './ContainerRuntime.js'
 import { type Clock, sleep, systemClock } from './clock.js'
 import { demuxLogStream } from './docker/demuxLogStream.js'
+import { dockerClient } from './docker/dockerClient.js'
+import { engineMessage, statusCode } from './docker/engineResponse.js'
 import { parseImageReference } from './docker/imageReference.js'
+import { inspectImage, pullImage } from './docker/images.js'
+import { type OneOffRunResult, type OneOffRunSpec, runOneOff } from './docker/runOneOff.js'
 import { LogBuffer } from './logBuffer.js'
 import { checkOutputSize, type Kill, watchRun } from './runWatch.js'
 import { invalidLimits } from './validateLimits.js'
 
 export interface DockerRuntimeOptions {
-  /** The engine client (default `new Docker()`: `DOCKER_HOST` or `/var/run/docker.sock`). */
+  /** The engine client (default {@link dockerClient}`()`: `DOCKER_HOST` or `/var/run/docker.sock`). */
   docker?: Docker | undefined
-  /** Milliseconds between two measurements of a running task's output directory (default 500). */
+  /**
+   * Longest gap in milliseconds between two measurements of a running task's
+   * output directory (default 500); they come faster as it nears the cap (see `watchRun`).
+   */
   pollIntervalMs?: number | undefined
   /** Deadline and poll timers (default {@link systemClock}). */
   clock?: Clock | undefined
@@ -47,6 +54,32 @@ export interface DockerRuntimeOptions {
 }
 
 /**
+ * The Docker runtime: a {@link ContainerRuntime} that also runs the provider
+ * kit's own one-off containers, so that everything the kit asks of Docker
+ * goes through this module.
+ */
+export interface DockerRuntime extends ContainerRuntime {
+  readonly kind: 'docker'
+  /**
+   * Runs a one-off container that is not a task (the GPU benchmark's n-body
+   * sample) to its end, returns what it printed and removes it. Throws
+   * `ImageUnavailableError` when the image is missing and cannot be pulled;
+   * a container the engine refuses (e.g. no NVIDIA runtime for its GPUs) is
+   * the `failedToStart` outcome.
+   *
+   * @example
+   * const smi = await dockerRuntime().runOneOff({
+   *   image: 'nvidia/cuda:12.4.1-base-ubuntu22.04',
+   *   command: ['nvidia-smi', '-L'],
+   *   gpus: ['GPU-80571715-6852-1950-234e-f5058fc16ddb'],
+   *   timeoutMs: 60_000,
+   * })
+   * if (smi.outcome === 'exited' && smi.exitCode === 0) console.log(smi.stdout)
+   */
+  runOneOff(spec: OneOffRunSpec): Promise<OneOffRunResult>
+}
+
+/**
  * The Docker implementation of {@link ContainerRuntime}: every task runs in a
  * fresh container, pinned to the image digest the source publishes on chain,
  * with no network (unless the source asks for egress), memory, CPU and pids
@@ -66,39 +99,13 @@ export interface DockerRuntimeOptions {
  * if (result.outcome === 'exited' && result.exitCode === 0) collect(spec.outputDir)
  * await runtime.remove(result.containerId)
  */
-export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRuntime {
-  const docker = options.docker ?? new Docker()
+export function dockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime {
+  const docker = options.docker ?? dockerClient()
   const clock = options.clock ?? systemClock
   const logger = options.logger ?? silentLogger
   const pollIntervalMs = options.pollIntervalMs ?? 500
   const init = options.init ?? false
   const pullTimeoutMs = options.pullTimeoutMs ?? 30 * 60_000
-
-  async function inspectImage(name: string): Promise<Docker.ImageInspectInfo | undefined> {
-    try {
-      return await docker.getImage(name).inspect()
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined
-      throw engineError(`Could not inspect image ${name}`, error)
-    }
-  }
-
-  async function pull(reference: string, signal: AbortSignal | undefined): Promise<void> {
-    const abortSignal = AbortSignal.any([AbortSignal.timeout(pullTimeoutMs), ...(signal ? [signal] : [])])
-    const stream = await docker.pull(reference, { abortSignal })
-    await new Promise<void>((resolve, reject) => {
-      docker.modem.followProgress(
-        stream,
-        (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
-          if (error !== null) return reject(error)
-          // A failed pull still ends the stream normally; the failure is an event.
-          const failed = events.find((event) => event.error !== undefined || event.errorDetail !== undefined)
-          if (failed !== undefined) return reject(new Error(failed.errorDetail?.message ?? failed.error))
-          resolve()
-        },
-      )
-    })
-  }
 
   async function prepareImage({
     image,
@@ -126,15 +133,15 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRunt
 
     const found =
       // By content id: an image built or loaded on this host, never pushed.
-      (await inspectImage(`sha256:${expected}`)) ??
+      (await inspectImage(docker, `sha256:${expected}`)) ??
       // By manifest digest: an image pulled (or pushed) by digest.
-      (await inspectImage(pinned))
+      (await inspectImage(docker, pinned))
     if (found !== undefined) return prepared(image, imageDigest, found)
 
     // Only a tag: a local image under that tag must be the pinned one. It is
     // refused rather than pulled over, since someone retagged it on this host.
     if (reference.digest === undefined) {
-      const tagged = await inspectImage(`${reference.repository}:${reference.tag ?? 'latest'}`)
+      const tagged = await inspectImage(docker, `${reference.repository}:${reference.tag ?? 'latest'}`)
       if (tagged !== undefined) return prepared(image, imageDigest, tagged)
     }
 
@@ -143,11 +150,11 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRunt
     logger.info('pulling image', { image: pinned })
     try {
       // Always by digest, never by tag: the registry cannot substitute content.
-      await pull(pinned, signal)
+      await pullImage(docker, pinned, { timeoutMs: pullTimeoutMs, signal })
     } catch (error) {
       throw new ImageUnavailableError({ image, cause: error })
     }
-    const pulled = await inspectImage(pinned)
+    const pulled = await inspectImage(docker, pinned)
     if (pulled === undefined)
       throw new ImageUnavailableError({ image, cause: new Error(`${pinned} is missing after the pull`) })
     logger.info('pulled image', { image: pinned, id: pulled.Id })
@@ -177,12 +184,17 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRunt
    */
   async function collect(container: Docker.Container, spec: RunSpec, watch: boolean): Promise<RunResult> {
     const logs = new LogBuffer(spec.limits.maxLogBytes)
+    // Watching starts before the log request: the task runs (and may write) already.
+    const watchdog = watch
+      ? watchRun({ spec, clock, pollIntervalMs, logger, kill: (kill) => void killContainer(container, kill) })
+      : undefined
     let logStream: NodeJS.ReadableStream
     try {
       // From the start of the container's log, whenever this is called: an
       // attach after a crash gets the lines printed before it.
       logStream = await container.logs({ follow: true, stdout: true, stderr: true })
     } catch (error) {
+      watchdog?.stop()
       throw engineError(`Could not follow the logs of container ${container.id}`, error)
     }
     const destroyLogStream = () => (logStream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.()
@@ -201,9 +213,6 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRunt
       })
     })
 
-    const watchdog = watch
-      ? watchRun({ spec, clock, pollIntervalMs, logger, kill: (kill) => void killContainer(container, kill) })
-      : undefined
     try {
       await container.wait()
     } catch (error) {
@@ -403,6 +412,8 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): ContainerRunt
 
     remove,
 
+    runOneOff: (spec) => runOneOff(docker, spec, { clock, logger, pullTimeoutMs }),
+
     async [Symbol.asyncDispose]() {
       // dockerode keeps no connection open between requests: nothing to close.
     },
@@ -504,17 +515,6 @@ function dockerTime(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined
   const time = Date.parse(value)
   return Number.isNaN(time) || time <= 0 ? undefined : new Date(time)
-}
-
-function statusCode(error: unknown): number | undefined {
-  const code = (error as { statusCode?: unknown } | null)?.statusCode
-  return typeof code === 'number' ? code : undefined
-}
-
-function engineMessage(error: unknown): string {
-  const json = (error as { json?: { message?: unknown } } | null)?.json
-  if (typeof json?.message === 'string') return json.message
-  return error instanceof Error ? error.message : String(error)
 }
 
 function engineError(shortMessage: string, cause: unknown): ContainerEngineError {

@@ -1,5 +1,5 @@
-import Docker from 'dockerode'
 import { describe, expect, test } from 'vitest'
+import { dockerClient } from './dockerClient.js'
 import { type DockerProbe, probeDocker } from './probeDocker.js'
 
 const fakeDocker = (runtimes: unknown): DockerProbe => ({
@@ -10,9 +10,8 @@ const fakeDocker = (runtimes: unknown): DockerProbe => ({
 
 describe('probeDocker', () => {
   test('the real engine on this machine: reachable, its version and runtimes, no NVIDIA runtime', async () => {
-    const docker = new Docker()
-    const report = await probeDocker(docker)
-    const version = await docker.version()
+    const report = await probeDocker()
+    const version = await dockerClient().version()
     expect(report).toEqual({
       reachable: true,
       version: version.Version,
@@ -23,7 +22,7 @@ describe('probeDocker', () => {
   })
 
   test('an engine that is not there (socket missing): unreachable with the connection error', async () => {
-    const report = await probeDocker(new Docker({ socketPath: '/tmp/gridforge-no-docker.sock' }))
+    const report = await probeDocker(dockerClient({ socket: '/tmp/gridforge-no-docker.sock' }))
     expect(report).toEqual({
       reachable: false,
       nvidiaRuntime: false,

@@ -1,8 +1,9 @@
-import type { DockerReport } from './HostReport.js'
+import type { DockerReport } from '../../detect/HostReport.js'
+import { dockerClient } from './dockerClient.js'
 
 /**
- * The part of a dockerode client that {@link detectHost} probes the engine with;
- * a `new Docker()` is one, and tests pass a fake.
+ * The part of a dockerode client that {@link probeDocker} asks the engine
+ * with; a {@link dockerClient} is one, and tests pass a fake.
  */
 export interface DockerProbe {
   ping(): Promise<unknown>
@@ -22,17 +23,17 @@ export interface ProbeDockerOptions {
  * NVIDIA's (`nvidia`, or `nvidia-cdi`/`nvidia-legacy` and any runtime whose
  * binary is `nvidia-container-runtime`), which `nvidia-ctk runtime configure
  * --runtime=docker` registers. Never throws: an engine that does not answer is
- * `{ reachable: false, error }`.
+ * `{ reachable: false, error }`. `detectHost` reports it as `host.docker`.
  *
  * @example
- * import Docker from 'dockerode'
  * import { probeDocker } from '@gridforge/provider-kit'
  *
- * const docker = await probeDocker(new Docker())
- * if (docker.reachable) console.log(docker.version, docker.nvidiaRuntime)
+ * const docker = await probeDocker()
+ * if (!docker.reachable) throw new Error(`no Docker engine: ${docker.error}`)
+ * console.log(docker.version, docker.nvidiaRuntime)
  */
 export async function probeDocker(
-  docker: DockerProbe,
+  docker: DockerProbe = dockerClient(),
   options: ProbeDockerOptions = {},
 ): Promise<DockerReport> {
   const { timeout = 10_000 } = options
