@@ -1,6 +1,6 @@
-import Docker from 'dockerode'
 import type { TestProject } from 'vitest/node'
 import { startDevnet } from '../../contracts/scripts/devnet.js'
+import { dockerClient } from '../src/runtime/docker/dockerClient.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +19,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   try {
-    await new Docker().ping()
+    await dockerClient().ping()
   } catch (error) {
     throw new Error(
       `The provider-kit tests need a Docker engine at ${process.env.DOCKER_HOST ?? '/var/run/docker.sock'}: ${(error as Error).message}. Start dockerd (.ci/run shows how) and run the tests again.`,
