@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { createPublicClient, type Hex } from 'viem'
+import { createPublicClient, custom, type Hex } from 'viem'
 import { multicall } from 'viem/actions'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -17,7 +17,7 @@ import {
 import { TaskNotFoundError } from '../errors/task.js'
 import type { InvalidParametersError } from '../errors/validation.js'
 import { getTask } from './getTask.js'
-import { getTasks, tasksPerCall, tasksPerPage } from './getTasks.js'
+import { callsInFlight, getTasks, tasksPerCall } from './getTasks.js'
 
 /** Multicall3's runtime code, from the creation code viem ships (it has no public export). */
 async function multicall3RuntimeCode(): Promise<Hex> {
@@ -125,15 +125,29 @@ describe('getTasks', () => {
     expect(batching.methods()).toEqual(['eth_blockNumber', 'eth_call', 'eth_call'])
   })
 
-  it('reads any number of ids, 10,000 at a time', async () => {
+  it('reads any number of ids, four calls in flight at a time', async () => {
     const counter = countingTransport(devnet().rpcUrl)
-    const client = createPublicClient({ chain: hardhat, transport: counter.transport })
-    const many = Array.from({ length: tasksPerPage + 1 }, (_, index) => taskIds[index % 4] as bigint)
+    let inFlight = 0
+    let most = 0
+    const tracked = custom({
+      async request(args) {
+        most = Math.max(most, ++inFlight)
+        try {
+          return await counter.transport({ chain: hardhat }).request(args)
+        } finally {
+          inFlight--
+        }
+      },
+    })
+    const client = createPublicClient({ chain: hardhat, transport: tracked })
+    // More than the 10,000 it used to refuse.
+    const many = Array.from({ length: 10_001 }, (_, index) => taskIds[index % 4] as bigint)
     const tasks = await getTasks(client, { deployment: deployment(), taskIds: many })
     expect(tasks.map((task) => task.taskId)).toEqual(many)
     expect(tasks.slice(0, 4).map((task) => task.status)).toEqual(['Open', 'Claimed', 'Cancelled', 'Open'])
-    // One block number, then 20 calls of 500 for the first page and one for the last id.
+    // One block number, then a call per 500 tasks, no more than four at once.
     expect(counter.methods()).toEqual(['eth_blockNumber', ...Array(21).fill('eth_call')])
+    expect(most).toBe(callsInFlight)
   })
 
   it('splits a call that runs out of gas (many tasks of seven replicas)', { timeout: 120_000 }, async () => {

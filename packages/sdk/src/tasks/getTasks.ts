@@ -33,11 +33,16 @@ import { type RawSlots, type RawTask, toTask } from './getTask.js'
  */
 export const tasksPerCall = { aggregator: 500, multicall3: 300 } as const
 
-/** Most tasks whose calls are in flight at once (20 calls of the aggregator, 34 through Multicall3). */
-export const tasksPerPage = 10_000
+/**
+ * Most `eth_call`s in flight at once. A node runs calls one after another: with
+ * all of them sent together, the last would wait past the transport's timeout
+ * (viem's default, 10 s, at 20 calls on a busy Hardhat node) and be halved for
+ * nothing.
+ */
+export const callsInFlight = 4
 
 export type GetTasksParameters = DeploymentParameter & {
-  /** The tasks to read, any number (read 10,000 at a time). */
+  /** The tasks to read, any number. */
   taskIds: readonly (number | bigint)[]
   /** Read as of this block (default: the latest; pinned once when more than one call is needed). */
   blockNumber?: bigint | undefined
@@ -66,7 +71,7 @@ const taskReads = [getTaskFunction, getSlotsFunction, TaskMarketUnknownTask] as 
  * chain names a Multicall3 contract, one per 500 elsewhere (Hardhat, Anvil,
  * chains without Multicall3) through an 82-byte read-only aggregator placed for
  * the call with an `eth_call` state override, which every dev node and the
- * common RPC providers support. Any number of ids: they are read 10,000 at a
+ * common RPC providers support. Any number of ids, four calls in flight at a
  * time.
  *
  * Why not viem's deployless multicall on chains without Multicall3: its
@@ -106,26 +111,49 @@ export async function getTasks(
     (taskIds.length > perCall
       ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
       : undefined)
-  const read: ReadTasks = (ids) =>
-    multicall3 === undefined
-      ? viaAggregator(client, { market, taskIds: ids, blockNumber })
-      : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber })
+
+  const chunks: bigint[][] = []
+  for (let start = 0; start < taskIds.length; start += perCall)
+    chunks.push(taskIds.slice(start, start + perCall))
+  const read = (chunk: readonly bigint[]) =>
+    readChunk(
+      (ids) =>
+        multicall3 === undefined
+          ? viaAggregator(client, { market, taskIds: ids, blockNumber })
+          : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber }),
+      chunk,
+    )
+  const states = (await inFlight(chunks, read)).flat()
 
   const tasks: Task[] = []
   const unknown: bigint[] = []
-  for (let page = 0; page < taskIds.length; page += tasksPerPage) {
-    const ids = taskIds.slice(page, page + tasksPerPage)
-    const chunks: bigint[][] = []
-    for (let start = 0; start < ids.length; start += perCall) chunks.push(ids.slice(start, start + perCall))
-    const states = (await Promise.all(chunks.map((chunk) => readChunk(read, chunk)))).flat()
-    for (const [index, taskId] of ids.entries()) {
-      const state = states[index]
-      if (state === undefined) unknown.push(taskId)
-      else tasks.push(toTask(taskId, state.task, state.slots))
-    }
+  for (const [index, taskId] of taskIds.entries()) {
+    const state = states[index]
+    if (state === undefined) unknown.push(taskId)
+    else tasks.push(toTask(taskId, state.task, state.slots))
   }
   if (unknown.length > 0) throw new TaskNotFoundError({ taskIds: unknown })
   return tasks
+}
+
+/** `work` on every item, {@link callsInFlight} at a time, results in the items' order; stops at the first error. */
+async function inFlight<item, result>(items: readonly item[], work: (item: item) => Promise<result>) {
+  const results: result[] = []
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const index = next++
+      try {
+        results[index] = await work(items[index] as item)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(callsInFlight, items.length) }, worker))
+  return results
 }
 
 /** The chain's Multicall3, unless it is not deployed yet at `blockNumber`. */
