@@ -3,12 +3,13 @@
  * (Hardhat 3, EDR): JSON-RPC requests and wall time to read 1,000 and 10,000
  * single-replica tasks (task + slots each) as of one block, with
  *
- *   (a) the read-only aggregator placed with a state override (getTasks on a chain without Multicall3);
+ *   (a) `getTasks` on a chain without Multicall3: its aggregator placed with a state override, four
+ *       calls in flight;
  *   (b) viem's `multicall` with `deployless: true` (Multicall3 deployed inside the call);
  *   (c) viem's `multicall` against Multicall3's runtime code placed with a state override;
  *   (d) viem's `multicall` against a Multicall3 on the chain (`hardhat_setCode` at the canonical address);
  *   (d') the same with viem's default `batchSize` (1,024 bytes of calldata per call);
- *   (e) `getTasks` as built (the chain names Multicall3: (d) with getTasks' call size and halving).
+ *   (e) `getTasks` where the chain names Multicall3 ((d) with four calls in flight and halving).
  *
  * and the most tasks one deployless call can return (its result is the
  * constructor's return data, which EIP-170 caps at 24,576 bytes).
@@ -202,8 +203,15 @@ async function measure(
 const withMulticall3 = { ...hardhat, contracts: { multicall3: { address: canonical } } }
 for (const size of sizes) {
   const slice = ids.slice(0, size)
-  await measure('a: aggregator (state override), getTasks without Multicall3', size, (transport) =>
-    getTasks(createPublicClient({ chain: hardhat, transport }), { deployment, taskIds: slice, blockNumber }),
+  await measure(
+    'a: getTasks without Multicall3 (aggregator by state override, 500 tasks per call)',
+    size,
+    (transport) =>
+      getTasks(createPublicClient({ chain: hardhat, transport }), {
+        deployment,
+        taskIds: slice,
+        blockNumber,
+      }),
   )
   await measure(`b: multicall deployless, ${limit.tasks} tasks per call`, size, (transport) =>
     viaMulticall(hardhat, transport, slice, { deployless: true }, limit.tasks),
@@ -238,12 +246,15 @@ for (const size of sizes) {
     size,
     (transport) => viaMulticall(withMulticall3, transport, slice, { multicallAddress: canonical }, undefined),
   )
-  await measure('e: getTasks, chain names Multicall3', size, (transport) =>
-    getTasks(createPublicClient({ chain: withMulticall3, transport }), {
-      deployment,
-      taskIds: slice,
-      blockNumber,
-    }),
+  await measure(
+    'e: getTasks, chain names Multicall3 (viem multicall, 300 tasks per call)',
+    size,
+    (transport) =>
+      getTasks(createPublicClient({ chain: withMulticall3, transport }), {
+        deployment,
+        taskIds: slice,
+        blockNumber,
+      }),
   )
 }
 

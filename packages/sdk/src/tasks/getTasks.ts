@@ -77,13 +77,16 @@ const taskReads = [getTaskFunction, getSlotsFunction, TaskMarketUnknownTask] as 
  * Why not viem's deployless multicall on chains without Multicall3: its
  * results come back as the code a constructor returns, which EIP-170 caps at
  * 24,576 bytes, and a task with its slots is about 1,200 bytes of results.
- * Measured on the Hardhat 3 (EDR) devnet (`bench/getTasksStrategies.ts`,
- * median of 3 on a shared 2-core machine): a deployless call of 21 tasks is
- * refused ("trying to deploy a contract whose code is too large"), so 10,000
- * tasks take 500 requests and 9.4 s (715 requests with viem's default
- * `batchSize`), against 20 requests and 3.2 s with the aggregator. Multicall3's
- * runtime code placed by a state override instead would take 34 requests and
- * 8.7 s and add 2.6 kB (gzip) of bytecode to the bundle.
+ * Measured on the Hardhat 3 (EDR) devnet, which enforces the cap
+ * (`bench/getTasksStrategies.ts`, median of 3 on a busy 2-core machine): a
+ * deployless call of 21 tasks is refused ("trying to deploy a contract whose
+ * code is too large"), so 10,000 tasks take 500 requests and 9.2 s (715
+ * requests and 12.5 s with viem's default `batchSize`), against 20 requests and
+ * 4.9 s with the aggregator. Multicall3's runtime code placed by a state
+ * override would take 34 requests (8.7 s) and add 2.6 kB (gzip) of bytecode to
+ * the bundle. Through a deployed Multicall3, 10,000 tasks take 34 requests
+ * (20 s there): slower than the aggregator, but it needs no state override,
+ * which some RPCs refuse.
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -112,18 +115,15 @@ export async function getTasks(
       ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
       : undefined)
 
+  const readTasks: ReadTasks = (ids) =>
+    multicall3 === undefined
+      ? viaAggregator(client, { market, taskIds: ids, blockNumber })
+      : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber })
   const chunks: bigint[][] = []
-  for (let start = 0; start < taskIds.length; start += perCall)
+  for (let start = 0; start < taskIds.length; start += perCall) {
     chunks.push(taskIds.slice(start, start + perCall))
-  const read = (chunk: readonly bigint[]) =>
-    readChunk(
-      (ids) =>
-        multicall3 === undefined
-          ? viaAggregator(client, { market, taskIds: ids, blockNumber })
-          : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber }),
-      chunk,
-    )
-  const states = (await inFlight(chunks, read)).flat()
+  }
+  const states = (await inFlight(chunks, (chunk) => readChunk(readTasks, chunk))).flat()
 
   const tasks: Task[] = []
   const unknown: bigint[] = []

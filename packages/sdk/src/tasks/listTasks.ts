@@ -139,11 +139,11 @@ export async function listTasks(
 
   // State as of the end of the range when that is the latest block (a historical toBlock still reads
   // state now, pinned once when it takes several pages).
-  const pages = params.limit !== undefined && dropsSome && ids.length > tasksPerPage
+  const severalPages = params.limit !== undefined && dropsSome && ids.length > tasksPerPage
   const blockNumber =
     params.toBlock === undefined
       ? toBlock
-      : pages
+      : severalPages
         ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
         : undefined
   // All at once without a limit; with one, no more than it needs: only what is missing, or whole pages
