@@ -16,9 +16,9 @@ export type ListTasksVariables = ChainParameters & Partial<Omit<ListTasksParamet
 export type ListTasksOptions<selectData = ListTasksData> = ListTasksVariables &
   QueryParameter<ListTasksData, ListTasksErrorType, selectData, ListTasksQueryKey>
 
-/** `['gridforge', 'tasks', { chainId, market, client?, provider?, sourceId?, status?, fromBlock?, toBlock?, blockRange? }]` */
+/** `['gridforge', 'tasks', { chainId, market, client?, provider?, sourceId?, status?, fromBlock?, toBlock?, blockRange?, limit?, afterTaskId? }]` */
 export function listTasksQueryKey(config: Config, options: ListTasksVariables = {}) {
-  const { client, provider, sourceId, status, fromBlock, toBlock, blockRange } = options
+  const { client, provider, sourceId, status, fromBlock, toBlock, blockRange, limit, afterTaskId } = options
   return queryKey('tasks', resolveChain(config, options), {
     client,
     provider,
@@ -27,6 +27,8 @@ export function listTasksQueryKey(config: Config, options: ListTasksVariables = 
     fromBlock,
     toBlock,
     blockRange,
+    limit,
+    afterTaskId,
   })
 }
 

@@ -71,6 +71,8 @@ describe('query keys', () => {
         fromBlock: 1n,
         toBlock: 2n,
         blockRange: 3n,
+        limit: 100,
+        afterTaskId: 42n,
       }),
     ).toEqual([
       'gridforge',
@@ -85,6 +87,8 @@ describe('query keys', () => {
         fromBlock: 1n,
         toBlock: 2n,
         blockRange: 3n,
+        limit: 100,
+        afterTaskId: 42n,
       },
     ])
     // The store is not part of the key.

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { createPublicClient, type Hex } from 'viem'
+import { createPublicClient, custom, type Hex } from 'viem'
+import { multicall } from 'viem/actions'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { deployment, devnet, fundedClient, testClient, transport } from '../../test/chain.js'
@@ -16,7 +17,7 @@ import {
 import { TaskNotFoundError } from '../errors/task.js'
 import type { InvalidParametersError } from '../errors/validation.js'
 import { getTask } from './getTask.js'
-import { getTasks, tasksPerCall } from './getTasks.js'
+import { callsInFlight, getTasks, tasksPerCall } from './getTasks.js'
 
 /** Multicall3's runtime code, from the creation code viem ships (it has no public export). */
 async function multicall3RuntimeCode(): Promise<Hex> {
@@ -30,6 +31,8 @@ async function multicall3RuntimeCode(): Promise<Hex> {
   if (data === undefined) throw new Error('Multicall3 creation returned no code')
   return data
 }
+
+const multicall3Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
 describe('getTasks', () => {
   let taskIds: bigint[]
@@ -81,7 +84,7 @@ describe('getTasks', () => {
   })
 
   it("uses the chain's Multicall3 where the chain names one", async () => {
-    const address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+    const address = multicall3Address
     await testClient().setCode({ address, bytecode: await multicall3RuntimeCode() })
     const counter = countingTransport(devnet().rpcUrl)
     const client = createPublicClient({
@@ -94,6 +97,57 @@ describe('getTasks', () => {
     await expect(
       getTasks(client, { deployment: deployment(), taskIds: [999_999_997n] }),
     ).rejects.toBeInstanceOf(TaskNotFoundError)
+
+    // Through viem's multicall: the client's own, when it brings one.
+    const multicalls: number[] = []
+    const own = client.extend((base) => ({
+      multicall: ((args: Parameters<typeof multicall>[1]) => {
+        multicalls.push(args.contracts.length)
+        return multicall(base, args)
+      }) as typeof base.multicall,
+    }))
+    expect(await getTasks(own, { deployment: deployment(), taskIds })).toHaveLength(4)
+    expect(multicalls).toEqual([8])
+
+    // A client that batches multicalls still makes one call per chunk.
+    const batching = countingTransport(devnet().rpcUrl)
+    const batched = createPublicClient({
+      chain: { ...hardhat, contracts: { multicall3: { address } } },
+      transport: batching.transport,
+      batch: { multicall: true },
+    })
+    const many = Array.from(
+      { length: tasksPerCall.multicall3 + 1 },
+      (_, index) => taskIds[index % 4] as bigint,
+    )
+    const read = await getTasks(batched, { deployment: deployment(), taskIds: many })
+    expect(read.map((task) => task.taskId)).toEqual(many)
+    expect(batching.methods()).toEqual(['eth_blockNumber', 'eth_call', 'eth_call'])
+  })
+
+  it('reads any number of ids, four calls in flight at a time', async () => {
+    const counter = countingTransport(devnet().rpcUrl)
+    let inFlight = 0
+    let most = 0
+    const tracked = custom({
+      async request(args) {
+        most = Math.max(most, ++inFlight)
+        try {
+          return await counter.transport({ chain: hardhat }).request(args)
+        } finally {
+          inFlight--
+        }
+      },
+    })
+    const client = createPublicClient({ chain: hardhat, transport: tracked })
+    // More than the 10,000 it used to refuse.
+    const many = Array.from({ length: 10_001 }, (_, index) => taskIds[index % 4] as bigint)
+    const tasks = await getTasks(client, { deployment: deployment(), taskIds: many })
+    expect(tasks.map((task) => task.taskId)).toEqual(many)
+    expect(tasks.slice(0, 4).map((task) => task.status)).toEqual(['Open', 'Claimed', 'Cancelled', 'Open'])
+    // One block number, then a call per 500 tasks, no more than four at once.
+    expect(counter.methods()).toEqual(['eth_blockNumber', ...Array(21).fill('eth_call')])
+    expect(most).toBe(callsInFlight)
   })
 
   it('splits a call that runs out of gas (many tasks of seven replicas)', { timeout: 120_000 }, async () => {
@@ -118,5 +172,15 @@ describe('getTasks', () => {
     expect(tasks.every((task, index) => task.taskId === ids[index] && task.slots.length === 7)).toBe(true)
     // The first call runs out; its halves pass.
     expect(counter.count()).toBe(3)
+
+    // Through Multicall3 (viem's multicall): 300 and 200 tasks; the 300 run out, their halves pass.
+    await testClient().setCode({ address: multicall3Address, bytecode: await multicall3RuntimeCode() })
+    const viaMulticall3 = countingTransport(devnet().rpcUrl)
+    const multicall3Reader = createPublicClient({
+      chain: { ...hardhat, contracts: { multicall3: { address: multicall3Address } } },
+      transport: viaMulticall3.transport,
+    })
+    expect(await getTasks(multicall3Reader, { deployment: d, taskIds: ids })).toEqual(tasks)
+    expect(viaMulticall3.methods()).toEqual(['eth_blockNumber', ...Array(4).fill('eth_call')])
   })
 })

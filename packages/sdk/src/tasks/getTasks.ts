@@ -1,16 +1,13 @@
 import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
 import {
-  concat,
+  BaseError,
   decodeErrorResult,
   decodeFunctionResult,
   encodeFunctionData,
-  hexToBigInt,
-  multicall3Abi,
-  numberToHex,
+  RawContractError,
   size,
-  slice,
 } from 'viem'
-import { call, getBlockNumber, readContract } from 'viem/actions'
+import { getBlockNumber, multicall } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import {
@@ -21,6 +18,7 @@ import {
 import { ContractRevertedError, type ContractRevertedErrorType } from '../errors/contract.js'
 import { TaskNotFoundError, type TaskNotFoundErrorType } from '../errors/task.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
+import { aggregate } from '../internal/aggregator.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
@@ -35,8 +33,16 @@ import { type RawSlots, type RawTask, toTask } from './getTask.js'
  */
 export const tasksPerCall = { aggregator: 500, multicall3: 300 } as const
 
+/**
+ * Most `eth_call`s in flight at once. A node runs calls one after another: with
+ * all of them sent together, the last would wait past the transport's timeout
+ * (viem's default, 10 s, at 20 calls on a busy Hardhat node) and be halved for
+ * nothing.
+ */
+export const callsInFlight = 4
+
 export type GetTasksParameters = DeploymentParameter & {
-  /** The tasks to read (at most 10,000 at once). */
+  /** The tasks to read, any number. */
   taskIds: readonly (number | bigint)[]
   /** Read as of this block (default: the latest; pinned once when more than one call is needed). */
   blockNumber?: bigint | undefined
@@ -52,17 +58,35 @@ export type GetTasksErrorType =
   | Error
 
 const schema = z.object({
-  taskIds: z.array(s.taskId).check(z.maxLength(10_000, 'at most 10,000 tasks at once')),
+  taskIds: z.array(s.taskId),
   blockNumber: z.optional(z.bigint()),
 })
 
+/** The two reads of a task, with the error an unknown id reverts with (so that viem decodes it). */
+const taskReads = [getTaskFunction, getSlotsFunction, TaskMarketUnknownTask] as const
+
 /**
- * Reads many tasks and their slots in as few `eth_call`s as gas allows (one
- * per 500 tasks, 300 through Multicall3). On chains whose viem chain names a Multicall3 contract it
- * is used; elsewhere (Hardhat, Anvil) a small read-only aggregator is placed
- * for the call with an `eth_call` state override, which every dev node and
- * the common RPC providers support (a deployless Multicall3 would be limited
- * to about 20 tasks per call by the 24 kB code size limit).
+ * Reads many tasks and their slots, as of one block, in as few `eth_call`s as
+ * gas allows: one per 300 tasks through viem's `multicall` where the client's
+ * chain names a Multicall3 contract, one per 500 elsewhere (Hardhat, Anvil,
+ * chains without Multicall3) through an 82-byte read-only aggregator placed for
+ * the call with an `eth_call` state override, which every dev node and the
+ * common RPC providers support. Any number of ids, four calls in flight at a
+ * time.
+ *
+ * Why not viem's deployless multicall on chains without Multicall3: its
+ * results come back as the code a constructor returns, which EIP-170 caps at
+ * 24,576 bytes, and a task with its slots is about 1,200 bytes of results.
+ * Measured on the Hardhat 3 (EDR) devnet, which enforces the cap
+ * (`bench/getTasksStrategies.ts`, median of 3 on a busy 2-core machine): a
+ * deployless call of 21 tasks is refused ("trying to deploy a contract whose
+ * code is too large"), so 10,000 tasks take 500 requests and 9.2 s (715
+ * requests and 12.5 s with viem's default `batchSize`), against 20 requests and
+ * 4.9 s with the aggregator. Multicall3's runtime code placed by a state
+ * override would take 34 requests (8.7 s) and add 2.6 kB (gzip) of bytecode to
+ * the bundle. Through a deployed Multicall3, 10,000 tasks take 34 requests
+ * (20 s there): slower than the aggregator, but it needs no state override,
+ * which some RPCs refuse.
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -79,11 +103,10 @@ export async function getTasks(
   parameters: GetTasksParameters,
 ): Promise<GetTasksReturnType> {
   const { deployment } = parameters
-  const action = 'getTasks'
-  const { taskIds, blockNumber: pinned } = validate(action, schema, parameters)
+  const { taskIds, blockNumber: pinned } = validate('getTasks', schema, parameters)
   if (taskIds.length === 0) return []
   const market = deployment.contracts.market
-  const multicall3 = client.chain?.contracts?.multicall3?.address
+  const multicall3 = multicall3Of(client.chain, pinned)
   const perCall = multicall3 === undefined ? tasksPerCall.aggregator : tasksPerCall.multicall3
   // Several calls must see the same block.
   const blockNumber =
@@ -91,94 +114,109 @@ export async function getTasks(
     (taskIds.length > perCall
       ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
       : undefined)
-  const read = (calls: Hex[]) =>
-    multicall3 === undefined
-      ? aggregate(client, { target: market, calls, blockNumber })
-      : viaMulticall3(client, { multicall3, target: market, calls, blockNumber })
 
+  const readTasks: ReadTasks = (ids) =>
+    multicall3 === undefined
+      ? viaAggregator(client, { market, taskIds: ids, blockNumber })
+      : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber })
   const chunks: bigint[][] = []
   for (let start = 0; start < taskIds.length; start += perCall) {
     chunks.push(taskIds.slice(start, start + perCall))
   }
-  const results = (await Promise.all(chunks.map((chunk) => readChunk(read, chunk)))).flat()
+  const states = (await inFlight(chunks, (chunk) => readChunk(readTasks, chunk))).flat()
 
-  const unknown: bigint[] = []
   const tasks: Task[] = []
+  const unknown: bigint[] = []
   for (const [index, taskId] of taskIds.entries()) {
-    const [task, slots] = results[index] ?? []
-    if (task?.success === true && slots?.success === true) {
-      tasks.push(
-        toTask(
-          taskId,
-          decodeFunctionResult({
-            abi: [getTaskFunction],
-            functionName: 'getTask',
-            data: task.data,
-          }) as RawTask,
-          decodeFunctionResult({
-            abi: [getSlotsFunction],
-            functionName: 'getSlots',
-            data: slots.data,
-          }) as RawSlots,
-        ),
-      )
-    } else unknown.push(taskId)
+    const state = states[index]
+    if (state === undefined) unknown.push(taskId)
+    else tasks.push(toTask(taskId, state.task, state.slots))
   }
   if (unknown.length > 0) throw new TaskNotFoundError({ taskIds: unknown })
   return tasks
 }
 
-interface CallResult {
-  success: boolean
-  data: Hex
+/** `work` on every item, {@link callsInFlight} at a time, results in the items' order; stops at the first error. */
+async function inFlight<item, result>(items: readonly item[], work: (item: item) => Promise<result>) {
+  const results: result[] = []
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const index = next++
+      try {
+        results[index] = await work(items[index] as item)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(callsInFlight, items.length) }, worker))
+  return results
 }
 
-type Read = (calls: Hex[]) => Promise<CallResult[]>
+/** The chain's Multicall3, unless it is not deployed yet at `blockNumber`. */
+function multicall3Of(chain: Chain | undefined, blockNumber: bigint | undefined): Address | undefined {
+  const contract = chain?.contracts?.multicall3
+  if (contract === undefined) return undefined
+  const { blockCreated } = contract
+  return blockNumber !== undefined && blockCreated !== undefined && blockNumber < BigInt(blockCreated)
+    ? undefined
+    : contract.address
+}
+
+/** What one `getTask` or `getSlots` call in a batch did: its decoded result, or its revert data (`0x` when it ran out of gas). */
+type CallOutcome = { success: true; result: unknown } | { success: false; revertData: Hex }
+
+/** Reads `getTask` and `getSlots` of each task (in that order) with one `eth_call`; throws when that call fails as a whole. */
+type ReadTasks = (taskIds: readonly bigint[]) => Promise<CallOutcome[]>
+
+/** A task's state, or `undefined` for an id the market does not know. */
+type TaskState = { task: RawTask; slots: RawSlots } | undefined
 
 /**
- * Reads task and slots of each task in `taskIds` with one call, or with two
- * halves (and so on) when the call fails for its size. Reverts other than
- * TaskMarketUnknownTask are thrown; unknown tasks come back as failures.
+ * Reads the tasks with one call, or with two halves (and so on) when the call
+ * fails for its size. Reverts other than TaskMarketUnknownTask are thrown.
  */
-async function readChunk(read: Read, taskIds: readonly bigint[]): Promise<[CallResult, CallResult][]> {
-  const calls = taskIds.flatMap((taskId) => [
-    encodeFunctionData({ abi: [getTaskFunction], functionName: 'getTask', args: [taskId] }),
-    encodeFunctionData({ abi: [getSlotsFunction], functionName: 'getSlots', args: [taskId] }),
-  ])
-  let results: CallResult[]
+async function readChunk(read: ReadTasks, taskIds: readonly bigint[]): Promise<TaskState[]> {
+  const halves = async () => {
+    const half = Math.ceil(taskIds.length / 2)
+    return [
+      ...(await readChunk(read, taskIds.slice(0, half))),
+      ...(await readChunk(read, taskIds.slice(half))),
+    ]
+  }
+  let outcomes: CallOutcome[]
   try {
-    results = await read(calls)
+    outcomes = await read(taskIds)
   } catch (error) {
     if (taskIds.length === 1) throw error
-    const half = Math.ceil(taskIds.length / 2)
-    return [
-      ...(await readChunk(read, taskIds.slice(0, half))),
-      ...(await readChunk(read, taskIds.slice(half))),
-    ]
+    return halves()
   }
   // A call that failed without revert data ran out of gas: read those tasks again, fewer at a time.
-  if (results.some((result) => !result.success && size(result.data) === 0) && taskIds.length > 1) {
-    const half = Math.ceil(taskIds.length / 2)
-    return [
-      ...(await readChunk(read, taskIds.slice(0, half))),
-      ...(await readChunk(read, taskIds.slice(half))),
-    ]
+  if (taskIds.length > 1 && outcomes.some((outcome) => !outcome.success && size(outcome.revertData) === 0)) {
+    return halves()
   }
   return taskIds.map((taskId, index) => {
-    const pair = [results[index * 2], results[index * 2 + 1]] as [CallResult, CallResult]
-    for (const result of pair) {
-      if (result === undefined || result.success || isUnknownTask(result.data)) continue
+    const task = outcomes[index * 2]
+    const slots = outcomes[index * 2 + 1]
+    if (task?.success === true && slots?.success === true) {
+      return { task: task.result as RawTask, slots: slots.result as RawSlots }
+    }
+    for (const outcome of [task, slots]) {
+      if (outcome === undefined || outcome.success || isUnknownTask(outcome.revertData)) continue
       throw new ContractRevertedError({
         action: 'getTasks',
         errorName: undefined,
         args: [],
         hint: undefined,
         cause: new Error(
-          `reading task ${taskId} reverted with ${result.data === '0x' ? 'no data' : result.data}`,
+          `reading task ${taskId} reverted with ${outcome.revertData === '0x' ? 'no data' : outcome.revertData}`,
         ),
       })
     }
-    return pair
+    return undefined
   })
 }
 
@@ -190,79 +228,66 @@ function isUnknownTask(data: Hex): boolean {
   }
 }
 
-/**
- * Runtime code of a read-only aggregator (82 bytes, hand-assembled; source in
- * the comment below). Calldata: for each call, `target (20 bytes) ‖ length
- * (2 bytes) ‖ data`; it STATICCALLs each target in turn and returns, for each,
- * a 32-byte word `success << 255 | returnLength` followed by the return data.
- *
- *     push 0, push 0                 ; output offset o, input offset i
- *   loop:
- *     if i >= calldatasize: return(0, o)
- *     target = calldataload(i) >> 96; len = calldataload(i + 20) >> 240
- *     calldatacopy(o + 32, i + 22, len)
- *     success = staticcall(gas, target, o + 32, len, 0, 0)
- *     mstore(o, success << 255 | returndatasize)
- *     returndatacopy(o + 32, 0, returndatasize)
- *     i += 22 + len; o += 32 + returndatasize; jump loop
- */
-export const aggregatorCode: Hex =
-  '0x600060005b368110600f57506000f35b803560601c816014013560f01c80836016018560200137600060008286602001855afa60ff1b3d1784523d6000856020013e905060160101903d0160200190600456'
-
-/** Where the aggregator is placed for the call (any address without code of its own would do). */
-export const aggregatorAddress: Address = '0x00000000000000000000000000000000006c656e'
-
-async function aggregate(
-  client: Client<Transport, Chain | undefined, Account | undefined>,
-  { target, calls, blockNumber }: { target: Address; calls: Hex[]; blockNumber?: bigint | undefined },
-): Promise<CallResult[]> {
-  const { data } = await getAction(
-    client,
-    call,
-    'call',
-  )({
-    to: aggregatorAddress,
-    data: concat(calls.flatMap((callData) => [target, numberToHex(size(callData), { size: 2 }), callData])),
-    blockNumber,
-    stateOverride: [{ address: aggregatorAddress, code: aggregatorCode }],
-  })
-  const output = data ?? '0x'
-  const results: CallResult[] = []
-  for (let offset = 0; offset < size(output); ) {
-    const header = hexToBigInt(slice(output, offset, offset + 32))
-    const length = Number(header & ((1n << 255n) - 1n))
-    const start = offset + 32
-    results.push({
-      success: header >> 255n === 1n,
-      data: length === 0 ? '0x' : slice(output, start, start + length),
-    })
-    offset = start + length
-  }
-  if (results.length !== calls.length) {
-    throw new Error(`getTasks: the aggregator returned ${results.length} results for ${calls.length} calls`)
-  }
-  return results
+interface ReadParameters {
+  market: Address
+  taskIds: readonly bigint[]
+  blockNumber: bigint | undefined
 }
 
+/** Calldata bytes of `getTask(id)` and of `getSlots(id)`: a selector and one word. */
+const callDataSize = 36
+
+/** Through the chain's Multicall3, with viem's `multicall`. */
 async function viaMulticall3(
   client: Client<Transport, Chain | undefined, Account | undefined>,
-  {
-    multicall3,
-    target,
-    calls,
-    blockNumber,
-  }: { multicall3: Address; target: Address; calls: Hex[]; blockNumber?: bigint | undefined },
-): Promise<CallResult[]> {
+  { multicall3, market, taskIds, blockNumber }: ReadParameters & { multicall3: Address },
+): Promise<CallOutcome[]> {
   const results = await getAction(
     client,
-    readContract,
-    'readContract',
+    multicall,
+    'multicall',
   )({
-    address: multicall3,
-    abi: multicall3Abi,
-    functionName: 'aggregate3',
-    args: [calls.map((callData) => ({ target, allowFailure: true, callData }))],
+    contracts: taskIds.flatMap((taskId) => [
+      { address: market, abi: taskReads, functionName: 'getTask', args: [taskId] } as const,
+      { address: market, abi: taskReads, functionName: 'getSlots', args: [taskId] } as const,
+    ]),
+    multicallAddress: multicall3,
+    allowFailure: true,
+    // The whole chunk in one eth_call (viem's default, 1,024 bytes of calldata, is 14 tasks a call),
+    // also when the client batches multicalls: chunks are sized by gas here.
+    batchSize: taskIds.length * 2 * callDataSize,
     blockNumber,
   })
-  return results.map(({ success, returnData }) => ({ success, data: returnData }))
+  return results.map((result): CallOutcome => {
+    if (result.status === 'success') return { success: true, result: result.result }
+    // A call that failed inside aggregate3 carries its revert data; any other error failed the whole eth_call.
+    const reverted =
+      result.error instanceof BaseError
+        ? result.error.walk((error) => error instanceof RawContractError)
+        : undefined
+    if (!(reverted instanceof RawContractError)) throw result.error
+    const data = typeof reverted.data === 'object' ? reverted.data.data : reverted.data
+    return { success: false, revertData: data ?? '0x' }
+  })
+}
+
+/** Through the aggregator, placed for the call with a state override. */
+async function viaAggregator(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  { market, taskIds, blockNumber }: ReadParameters,
+): Promise<CallOutcome[]> {
+  const functionNames = ['getTask', 'getSlots'] as const
+  const calls = taskIds.flatMap((taskId) =>
+    functionNames.map((functionName) => encodeFunctionData({ abi: taskReads, functionName, args: [taskId] })),
+  )
+  const results = await aggregate(client, { target: market, calls, blockNumber })
+  return results.map(
+    ({ success, data }, index): CallOutcome =>
+      success
+        ? {
+            success: true,
+            result: decodeFunctionResult({ abi: taskReads, functionName: functionNames[index % 2], data }),
+          }
+        : { success: false, revertData: data },
+  )
 }

@@ -116,6 +116,27 @@ describe('listTasks', () => {
     )
   })
 
+  it('pages with limit and afterTaskId, reading only what a page needs', async () => {
+    const first = await list({ client, limit: 4 })
+    expect(ids(first.tasks)).toEqual(all().slice(0, 4))
+    // eth_blockNumber, eth_getLogs, one eth_call for the 4 tasks.
+    expect(first.requests).toBe(3)
+    const rest = await list({ client, limit: 4, afterTaskId: first.tasks.at(-1)?.taskId })
+    expect(ids(rest.tasks)).toEqual(all().slice(4))
+    expect((await list({ client, limit: 4, afterTaskId: all().at(-1) })).tasks).toEqual([])
+    // With a status filter a page holds `limit` matches, wherever they are.
+    const [a, b, c] = batches.map((batch) => batch.taskIds)
+    expect(ids((await list({ client, status: 'Open', limit: 2 })).tasks)).toEqual([a?.[0], b?.[1]])
+    expect(ids((await list({ client, status: 'Open', limit: 2, afterTaskId: b?.[1] })).tasks)).toEqual([
+      c?.[1],
+    ])
+    const error = await list({ client, limit: 0, afterTaskId: 0n }).catch((error: unknown) => error)
+    expect((error as InvalidParametersError).fields.map((field) => field.path)).toEqual([
+      'limit',
+      'afterTaskId',
+    ])
+  })
+
   it('lists 50 tasks of one submission with state in at most 5 requests', async () => {
     const d = deployment()
     const wallet = await fundedClient()

@@ -1,4 +1,6 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
+import { getBlockNumber } from 'viem/actions'
+import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { TaskClaimed, TaskSubmitted } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
@@ -12,6 +14,9 @@ import { getTasks } from './getTasks.js'
 
 /** Most task ids OR-ed in one `eth_getLogs` topic (geth refuses more than 1,000). */
 const idsPerTopic = 1_000
+
+/** With a `limit` and a filter that drops tasks, states are read this many at a time until the page is full. */
+export const tasksPerPage = 10_000
 
 export type ListTasksParameters = DeploymentParameter & {
   /** Only tasks this account submitted. */
@@ -32,6 +37,13 @@ export type ListTasksParameters = DeploymentParameter & {
    * RPC's limit (e.g. `2_000n`) to skip the refusals.
    */
   blockRange?: bigint | undefined
+  /**
+   * Most tasks to return (default: every one found). With `afterTaskId`, pages
+   * through a long history: a page shorter than `limit` is the last.
+   */
+  limit?: number | undefined
+  /** Only tasks with a higher id: pass the last `taskId` of the previous page to get the next. */
+  afterTaskId?: number | bigint | undefined
 }
 
 /** The tasks found, by ascending id, each with its `inputCID`. */
@@ -49,14 +61,17 @@ const schema = z.object({
   fromBlock: z.optional(z.bigint()),
   toBlock: z.optional(z.bigint()),
   blockRange: z.optional(z.bigint()),
+  limit: z.optional(s.uint(53, Number.MAX_SAFE_INTEGER, 1)),
+  afterTaskId: z.optional(s.taskId),
 })
 
 /**
  * Lists tasks from the market's events (TaskSubmitted, or TaskClaimed with a
- * `provider`), block range by block range, then reads their state with one
- * multicall per 1,000 tasks and keeps those in `status`. Filters on indexed
- * topics run on the node, so a client's tasks cost the same few requests on a
- * busy market as on an idle one.
+ * `provider`), block range by block range, then reads their state with
+ * `getTasks` (one `eth_call` per 500 tasks, four in flight) and keeps those in
+ * `status`. Filters on indexed topics run on the node, so a client's tasks cost
+ * the same few requests on a busy market as on an idle one. Any number of
+ * tasks: all of them by default, or pages of `limit` tasks after `afterTaskId`.
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -71,6 +86,14 @@ const schema = z.object({
  *   status: ['Open', 'Claimed'],
  * })
  * for (const task of open) console.log(task.taskId, task.status, task.inputCID)
+ *
+ * // Or page by page, 1,000 tasks at a time.
+ * let page: Awaited<ReturnType<typeof listTasks>>
+ * let afterTaskId: bigint | undefined
+ * do {
+ *   page = await listTasks(client, { deployment: getDeployment(31337), limit: 1_000, afterTaskId })
+ *   afterTaskId = page.at(-1)?.taskId
+ * } while (page.length === 1_000)
  */
 export async function listTasks(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -95,22 +118,45 @@ export async function listTasks(
       : getLogsPaginated(client, { ...range, event: TaskClaimed, args: { provider: params.provider } }),
   ])
   const inputs = new Map(submitted.map((log) => [log.args.taskId, log.args.inputCID]))
-  const ids = [...new Set((claimed ?? submitted).map((log) => log.args.taskId))].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  )
+  const after = params.afterTaskId ?? 0n
+  const ids = [...new Set((claimed ?? submitted).map((log) => log.args.taskId))]
+    .filter((taskId) => taskId > after)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 
   const statuses =
     params.status === undefined
       ? undefined
       : new Set(Array.isArray(params.status) ? params.status : [params.status])
-  // State as of the end of the range when that is the latest block (a historical toBlock still reads state now).
-  const blockNumber = params.toBlock === undefined ? toBlock : undefined
-  const tasks = (await getTasks(client, { deployment, taskIds: ids, blockNumber })).filter(
-    (task) =>
-      (statuses === undefined || statuses.has(task.status)) &&
-      (params.client === undefined || task.client.toLowerCase() === params.client.toLowerCase()) &&
-      (params.sourceId === undefined || task.sourceId === params.sourceId),
-  )
+  const keep = (task: Task) =>
+    (statuses === undefined || statuses.has(task.status)) &&
+    (params.client === undefined || task.client.toLowerCase() === params.client.toLowerCase()) &&
+    (params.sourceId === undefined || task.sourceId === params.sourceId)
+  // Claims carry neither client nor source: with those filters, as with a status, some tasks read are dropped.
+  const dropsSome =
+    statuses !== undefined ||
+    (params.provider !== undefined && (params.client !== undefined || params.sourceId !== undefined))
+  const limit = params.limit ?? Number.POSITIVE_INFINITY
+
+  // State as of the end of the range when that is the latest block (a historical toBlock still reads
+  // state now, pinned once when it takes several pages).
+  const severalPages = params.limit !== undefined && dropsSome && ids.length > tasksPerPage
+  const blockNumber =
+    params.toBlock === undefined
+      ? toBlock
+      : severalPages
+        ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
+        : undefined
+  // All at once without a limit; with one, no more than it needs: only what is missing, or whole pages
+  // when filters drop tasks.
+  const tasks: Task[] = []
+  for (let start = 0; start < ids.length && tasks.length < limit; ) {
+    const count = params.limit === undefined ? ids.length : dropsSome ? tasksPerPage : limit - tasks.length
+    const page = ids.slice(start, start + count)
+    start += page.length
+    for (const task of await getTasks(client, { deployment, taskIds: page, blockNumber })) {
+      if (tasks.length < limit && keep(task)) tasks.push(task)
+    }
+  }
 
   // Tasks claimed in the range but submitted before it: find their inputs by id.
   const missing = tasks.filter((task) => !inputs.has(task.taskId)).map((task) => task.taskId)

@@ -515,13 +515,27 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
     .option('--provider <address>', 'tasks this provider claimed')
     .option('--source <id>', 'tasks of this source', parseInteger)
     .option('--status <status...>', 'Open, Claimed, Revealing, Completed, Failed, Cancelled, Expired')
+    .option('--limit <n>', 'at most this many tasks (default: all of them)', parseInteger)
+    .option('--after <taskId>', 'only tasks with a higher id (the last id of the previous page)', parseId)
     .addHelpText(
       'after',
-      examples('gridforge task list --mine --status Open Claimed', 'gridforge --json task list --source 1'),
+      examples(
+        'gridforge task list --mine --status Open Claimed',
+        'gridforge --json task list --source 1',
+        'gridforge task list --source 1 --limit 100 --after 4200',
+      ),
     )
     .action(
       async (
-        options: { mine?: boolean; client?: string; provider?: string; source?: number; status?: string[] },
+        options: {
+          mine?: boolean
+          client?: string
+          provider?: string
+          source?: number
+          status?: string[]
+          limit?: number
+          after?: bigint
+        },
         command: Command,
       ) => {
         const context = contextOf(command)
@@ -542,6 +556,8 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
           ...(provider === undefined ? {} : { provider }),
           ...(options.source === undefined ? {} : { sourceId: options.source }),
           ...(options.status === undefined ? {} : { status: options.status as TaskStatus[] }),
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+          ...(options.after === undefined ? {} : { afterTaskId: options.after }),
         })
         context.terminal.result(tasks, () =>
           tasks.length === 0
@@ -559,6 +575,11 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
                 ]),
               ),
         )
+        // A full page: say how to get the next one (on stderr, so that --json output stays one document).
+        const last = tasks.at(-1)
+        if (options.limit !== undefined && tasks.length === options.limit && last !== undefined) {
+          context.terminal.err(`more tasks may follow: run the same command with --after ${last.taskId}`)
+        }
       },
     )
 }
