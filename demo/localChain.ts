@@ -1,21 +1,33 @@
 /** The local network's chain: a Hardhat devnet with Gridforge deployed, its wallets and its GRID. */
 import type { Deployment } from '@gridforge/sdk'
 import {
+  type Chain,
+  type Client,
   createWalletClient,
   erc20Abi,
   type Hex,
+  type HttpTransport,
   http,
   nonceManager,
+  type PublicActions,
   parseEther,
   parseUnits,
   publicActions,
+  type WalletActions,
+  type WalletRpcSchema,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { startDevnet } from '../packages/contracts/scripts/devnet.js'
 
 /** A wallet client of the local chain with the public actions: what the SDK's writes and reads take. */
-export type LocalWallet = ReturnType<typeof localWallet>
+export type LocalWallet = Client<
+  HttpTransport,
+  Chain,
+  PrivateKeyAccount,
+  WalletRpcSchema,
+  WalletActions<Chain, PrivateKeyAccount> & PublicActions<HttpTransport, Chain, PrivateKeyAccount>
+>
 
 export interface LocalChain {
   rpcUrl: string
@@ -34,7 +46,7 @@ export interface LocalChain {
   stop(): Promise<void>
 }
 
-function localWallet(rpcUrl: string, privateKey: Hex, pollingInterval: number) {
+function localWallet(rpcUrl: string, privateKey: Hex, pollingInterval: number): LocalWallet {
   return createWalletClient({
     account: privateKeyToAccount(privateKey, { nonceManager }),
     chain: { ...hardhat, id: 31337 as const },
