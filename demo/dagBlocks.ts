@@ -5,6 +5,7 @@
 import type { ContentStore } from '@gridforge/sdk/storage'
 import * as dagPb from '@ipld/dag-pb'
 import { UnixFS } from 'ipfs-unixfs'
+import { base32 } from 'multiformats/bases/base32'
 import type { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 
@@ -48,7 +49,7 @@ export async function* dagBlocks(
     if (cid.multihash.code === identity.code) return
     if (depth > MAX_DEPTH) throw new Error(`the DAG under ${root} is deeper than ${MAX_DEPTH} levels`)
     // Blocks are keyed by multihash: the same bytes under a CIDv0 and a CIDv1 are one block.
-    const key = cid.multihash.bytes.join(',')
+    const key = base32.encode(cid.multihash.bytes)
     if (options.duplicates !== true) {
       if (seen.has(key)) return
       seen.add(key)

@@ -58,8 +58,10 @@ export async function trustlessGatewayResponse(
   const { method, url, headers } = request
   if (method !== 'GET' && method !== 'HEAD')
     throw new GatewayError(`method ${method} not allowed: use GET or HEAD`, 405)
-  const [given = '', ...path] = url.pathname.slice('/ipfs/'.length).split('/')
-  const cid = parseCid(decodeURIComponent(given))
+  const [segment = '', ...path] = url.pathname.slice('/ipfs/'.length).split('/')
+  // The CID as the client wrote it (any multibase), once it parsed: safe in headers and file names.
+  const given = decodeSegment(segment)
+  const cid = parseCid(given)
   const format = negotiate(url.searchParams, headers.get('accept'))
   if (path.some((segment) => segment !== ''))
     throw new GatewayError(
@@ -148,6 +150,17 @@ function streamOf(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array
       await chunks.return(undefined)
     },
   })
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new GatewayError(
+      `invalid CID ${JSON.stringify(segment.slice(0, 100))}: malformed percent-encoding`,
+      400,
+    )
+  }
 }
 
 function parseCid(input: string): CID {

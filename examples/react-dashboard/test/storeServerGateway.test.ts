@@ -213,6 +213,7 @@ describe('the store server as a trustless gateway', () => {
     expect(bad.status).toBe(400)
     expect(bad.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(await bad.text()).toMatch(/invalid CID "not-a-cid"/)
+    expect(await status('/ipfs/%E0%A4%A?format=raw')).toBe(400)
     // Strict trustless: no deserialized responses.
     expect(await status(`/ipfs/${file}`)).toBe(400)
     expect(await status(`/ipfs/${file}`, { headers: { accept: 'text/html' } })).toBe(400)
