@@ -123,6 +123,9 @@ const FIRST_PROVIDER_ACCOUNT = 2
  */
 export async function startLocalNetwork(parameters: StartLocalNetworkParameters = {}): Promise<LocalNetwork> {
   const { port, storePort, pollingInterval = 200, providers: count = 1 } = parameters
+  // Hardhat's 20 accounts: #0 deploys, #1 is the client, the providers take #2 onwards.
+  if (!Number.isInteger(count) || count < 1 || count > 18)
+    throw new Error(`providers must be from 1 to 18 (the devnet's accounts #2 to #19), got ${count}`)
   const log = parameters.log ?? ((line: string) => console.log(line))
   const detail = (line: string) => log(`  ${line}`)
   const step = (id: LocalNetworkStepId, title: string) =>

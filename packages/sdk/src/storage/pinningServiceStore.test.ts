@@ -1,4 +1,4 @@
-import { HttpResponse, http } from 'msw'
+import { delay, HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { CID } from 'multiformats/cid'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
@@ -11,6 +11,7 @@ import {
   PinningServiceError,
   PinningUnauthorizedError,
   PinTimeoutError,
+  StorageTimeoutError,
 } from './errors.js'
 import { getBytes } from './getBytes.js'
 import { getJson } from './getJson.js'
@@ -299,6 +300,21 @@ describe('pinningServiceStore', () => {
 
     server.use(http.get(`${SERVICE}/pins/:requestid`, () => HttpResponse.json({ hello: 'world' })))
     await expect(store.getPin('request-1')).rejects.toThrow(/not a PinStatus/)
+  })
+
+  test('a service silent for timeoutMs throws StorageTimeoutError; headers are sent', async () => {
+    let seen: string | null = null
+    server.use(
+      http.get(`${SERVICE}/pins`, async ({ request }) => {
+        seen = request.headers.get('x-client')
+        await delay(1_000)
+        return HttpResponse.json({ count: 0, results: [] })
+      }),
+    )
+    const { store } = open({ timeoutMs: 30, headers: { 'x-client': 'gridforge-test' } })
+    const cid = await computeCid(text('silent'))
+    await expect(store.pin(cid)).rejects.toBeInstanceOf(StorageTimeoutError)
+    expect(seen).toBe('gridforge-test')
   })
 
   test('listPins, getPin and unpin', async () => {
