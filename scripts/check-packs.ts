@@ -29,7 +29,7 @@ const install = !args.has('--no-install')
 // ---------------------------------------------------------------------------------------------------------
 
 interface PackageSpec {
-  /** Paths (relative to the package root) allowed besides package.json, README.md, LICENSE, CHANGELOG.md and dist/. */
+  /** Paths (relative to the package root) allowed besides package.json, README.md, LICENSE, CHANGELOG.md, dist/ and the bins. */
   allowed: (file: string) => boolean
   /** For every subpath of `exports` (but `./package.json`): names its module must export. */
   exports: Record<string, string[]>
@@ -301,6 +301,18 @@ function inspect(packed: Omit<Packed, 'size' | 'files' | 'problems'>, versions: 
     byPath.set(entry.path.slice('package/'.length), entry)
   }
 
+  // The bins are small launchers outside dist/ (bin/<name>.js importing ../dist/cli.js): they exist before the
+  // first build, so a workspace install can link them. Only the files `bin` names are allowed there.
+  const binFiles = new Set(
+    Object.values(binsOf(packed.manifest)).map((target) => path.posix.normalize(target)),
+  )
+  for (const file of binFiles) {
+    const entry = byPath.get(file)
+    if (entry && !entry.data.toString('utf8').startsWith('#!/usr/bin/env node\n')) {
+      problems.push(`${file}: a bin without the #!/usr/bin/env node line (npm links it as an executable)`)
+    }
+  }
+
   for (const [file, entry] of byPath) {
     if (entry.type !== '0') {
       problems.push(`${file}: not a regular file (tar type ${entry.type})`)
@@ -314,6 +326,7 @@ function inspect(packed: Omit<Packed, 'size' | 'files' | 'problems'>, versions: 
     const allowed =
       ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file) ||
       isDistFile(file) ||
+      binFiles.has(file) ||
       packed.spec.allowed(file)
     if (!allowed) problems.push(`${file}: not in the allowed set`)
     if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(entry.data.toString('latin1'))) {

@@ -41,9 +41,18 @@ if ! { _gf_node_ok && _gf_pnpm_ok; }; then
   export PATH="$_gf_dir/node_modules/.bin:$PATH"
 fi
 
-echo "toolchain: node $(node --version), pnpm $(pnpm --version)" >&2
-# When executed rather than sourced, tell the caller what to put on PATH.
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-  echo "export PATH=\"$_gf_dir/node_modules/.bin:\$PATH\""
+# A sourced script runs on after a failed npm install: check what is on PATH now, so the caller hears of it.
+if _gf_node_ok && _gf_pnpm_ok; then
+  _gf_status=0
+  echo "toolchain: node $(node --version), pnpm $(pnpm --version)" >&2
+  # When executed rather than sourced, tell the caller what to put on PATH.
+  if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "export PATH=\"$_gf_dir/node_modules/.bin:\$PATH\""
+  fi
+else
+  _gf_status=1
+  echo "toolchain: no Node >= 22 and pnpm $_gf_pnpm_version on PATH after installing into $_gf_dir (see npm's errors above)" >&2
 fi
 unset -f _gf_node_ok _gf_pnpm_ok
+# Sourced or executed, the script's status is its last command's: under `set -e` a failure stops the caller.
+(exit "$_gf_status")

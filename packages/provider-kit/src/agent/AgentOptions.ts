@@ -48,8 +48,11 @@ export interface AgentOptions {
   /** Milliseconds between polls for new events (default: the client's `pollingInterval`). */
   pollingInterval?: number | undefined
   /**
-   * Milliseconds between full scans of open tasks, which catch reopened slots (default 30 000). A task
-   * whose input or image could not be prepared (nothing claimed) is looked at again two scans later.
+   * Longest wait, in milliseconds, before a task the agent waits on (for others to commit, for a
+   * reveal window to close) is read again even without an event about it (default 30 000). A task
+   * whose input or image could not be prepared (nothing claimed) is looked at again after twice this.
+   * The agent never re-reads the market's history: it acts on the events it follows from a journaled
+   * cursor (`<dataDir>/cursor.json`).
    */
   rescanInterval?: number | undefined
   /** Seconds kept free before a claim's deadline to upload and submit (default 30). */

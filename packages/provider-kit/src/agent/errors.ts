@@ -18,3 +18,25 @@ export class TaskRefusedError extends BaseError {
     this.reason = reason
   }
 }
+
+export type TaskOutputRejectedErrorType = TaskOutputRejectedError & { name: 'TaskOutputRejectedError' }
+
+/**
+ * What a task left in its output directory cannot be stored: a FIFO, a socket,
+ * a device, a link pointing out of the tree, or a file the agent cannot read.
+ * Permanent: trying again reads the same directory.
+ */
+export class TaskOutputRejectedError extends BaseError {
+  override name = 'TaskOutputRejectedError' as const
+  readonly taskId: bigint
+  readonly reason: string
+
+  constructor({ taskId, reason, cause }: { taskId: bigint; reason: string; cause?: unknown }) {
+    super(`Task ${taskId} output rejected: ${reason}`, {
+      cause,
+      metaMessages: ['A source must leave only regular files, folders and links within its output folder.'],
+    })
+    this.taskId = taskId
+    this.reason = reason
+  }
+}

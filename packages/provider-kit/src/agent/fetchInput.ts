@@ -1,6 +1,7 @@
 import { mkdir, open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ContentStore } from '@gridforge/sdk/storage'
+import { type ContentStore, NotADirectoryError } from '@gridforge/sdk/storage'
+import { errorKind, messageOf } from './errorKind.js'
 import { TaskRefusedError } from './errors.js'
 
 export interface FetchInputParameters {
@@ -63,27 +64,15 @@ export async function fetchInput(parameters: FetchInputParameters): Promise<void
     try {
       await store.ls(cid, { signal })
     } catch (error) {
-      if ((error as Error).name !== 'NotADirectoryError') throw error
+      if (!(error instanceof NotADirectoryError)) throw error
       isDirectory = false
     }
     if (isDirectory) await walk(cid, dir, 0)
     else await writeFile(cid, join(dir, 'input'))
   } catch (error) {
     if (error instanceof TaskRefusedError) throw error
-    const name = (error as Error).name
-    if (
-      [
-        'ContentVerificationError',
-        'ContentTooLargeError',
-        'InvalidDagError',
-        'UnsupportedCidError',
-        'InvalidCidError',
-      ].includes(name)
-    )
-      throw refuse(
-        `input ${cid} is invalid: ${(error as { shortMessage?: string }).shortMessage ?? (error as Error).message}`,
-        error,
-      )
+    // Content that failed verification or cannot be a DAG stays so; a missing input may still arrive.
+    if (errorKind(error) === 'permanent') throw refuse(`input ${cid} is invalid: ${messageOf(error)}`, error)
     throw error
   }
 }

@@ -1,5 +1,5 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { Hex } from 'viem'
 import type { RunOutcome } from '../runtime/ContainerRuntime.js'
 
@@ -8,8 +8,8 @@ import type { RunOutcome } from '../runtime/ContainerRuntime.js'
  * to disk before the action it announces, so that a restarted agent knows what
  * may already be on chain and checks before doing it again:
  *
- * `claiming` → `claimed` → `running` → `ran` → (1 replica) `submitting` → `done`
- *                                            ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
+ * `claiming` → `claimed` → `running` → `ran` → `stored` → (1 replica) `submitting` → `done`
+ *                                                     ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
  *
  * `abandoned` ends a task the agent gave up on (the reason is kept).
  */
@@ -18,6 +18,7 @@ export type JournalStep =
   | 'claimed'
   | 'running'
   | 'ran'
+  | 'stored'
   | 'submitting'
   | 'committing'
   | 'committed'
@@ -34,9 +35,10 @@ export interface JournalRun {
   startedAt: number
   /** Unix seconds. */
   finishedAt: number
-  logsCID: string
-  /** Present when the outcome is `exited`: the imported output directory. */
-  outputCID: string | undefined
+  /** Set by the `stored` step (older journals set it at `ran`). */
+  logsCID?: string | undefined
+  /** Set by the `stored` step when the outcome is `exited`: the imported output directory. */
+  outputCID?: string | undefined
   reason: string | undefined
 }
 
@@ -59,6 +61,8 @@ export interface JournalEntry {
   runtimeSec: number | undefined
   /** Replicas > 1: the secret salt of the commitment (lost salt = no reveal = slashed, so it is written before the commit is sent). */
   salt: Hex | undefined
+  /** Reopen this overdue slot before claiming (a `claiming` entry only). */
+  reopen?: number | undefined
   /** The last transaction sent for the current step. */
   txHash: Hex | undefined
   /** Why the task was abandoned or a run failed. */
@@ -77,8 +81,29 @@ export interface Journal {
   remove(taskId: bigint): Promise<void>
 }
 
+/** Every step, in the order a task goes through them. */
+export const journalSteps: readonly JournalStep[] = [
+  'claiming',
+  'claimed',
+  'running',
+  'ran',
+  'stored',
+  'submitting',
+  'committing',
+  'committed',
+  'revealing',
+  'revealed',
+  'done',
+  'abandoned',
+]
+
 /** Steps after which nothing is left to do. */
 export const finalSteps: readonly JournalStep[] = ['done', 'abandoned']
+
+/** Whether `step` comes before `other` in a task's life. */
+export function isBefore(step: JournalStep, other: JournalStep): boolean {
+  return journalSteps.indexOf(step) < journalSteps.indexOf(other)
+}
 
 /**
  * Opens (and creates) the journal in `dir`. One file per task,
@@ -103,22 +128,7 @@ export async function openJournal(dir: string): Promise<Journal> {
       }
     },
     async put(entry) {
-      const target = file(entry.taskId)
-      const temporary = `${target}.${process.pid}.tmp`
-      const handle = await open(temporary, 'w')
-      try {
-        await handle.writeFile(`${JSON.stringify(entry, null, 2)}\n`)
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
-      await rename(temporary, target)
-      const directory = await open(dir, 'r')
-      try {
-        await directory.sync()
-      } finally {
-        await directory.close()
-      }
+      await writeDurably(file(entry.taskId), `${JSON.stringify(entry, null, 2)}\n`)
     },
     async list() {
       const names = (await readdir(dir)).filter((name) => /^\d+\.json$/.test(name))
@@ -135,6 +145,28 @@ export async function openJournal(dir: string): Promise<Journal> {
     async remove(taskId) {
       await rm(file(taskId), { force: true })
     },
+  }
+}
+
+/**
+ * Replaces `target` with `text` atomically and durably: a temp file, fsync, rename,
+ * fsync of the directory. A crash leaves the old or the new content, never half.
+ */
+export async function writeDurably(target: string, text: string): Promise<void> {
+  const temporary = `${target}.${process.pid}.tmp`
+  const handle = await open(temporary, 'w')
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await rename(temporary, target)
+  const directory = await open(dirname(target), 'r')
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
   }
 }
 

@@ -11,7 +11,9 @@ import {
 } from '@gridforge/sdk'
 import { type ContentStore, getBytes } from '@gridforge/sdk/storage'
 import type { Account, Address, Chain, Client, Transport } from 'viem'
+import { ImageDigestMismatchError, ImageUnavailableError } from '../errors.js'
 import type { ContainerRuntime, PreparedImage, ResourceLimits, RunSpec } from '../runtime/ContainerRuntime.js'
+import { errorKind, messageOf } from './errorKind.js'
 import { TaskRefusedError } from './errors.js'
 import { fetchInput } from './fetchInput.js'
 
@@ -60,7 +62,8 @@ export async function prepareTask(parameters: PrepareTaskParameters): Promise<Pr
     const bytes = await getBytes(store, source.metadata, { maxBytes: maxSourceMetadataBytes, signal })
     metadata = parseSourceMetadata(bytes)
   } catch (error) {
-    if (!isContentProblem(error)) throw error
+    // Missing metadata may still arrive (postponed); broken or hostile metadata never gets better.
+    if (errorKind(error) !== 'permanent') throw error
     throw refuse(`source ${task.sourceId} has unusable metadata: ${messageOf(error)}`, error)
   }
   if (imageDigestOf(metadata.image) !== source.imageDigest)
@@ -74,8 +77,7 @@ export async function prepareTask(parameters: PrepareTaskParameters): Promise<Pr
   try {
     image = await runtime.prepareImage({ image: metadata.image, imageDigest: source.imageDigest, signal })
   } catch (error) {
-    const name = (error as Error).name
-    if (name === 'ImageDigestMismatchError' || name === 'ImageUnavailableError')
+    if (error instanceof ImageDigestMismatchError || error instanceof ImageUnavailableError)
       throw refuse(messageOf(error), error)
     throw error
   }
@@ -146,29 +148,4 @@ export function runSpecOf(parameters: RunSpecParameters): RunSpec {
     },
     deadline,
   }
-}
-
-const contentProblems = new Set([
-  'ContentVerificationError',
-  'ContentTooLargeError',
-  'ContentNotFoundError',
-  'InvalidDagError',
-  'InvalidCidError',
-  'UnsupportedCidError',
-  'NotAFileError',
-  'InvalidParametersError',
-  'SourceMetadataTooLargeError',
-])
-
-function isContentProblem(error: unknown): boolean {
-  return error instanceof Error && contentProblems.has(error.name)
-}
-
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const short = (error as { shortMessage?: string }).shortMessage ?? error.message
-    const details = (error as { details?: string }).details
-    return details !== undefined && details !== '' && details !== short ? `${short} (${details})` : short
-  }
-  return String(error)
 }

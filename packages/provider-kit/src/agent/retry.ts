@@ -1,5 +1,7 @@
-import { ContractRevertedError, InvalidParametersError } from '@gridforge/sdk'
 import { sleep as clockSleep, systemClock } from '../runtime/clock.js'
+import { isTransient } from './errorKind.js'
+
+export { isTransient }
 
 /** Waits `ms` milliseconds, or until `signal` aborts (then rejects). Injectable so retries can be tested without waiting. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
@@ -50,30 +52,4 @@ export async function retry<T>(fn: () => Promise<T>, options: RetryOptions = {})
       await wait(delay, signal)
     }
   }
-}
-
-/**
- * Whether an error may go away by trying again: network failures, timeouts,
- * an RPC or store that is down. Not: a contract revert, invalid input, or
- * content that failed verification — repeating those gives the same answer.
- */
-export function isTransient(error: unknown): boolean {
-  if (error instanceof ContractRevertedError || error instanceof InvalidParametersError) return false
-  // A bare TypeError or RangeError is a bug, not an outage (network failures reach here wrapped by viem or the store).
-  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return false
-  const names = new Set<string>()
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) names.add(cause.name)
-  const permanent = [
-    'ContentVerificationError',
-    'ContentTooLargeError',
-    'InvalidDagError',
-    'InvalidCidError',
-    'UnsupportedCidError',
-    'SourceMetadataTooLargeError',
-    'ImageDigestMismatchError',
-    'TaskRefusedError',
-    'TransactionRevertedError',
-    'ContractFunctionRevertedError',
-  ]
-  return !permanent.some((name) => names.has(name))
 }

@@ -53,6 +53,20 @@ test('hostile sources and inputs are refused or failed with a logged reason, and
       store,
       command: ['sh', '-c', 'dd if=/dev/zero of="$GRIDFORGE_OUTPUT_DIR"/bomb bs=1048576 count=64; sleep 5'],
     }),
+    // A FIFO left in the output: reading it would block for ever; it is a reason, not a retry.
+    fifo: await publishTestImageSource({
+      store,
+      command: [
+        'sh',
+        '-c',
+        'echo partial > "$GRIDFORGE_OUTPUT_DIR"/out; mkfifo "$GRIDFORGE_OUTPUT_DIR"/pipe',
+      ],
+    }),
+    // A link pointing out of the output folder.
+    escapingLink: await publishTestImageSource({
+      store,
+      command: ['sh', '-c', 'ln -s /etc/passwd "$GRIDFORGE_OUTPUT_DIR"/passwd'],
+    }),
     good: await publishTestImageSource({
       store,
       command: ['sh', '-c', 'echo fine > "$GRIDFORGE_OUTPUT_DIR"/out'],
@@ -108,12 +122,37 @@ test('hostile sources and inputs are refused or failed with a logged reason, and
     expect((await journal.get(bomb))?.run?.outcome).toBe('outputTooLarge')
     expect(await resultSubmissions(bomb)).toEqual([])
 
+    // Outputs the importer cannot take end the task once, with the entry named: no retry loop.
+    for (const [name, reason] of [
+      ['fifo', /"pipe" is a FIFO/],
+      ['escapingLink', /"passwd" is a link out of the output folder/],
+    ] as const) {
+      const taskId = submitted[name] as bigint
+      await until(
+        async () => (await journal.get(taskId))?.step === 'abandoned',
+        60_000,
+        `the ${name} task to end`,
+      )
+      expect((await journal.get(taskId))?.reason, name).toMatch(reason)
+      expect(await resultSubmissions(taskId)).toEqual([])
+      const retries = agent.lines.filter(
+        (line) => line.taskId === String(taskId) && /retrying/.test(String(line.msg)),
+      )
+      expect(retries, name).toEqual([])
+    }
+
     // Still alive and working.
     const { taskId } = await submitTestTask({ sourceId: sources.good, input: await input() })
     const task = await waitForTaskState(taskId, (t) => t.status === 'Completed', 60_000)
     expect(task.slots[0]?.provider).toBe(provider.account.address)
     for (const name of Object.keys(refusals))
       expect(await resultSubmissions(submitted[name] as bigint)).toEqual([])
+    // Every line about a task names it: only the agent's own lines have no task id.
+    const agentLines = new Set(['agent started', 'stopping', 'stopped'])
+    const unnamed = agent.lines.filter(
+      (line) => line.taskId === undefined && !agentLines.has(String(line.msg)),
+    )
+    expect(unnamed).toEqual([])
   } finally {
     await agent.stop()
   }

@@ -19,7 +19,13 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { contractAddress, contractSchema, type OwnableContract } from './contracts.js'
 import { acceptOwnershipHints } from './hints.js'
@@ -65,7 +71,7 @@ export async function acceptOwnership(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: AcceptOwnershipParameters,
 ): Promise<AcceptOwnershipReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'acceptOwnership'
   const { contract } = validate(action, schema, parameters)
   const address = contractAddress(deployment, contract)
@@ -77,8 +83,7 @@ export async function acceptOwnership(
     abi: [fn, error],
     functionName: 'acceptOwnership',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, address, event)
   return { ...args, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -19,7 +19,13 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { contractAddress, contractSchema, type OwnableContract } from './contracts.js'
 import { ownableHints } from './hints.js'
@@ -77,7 +83,7 @@ export async function renounceOwnership(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: RenounceOwnershipParameters,
 ): Promise<RenounceOwnershipReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'renounceOwnership'
   const { contract } = validate(action, schema, parameters)
   const address = contractAddress(deployment, contract)
@@ -89,8 +95,7 @@ export async function renounceOwnership(
     abi: [fn, error],
     functionName: 'renounceOwnership',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, address, event)
   return { ...args, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

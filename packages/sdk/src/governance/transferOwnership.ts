@@ -23,7 +23,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { contractAddress, contractSchema, type OwnableContract } from './contracts.js'
 import { ownableHints } from './hints.js'
@@ -94,7 +100,7 @@ export async function transferOwnership(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: TransferOwnershipParameters,
 ): Promise<TransferOwnershipReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'transferOwnership'
   const { contract, newOwner } = validate(action, schema, parameters)
   const address = contractAddress(deployment, contract)
@@ -106,8 +112,7 @@ export async function transferOwnership(
     abi: [fn, ...errors],
     functionName: 'transferOwnership',
     args: [newOwner],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, address, event)
   return { ...args, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -13,7 +13,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -52,7 +58,7 @@ export async function claimCreatorFees(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ClaimCreatorFeesParameters,
 ): Promise<ClaimCreatorFeesReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'claimCreatorFees'
   const { sourceId } = validate(action, schema, parameters)
   const market = deployment.contracts.market
@@ -64,8 +70,7 @@ export async function claimCreatorFees(
     abi: [claimCreatorFeesFunction, ...taskMarketErrors, ...sourceRegistryErrors],
     functionName: 'claimCreatorFees',
     args: [sourceId],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, CreatorFeesClaimed)
   return {

@@ -11,7 +11,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import type { Duration } from '../utils/duration.js'
@@ -116,7 +122,7 @@ export async function setParams(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SetParamsParameters,
 ): Promise<SetParamsReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'setParams'
   const changes = validate(action, schema(token.decimals), parameters)
@@ -151,8 +157,7 @@ export async function setParams(
     abi: [setParamsFunction, ...taskMarketErrors],
     functionName: 'setParams',
     args: [next],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ParamsUpdated)
   return { ...args.params, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -11,7 +11,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type SetTreasuryParameters = DeploymentParameter &
@@ -48,7 +54,7 @@ export async function setTreasury(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SetTreasuryParameters,
 ): Promise<SetTreasuryReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'setTreasury'
   const { treasury } = validate(action, schema, parameters)
   const market = deployment.contracts.market
@@ -59,8 +65,7 @@ export async function setTreasury(
     abi: [setTreasuryFunction, ...taskMarketErrors],
     functionName: 'setTreasury',
     args: [treasury],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, TreasuryUpdated)
   return { treasury: args.treasury, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

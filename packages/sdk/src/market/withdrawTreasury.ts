@@ -7,7 +7,13 @@ import {
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -35,7 +41,7 @@ export async function withdrawTreasury(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: WithdrawTreasuryParameters,
 ): Promise<WithdrawTreasuryReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'withdrawTreasury'
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
@@ -46,8 +52,7 @@ export async function withdrawTreasury(
     abi: [withdrawTreasuryFunction, ...taskMarketErrors],
     functionName: 'withdrawTreasury',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, TreasuryWithdrawn)
   return {

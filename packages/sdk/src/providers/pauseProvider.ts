@@ -3,7 +3,13 @@ import { ProviderPaused, pause, errors as providerRegistryErrors } from '../abis
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { providerRegistryHints } from '../errors/hints/registries.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type PauseProviderParameters = DeploymentParameter & WriteOptions
@@ -30,7 +36,7 @@ export async function pauseProvider(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: PauseProviderParameters,
 ): Promise<PauseProviderReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'pauseProvider'
   const providers = deployment.contracts.providers
   const receipt = await writeAndWait(client, {
@@ -40,8 +46,7 @@ export async function pauseProvider(
     abi: [pause, ...providerRegistryErrors],
     functionName: 'pause',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, ProviderPaused)
   return { provider: args.provider, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -7,7 +7,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -81,7 +87,7 @@ export async function registerProvider(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: RegisterProviderParameters,
 ): Promise<RegisterProviderReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'registerProvider'
   const params = validate(action, schema, parameters)
   const providers = deployment.contracts.providers
@@ -93,8 +99,7 @@ export async function registerProvider(
     abi: [register, ...providerRegistryErrors],
     functionName: 'register',
     args: [params.capabilities, params.profile],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, ProviderRegistered)
   return {

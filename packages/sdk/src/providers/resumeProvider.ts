@@ -3,7 +3,13 @@ import { ProviderResumed, errors as providerRegistryErrors, resume } from '../ab
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { providerRegistryHints } from '../errors/hints/registries.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type ResumeProviderParameters = DeploymentParameter & WriteOptions
@@ -30,7 +36,7 @@ export async function resumeProvider(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ResumeProviderParameters,
 ): Promise<ResumeProviderReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'resumeProvider'
   const providers = deployment.contracts.providers
   const receipt = await writeAndWait(client, {
@@ -40,8 +46,7 @@ export async function resumeProvider(
     abi: [resume, ...providerRegistryErrors],
     functionName: 'resume',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, ProviderResumed)
   return { provider: args.provider, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

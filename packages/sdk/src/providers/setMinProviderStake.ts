@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, formatAmount, gridToken } from '../utils/amount.js'
 
@@ -61,7 +67,7 @@ export async function setMinProviderStake(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SetMinProviderStakeParameters,
 ): Promise<SetMinProviderStakeReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'setMinProviderStake'
   const params = validate(action, schema(token.decimals), parameters)
@@ -74,8 +80,7 @@ export async function setMinProviderStake(
     abi: [setMinProviderStakeFunction, ...providerRegistryErrors],
     functionName: 'setMinProviderStake',
     args: [params.amount],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, MinProviderStakeUpdated)
   return {

@@ -8,7 +8,7 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import { type WriteOptions, type WriteResult, writeAndWait, writeOptions } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type SubscribeSourcesParameters = DeploymentParameter &
@@ -49,7 +49,7 @@ export async function subscribeSources(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SubscribeSourcesParameters,
 ): Promise<SubscribeSourcesReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'subscribeSources'
   const params = validate(action, schema, parameters)
   const providers = deployment.contracts.providers
@@ -60,8 +60,7 @@ export async function subscribeSources(
     abi: [subscribe, ...providerRegistryErrors],
     functionName: 'subscribe',
     args: [params.sourceIds],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const logs = parseEventLogs({
     abi: [ProviderSubscribed],

@@ -12,7 +12,7 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import { type WriteOptions, type WriteResult, writeAndWait, writeOptions } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type UnsubscribeSourcesParameters = DeploymentParameter &
@@ -53,7 +53,7 @@ export async function unsubscribeSources(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: UnsubscribeSourcesParameters,
 ): Promise<UnsubscribeSourcesReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'unsubscribeSources'
   const params = validate(action, schema, parameters)
   const providers = deployment.contracts.providers
@@ -64,8 +64,7 @@ export async function unsubscribeSources(
     abi: [unsubscribe, ...providerRegistryErrors],
     functionName: 'unsubscribe',
     args: [params.sourceIds],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const logs = parseEventLogs({
     abi: [ProviderUnsubscribed],

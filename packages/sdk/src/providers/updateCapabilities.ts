@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Capabilities, capabilitiesSchema } from './registerProvider.js'
 
@@ -55,7 +61,7 @@ export async function updateCapabilities(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: UpdateCapabilitiesParameters,
 ): Promise<UpdateCapabilitiesReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'updateCapabilities'
   const params = validate(action, schema, parameters)
   const providers = deployment.contracts.providers
@@ -66,8 +72,7 @@ export async function updateCapabilities(
     abi: [updateCapabilitiesFunction, ...providerRegistryErrors],
     functionName: 'updateCapabilities',
     args: [params.capabilities, params.profile],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, ProviderUpdated)
   return {

@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type DeactivateSourceParameters = DeploymentParameter &
@@ -45,7 +51,7 @@ export async function deactivateSource(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: DeactivateSourceParameters,
 ): Promise<DeactivateSourceReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'deactivateSource'
   const params = validate(action, schema, parameters)
   const sources = deployment.contracts.sources
@@ -56,8 +62,7 @@ export async function deactivateSource(
     abi: [deactivateFunction, ...sourceRegistryErrors],
     functionName: 'deactivate',
     args: [params.sourceId],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, sources, SourceDeactivated)
   return { sourceId: args.sourceId, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

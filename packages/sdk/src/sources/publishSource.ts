@@ -7,7 +7,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Requirements } from '../types/requirements.js'
 import type { Duration } from '../utils/duration.js'
@@ -117,7 +123,7 @@ export async function publishSource(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: PublishSourceParameters,
 ): Promise<PublishSourceReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'publishSource'
   const params = validate(action, schema, parameters)
   const sources = deployment.contracts.sources
@@ -141,8 +147,7 @@ export async function publishSource(
       params.creatorFeeBps ?? 0,
       params.predecessor ?? 0,
     ],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, sources, SourcePublished)
   return {

@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type ReactivateSourceParameters = DeploymentParameter &
@@ -45,7 +51,7 @@ export async function reactivateSource(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ReactivateSourceParameters,
 ): Promise<ReactivateSourceReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'reactivateSource'
   const params = validate(action, schema, parameters)
   const sources = deployment.contracts.sources
@@ -56,8 +62,7 @@ export async function reactivateSource(
     abi: [reactivateFunction, ...sourceRegistryErrors],
     functionName: 'reactivate',
     args: [params.sourceId],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, sources, SourceReactivated)
   return { sourceId: args.sourceId, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

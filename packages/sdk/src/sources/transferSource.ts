@@ -7,7 +7,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 export type TransferSourceParameters = DeploymentParameter &
@@ -46,7 +52,7 @@ export async function transferSource(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: TransferSourceParameters,
 ): Promise<TransferSourceReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'transferSource'
   const params = validate(action, schema, parameters)
   if (BigInt(params.to) === 0n) {
@@ -63,8 +69,7 @@ export async function transferSource(
     abi: [transfer, ...sourceRegistryErrors],
     functionName: 'transfer',
     args: [params.sourceId, params.to],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, sources, SourceTransferred)
   return {

@@ -7,7 +7,13 @@ import {
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { stakingHints } from '../errors/hints/staking.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -38,7 +44,7 @@ export async function claimRewards(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ClaimRewardsParameters,
 ): Promise<ClaimRewardsReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'claimRewards'
   const staking = deployment.contracts.staking
   const receipt = await writeAndWait(client, {
@@ -49,8 +55,7 @@ export async function claimRewards(
     abi: [claimRewardsFunction, ...stakingErrors],
     functionName: 'claimRewards',
     args: [],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, staking, RewardsClaimed)
   return { amount: args.amount, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 
@@ -54,7 +60,7 @@ export async function requestUnbond(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: RequestUnbondParameters,
 ): Promise<RequestUnbondReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'requestUnbond'
   const params = validate(action, schema(token.decimals), parameters)
@@ -67,8 +73,7 @@ export async function requestUnbond(
     abi: [requestUnbondFunction, ...stakingErrors],
     functionName: 'requestUnbond',
     args: [params.amount],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, staking, UnbondRequested)
   return {

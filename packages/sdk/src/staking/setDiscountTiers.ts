@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import type { DiscountTier } from './getDiscountTiers.js'
@@ -104,7 +110,7 @@ export async function setDiscountTiers(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SetDiscountTiersParameters,
 ): Promise<SetDiscountTiersReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'setDiscountTiers'
   const params = validate(action, schema(token.decimals), parameters)
@@ -117,8 +123,7 @@ export async function setDiscountTiers(
     abi: [setDiscountTiersFunction, ...stakingErrors],
     functionName: 'setDiscountTiers',
     args: [params.tiers],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, staking, DiscountTiersUpdated)
   return {

@@ -11,7 +11,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Duration } from '../utils/duration.js'
 
@@ -63,7 +69,7 @@ export async function setUnbondingPeriod(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SetUnbondingPeriodParameters,
 ): Promise<SetUnbondingPeriodReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'setUnbondingPeriod'
   const params = validate(action, schema, parameters)
   const staking = deployment.contracts.staking
@@ -74,8 +80,7 @@ export async function setUnbondingPeriod(
     abi: [setUnbondingPeriodFunction, ...stakingErrors],
     functionName: 'setUnbondingPeriod',
     args: [params.period],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, staking, UnbondingPeriodUpdated)
   return {

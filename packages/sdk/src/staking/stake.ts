@@ -7,7 +7,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
@@ -91,8 +97,7 @@ export async function stake(
       abi: [stakeWithPermit, ...abi],
       functionName: 'stakeWithPermit',
       args: [params.amount, permit.deadline, permit.v, permit.r, permit.s],
-      account,
-      confirmations,
+      ...writeOptions(parameters),
     })
   } else {
     if (params.approve === true) approveHash = await approveIfShort(client, funding)
@@ -104,8 +109,7 @@ export async function stake(
       abi: [stakeFunction, ...abi],
       functionName: 'stake',
       args: [params.amount],
-      account,
-      confirmations,
+      ...writeOptions(parameters),
     })
   }
   const { args } = findEvent(action, receipt, staking, Staked)

@@ -15,7 +15,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -66,7 +72,7 @@ export async function claimTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ClaimTaskParameters,
 ): Promise<ClaimTaskReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'claimTask'
   const taskId = validate(action, schema, parameters).taskId as bigint
   const market = deployment.contracts.market
@@ -78,8 +84,7 @@ export async function claimTask(
     abi: [claimTaskFunction, ...taskMarketErrors, ...providerRegistryErrors, ...stakingErrors],
     functionName: 'claimTask',
     args: [taskId],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, TaskClaimed)
   return {

@@ -20,7 +20,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
@@ -94,7 +100,7 @@ export async function commitResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: CommitResultParameters,
 ): Promise<CommitResultReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment, account } = parameters
   const action = 'commitResult'
   const params = validate(action, schema, parameters)
   const provider = accountAddress(client, action, account)
@@ -111,8 +117,7 @@ export async function commitResult(
     abi: [commitResultFunction, ...taskMarketErrors],
     functionName: 'commitResult',
     args: [taskId, commitment],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultCommitted)
   const opened = parseEventLogs({

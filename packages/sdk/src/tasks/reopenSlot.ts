@@ -16,7 +16,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 
@@ -60,7 +66,7 @@ export async function reopenSlot(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ReopenSlotParameters,
 ): Promise<ReopenSlotReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'reopenSlot'
   const params = validate(action, schema, parameters)
   const market = deployment.contracts.market
@@ -72,8 +78,7 @@ export async function reopenSlot(
     abi: [reopenSlotFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'reopenSlot',
     args: [params.taskId as bigint, params.slot],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, SlotReopened)
   const slash = parseEventLogs({

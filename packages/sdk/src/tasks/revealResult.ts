@@ -15,7 +15,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { TaskSettlement } from '../types/settlement.js'
 import { gridToken } from '../utils/amount.js'
@@ -88,7 +94,7 @@ export async function revealResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: RevealResultParameters,
 ): Promise<RevealResultReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'revealResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
@@ -108,8 +114,7 @@ export async function revealResult(
       params.receipt,
       params.runtimeSec,
     ],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultRevealed)
   return {

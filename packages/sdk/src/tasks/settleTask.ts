@@ -3,7 +3,7 @@ import * as z from 'zod/mini'
 import type { RevertHints } from '../errors/contract.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import { type WriteOptions, type WriteResult, writeAndWait, writeOptions } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { TaskSettlement } from '../types/settlement.js'
 import { gridToken } from '../utils/amount.js'
@@ -33,7 +33,7 @@ export async function settleTask(
     hints: RevertHints
   },
 ): Promise<WriteResult & TaskSettlement> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const taskId = validate(action, schema, parameters).taskId
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
@@ -44,8 +44,7 @@ export async function settleTask(
     abi,
     functionName,
     args: [taskId],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   return {
     ...requireSettlement(action, receipt, market, taskId),

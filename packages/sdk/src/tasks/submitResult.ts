@@ -15,7 +15,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { requireSettlement } from './settlement.js'
@@ -83,7 +89,7 @@ export async function submitResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SubmitResultParameters,
 ): Promise<SubmitResultReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const action = 'submitResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
@@ -96,8 +102,7 @@ export async function submitResult(
     abi: [submitResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'submitResult',
     args: [taskId, params.result, params.receipt, params.runtimeSec],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultSubmitted)
   const settlement = requireSettlement(action, receipt, market, taskId)

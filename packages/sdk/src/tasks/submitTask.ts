@@ -8,7 +8,13 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { type FieldsOutput, optional, validateFields } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Requirements } from '../types/requirements.js'
 import { type Amount, gridToken } from '../utils/amount.js'
@@ -124,7 +130,7 @@ export async function submitTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SubmitTaskParameters,
 ): Promise<SubmitTaskReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTask'
   const params = validateFields(action, taskFields(token.decimals), parameters)
@@ -137,8 +143,7 @@ export async function submitTask(
     abi: [submitTaskFunction, ...submissionErrors],
     functionName: 'submitTask',
     args: [toTaskParams(params, deadline)],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, deployment.contracts.market, TaskSubmitted)
   return {

@@ -10,7 +10,7 @@ import { taskSubmissionHints } from '../errors/hints/taskSubmission.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import { validateFields } from '../internal/validate.js'
-import { findEvent, read, writeAndWait } from '../internal/write.js'
+import { findEvent, read, writeAndWait, writeOptions } from '../internal/write.js'
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
 import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
@@ -64,7 +64,7 @@ export async function submitTaskWithPermit(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SubmitTaskWithPermitParameters,
 ): Promise<SubmitTaskWithPermitReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment, account } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTaskWithPermit'
   const params = validateFields(action, taskFields(token.decimals), parameters)
@@ -87,7 +87,7 @@ export async function submitTaskWithPermit(
   const taskParams = toTaskParams(params, deadline)
   const escrow = params.maxPayment * BigInt(taskParams.replicas)
   const pulled = escrow > balance ? escrow - balance : 0n
-  const write = { action, hints: taskSubmissionHints, token, address: market, account, confirmations }
+  const write = { action, hints: taskSubmissionHints, token, address: market, ...writeOptions(parameters) }
   let receipt: TransactionReceipt
   if (pulled === 0n) {
     receipt = await writeAndWait(client, {

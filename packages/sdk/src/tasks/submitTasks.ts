@@ -17,7 +17,7 @@ import {
   type InvalidParametersErrorType,
 } from '../errors/validation.js'
 import { parseFields } from '../internal/validate.js'
-import { type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import { type WriteOptions, type WriteResult, writeAndWait, writeOptions } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import {
@@ -72,7 +72,7 @@ export async function submitTasks(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: SubmitTasksParameters,
 ): Promise<SubmitTasksReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'submitTasks'
   const tasks = validateTasks(action, token.decimals, parameters.tasks)
@@ -91,8 +91,7 @@ export async function submitTasks(
     abi: [submitTasksFunction, ...taskMarketErrors, ...sourceRegistryErrors, ERC20InsufficientBalance],
     functionName: 'submitTasks',
     args: [tasks.map((task, index) => toTaskParams(task, deadlines[index] as number))],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const submitted = parseEventLogs({
     abi: [TaskSubmitted],

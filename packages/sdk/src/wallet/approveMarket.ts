@@ -7,7 +7,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 
@@ -47,7 +53,7 @@ export async function approveMarket(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ApproveMarketParameters,
 ): Promise<ApproveMarketReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'approveMarket'
   const params = validate(action, schema(token.decimals), parameters)
@@ -59,8 +65,7 @@ export async function approveMarket(
     abi: [approve, ERC20InvalidSpender],
     functionName: 'approve',
     args: [deployment.contracts.market, params.amount],
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, deployment.contracts.token, Approval)
   return {

@@ -13,7 +13,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import { accountAddress } from './account.js'
@@ -89,8 +95,7 @@ export async function deposit(
       abi: [depositWithPermit, ...abi],
       functionName: 'depositWithPermit',
       args: [params.amount, permit.deadline, permit.v, permit.r, permit.s],
-      account,
-      confirmations,
+      ...writeOptions(parameters),
     })
   } else {
     if (params.approve === true) approveHash = await approveIfShort(client, funding)
@@ -102,8 +107,7 @@ export async function deposit(
       abi: [depositFunction, ...abi],
       functionName: 'deposit',
       args: [params.amount],
-      account,
-      confirmations,
+      ...writeOptions(parameters),
     })
   }
   const { args } = findEvent(action, receipt, spender, Deposited)

@@ -12,7 +12,13 @@ import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../er
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import { findEvent, type WriteOptions, type WriteResult, writeAndWait } from '../internal/write.js'
+import {
+  findEvent,
+  type WriteOptions,
+  type WriteResult,
+  writeAndWait,
+  writeOptions,
+} from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 
@@ -57,7 +63,7 @@ export async function withdraw(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: WithdrawParameters,
 ): Promise<WithdrawReturnType> {
-  const { deployment, account, confirmations } = parameters
+  const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'withdraw'
   const params = validate(action, schema(token.decimals), parameters)
@@ -80,8 +86,7 @@ export async function withdraw(
           functionName: 'withdrawTo',
           args: [params.to, params.amount],
         }),
-    account,
-    confirmations,
+    ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, Withdrawn)
   return { amount: args.amount, to: args.to, hash: receipt.transactionHash, blockNumber: receipt.blockNumber }

@@ -1,0 +1,78 @@
+import { providerRegistryAbi } from '@gridforge/contracts'
+import { type Deployment, taskEvents } from '@gridforge/sdk'
+import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
+import { getBlockNumber, getLogs } from 'viem/actions'
+import { sleep } from './retry.js'
+
+/** The provider registry events the agent acts on (a subscription of its own opens a source's tasks to it). */
+const ProviderSubscribed = getAbiItem({ abi: providerRegistryAbi, name: 'ProviderSubscribed' })
+
+/** Every event the agent reads: the market's task events and subscriptions. */
+export const watchedEvents = [...taskEvents, ProviderSubscribed] as const
+
+/** One decoded event the agent reads. */
+export type MarketLog = Log<bigint, number, false, undefined, true, typeof watchedEvents>
+
+export interface WatchMarketParameters {
+  client: Client<Transport, Chain, Account>
+  deployment: Deployment
+  /** The first block to read. */
+  fromBlock: bigint
+  /** Milliseconds between looks at the chain head. */
+  pollingInterval: number
+  /** Most blocks per `eth_getLogs` (default 5,000: inside every common RPC's limit). */
+  blockRange?: bigint | undefined
+  /**
+   * Called with each batch of logs, in order, and the last block they cover (also
+   * when the batch is empty, so the caller can journal the cursor). The next
+   * batch is read once it resolves.
+   */
+  onLogs: (logs: MarketLog[], toBlock: bigint) => Promise<void>
+  onError: (error: unknown) => void
+  /** Stops the watch. */
+  signal: AbortSignal
+}
+
+/**
+ * Reads the market's events block range by block range from `fromBlock`, then
+ * follows the chain head: one `eth_blockNumber` per `pollingInterval` while
+ * nothing happens, one `eth_getLogs` per new range. Its cost depends on what
+ * happens now, never on the market's history. Resolves when `signal` aborts.
+ *
+ * @example
+ * const controller = new AbortController()
+ * await watchMarket({ client, deployment, fromBlock: cursor + 1n, pollingInterval: 1_000,
+ *   onLogs: async (logs, toBlock) => { for (const log of logs) console.log(log.eventName); await saveCursor(toBlock) },
+ *   onError: console.warn, signal: controller.signal })
+ */
+export async function watchMarket(parameters: WatchMarketParameters): Promise<void> {
+  const { client, deployment, pollingInterval, onLogs, onError, signal } = parameters
+  const blockRange = parameters.blockRange ?? 5_000n
+  const address = [deployment.contracts.market, deployment.contracts.providers]
+  let next = parameters.fromBlock
+  let failures = 0
+  while (!signal.aborted) {
+    try {
+      const head = await getBlockNumber(client, { cacheTime: 0 })
+      while (next <= head && !signal.aborted) {
+        const toBlock = next + blockRange - 1n < head ? next + blockRange - 1n : head
+        const logs = await getLogs(client, {
+          address,
+          events: watchedEvents,
+          fromBlock: next,
+          toBlock,
+          strict: true,
+        })
+        await onLogs(logs as MarketLog[], toBlock)
+        next = toBlock + 1n
+      }
+      failures = 0
+    } catch (error) {
+      if (signal.aborted) return
+      onError(error)
+      failures++
+    }
+    // Backs off while the node fails, up to 30 s between tries.
+    await sleep(Math.min(30_000, pollingInterval * 2 ** Math.min(failures, 8)), signal).catch(() => {})
+  }
+}

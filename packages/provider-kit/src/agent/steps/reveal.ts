@@ -1,0 +1,40 @@
+import { revealResult } from '@gridforge/sdk'
+import { readAndDecide } from '../decide.js'
+import { revealGasLimit } from '../gasLimits.js'
+import { next, type Step, seconds } from './step.js'
+
+/**
+ * `committed` → `revealing`: waits (for the task's events) until every slot
+ * has committed and the reveal window opens.
+ */
+export const awaitReveal: Step = async (context, entry, memory) => {
+  const decided = await readAndDecide(context, entry, memory)
+  if (decided !== undefined) return decided
+  // Still Claimed: others have yet to commit; their due time is when a slot can be reopened.
+  return { wait: {} }
+}
+
+/**
+ * `revealing` → `revealed`: reveals the committed result. Sent with a limit
+ * that covers settling the task, since another reveal may land first and make
+ * this one the last.
+ */
+export const reveal: Step = async (context, entry, memory) => {
+  const decided = await readAndDecide(context, entry, memory)
+  if (decided !== undefined) return decided
+  const { client, deployment } = context
+  const revealed = await context.transact(() =>
+    revealResult(client, {
+      deployment,
+      taskId: BigInt(entry.taskId),
+      result: entry.run?.outputCID as string,
+      receipt: entry.receiptCID as string,
+      salt: entry.salt as `0x${string}`,
+      runtimeSec: entry.runtimeSec ?? 0,
+      gas: revealGasLimit(entry.replicas),
+    }),
+  )
+  context.logger.info('result revealed', { outputCID: entry.run?.outputCID, hash: revealed.hash })
+  const deadline = memory.task?.revealDeadline
+  return next(entry, { step: 'revealed', txHash: revealed.hash, dueAt: deadline && seconds(deadline) })
+}

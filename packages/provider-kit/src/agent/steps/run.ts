@@ -1,0 +1,107 @@
+import { mkdir, rm } from 'node:fs/promises'
+import type { RunResult } from '../../runtime/ContainerRuntime.js'
+import { readAndDecide, taskWithInput } from '../decide.js'
+import type { JournalEntry } from '../journal.js'
+import { runSpecOf } from '../prepareTask.js'
+import { abandon, next, type Step, type StepContext, seconds, type TaskMemory } from './step.js'
+
+/**
+ * `claimed` → `running`: checks on chain that the slot is still ours, prepares
+ * the task (on a resumed claim: source, image and input again), and that time
+ * is left before the claim is due. `running` is journaled before the container
+ * starts, so a restart knows a container may exist and looks for it.
+ */
+export const startRun: Step = async (context, entry, memory) => {
+  const decided = await readAndDecide(context, entry, memory)
+  if (decided !== undefined) return decided
+  const prepared = await prepared_(context, entry, memory, true)
+  if ((await remainingSec(context, entry)) <= 0) return abandon(entry, 'no time left before the claim is due')
+  await rm(prepared.outputDir, { recursive: true, force: true })
+  await mkdir(prepared.outputDir, { recursive: true })
+  return next(entry, { step: 'running' })
+}
+
+/**
+ * `running` → `ran`: runs the container, or re-attaches to the one a crash
+ * (or a failed wait) left, stores its logs and records how it ended. The
+ * output is stored by the next step, once `ran` is journaled.
+ */
+export const awaitRun: Step = async (context, entry, memory) => {
+  const { runtime, logger } = context
+  const taskId = BigInt(entry.taskId)
+  const container =
+    memory.container ??
+    (await runtime.listTaskContainers(context.owner)).find((candidate) => candidate.taskId === taskId)
+  const prepared = await prepared_(context, entry, memory, container === undefined)
+  const task = await taskWithInput(context, entry, memory)
+  const remaining = await remainingSec(context, entry)
+  if (remaining <= 0 && container === undefined) return abandon(entry, 'no time left before the claim is due')
+  const maxRun = Math.min(prepared.metadata.resources.maxRuntimeSec, task.requirements.maxRuntimeSec)
+  const spec = runSpecOf({
+    owner: context.owner,
+    provider: context.address,
+    task,
+    slot: entry.slot as number,
+    prepared,
+    gpus: entry.gpus,
+    limits: context.limits,
+    deadline: new Date(Date.now() + Math.max(0, Math.min(remaining, maxRun)) * 1000),
+  })
+  let running: Promise<RunResult>
+  if (container !== undefined) {
+    logger.info('re-attaching to its container', { container: container.containerId })
+    running = runtime.attach(container.containerId, spec)
+  } else {
+    logger.info('running', { image: prepared.metadata.image, gpus: entry.gpus, runtime: runtime.kind })
+    // An unisolated process cannot outlive the agent; a container can, and is re-attached on restart.
+    running = runtime.run(runtime.isolated ? spec : { ...spec, signal: context.signal })
+  }
+  memory.container = undefined
+  const result = await untilAborted(running, context.signal)
+  const logsCID = await context.store.put(result.logs)
+  logger.info('container finished', { outcome: result.outcome, exitCode: result.exitCode, logsCID })
+  return next(entry, {
+    step: 'ran',
+    containerId: result.containerId,
+    run: {
+      outcome: result.outcome,
+      exitCode: result.exitCode,
+      startedAt: seconds(result.startedAt),
+      finishedAt: seconds(result.finishedAt),
+      reason: result.reason,
+      logsCID,
+      outputCID: undefined,
+    },
+  })
+}
+
+/** The prepared task (prepared again on a resumed claim: `fetch` the input unless a container has it). */
+async function prepared_(context: StepContext, entry: JournalEntry, memory: TaskMemory, fetch: boolean) {
+  memory.prepared ??= await context.prepare(await taskWithInput(context, entry, memory), fetch)
+  return memory.prepared
+}
+
+/** Seconds left to run before the claim is due, keeping the margin for storing and submitting. */
+async function remainingSec(context: StepContext, entry: JournalEntry): Promise<number> {
+  const now = await context.chainNow()
+  return (entry.dueAt ?? now) - now - context.submitMarginSec
+}
+
+/** The run's result, or a rejection with the stop reason when the agent stops first (the container keeps running). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}

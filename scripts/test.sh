@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `npm test` (or `pnpm test`): every check, from a fresh clone. `.ci/run` runs exactly this.
+#
+# scripts/setup.sh --test first brings what the tests need (a Docker engine and Chromium, when this shell may
+# install them; otherwise it stops at once with the command to run), Node 22 and pnpm, and the install. Then:
+# lint, build, typecheck, the contracts' Hardhat suites, vitest (every package and example), the package
+# checks (publint, arethetypeswrong, size-limit, typedoc) and the tarball check (scripts/check-packs.ts).
+# Arguments are not supported: run one vitest file with `pnpm vitest run --project <name> <path>`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ "$#" -gt 0 ]; then
+  echo "test: takes no arguments (run one file with: pnpm vitest run --project <name> <path>)" >&2
+  exit 2
+fi
+
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh --test
+
+timings=()
+# Runs one step of the chain, printing its name before and keeping its time for the summary.
+step() {
+  local name="$1" started=$SECONDS
+  shift
+  echo
+  echo "test: $name ($*)"
+  "$@"
+  timings+=("$(printf '%6d s  %s' $((SECONDS - started)) "$name")")
+}
+
+step lint pnpm lint
+# Packages typecheck and test against the built dist/ of the packages they depend on.
+step build pnpm build
+step typecheck pnpm typecheck
+step contracts pnpm --filter @gridforge/contracts test
+step vitest pnpm vitest run
+step packages pnpm check:packages
+step tarballs pnpm check:packs
+
+echo
+echo "test: every step passed"
+printf '%s\n' "${timings[@]}"
