@@ -1,11 +1,11 @@
 /**
- * A whole Gridforge network on this machine: a Hardhat devnet with the
- * contracts deployed, a content store served over a Kubo-compatible RPC
- * (storeServer.ts), two published sources (word count and SHA-256), one
- * provider agent (Hardhat account #2) running their tasks in Docker
- * containers, and the development client account (#1) funded with GRID.
- * Used by `pnpm network` (network.ts), the dashboard's `pnpm dev` and its
- * end-to-end test.
+ * A whole Gridforge network on this machine, the one bootstrap of `pnpm network` (network.ts), the
+ * dashboard's `pnpm dev` and end-to-end test, the examples' smoke tests and `pnpm demo` (main.ts):
+ * a Hardhat devnet with the contracts deployed (localChain.ts), a content store served as Kubo's RPC
+ * subset and a trustless gateway (storeServer.ts), the word-count and SHA-256 sources
+ * (localSources.ts), provider agents (one by default; Hardhat accounts #2, #3, …) registered with
+ * this host's provider profile (localProviders.ts) and running tasks in Docker containers, and the
+ * development client account (#1) funded with GRID.
  *
  * @example
  * await using network = await startLocalNetwork()
@@ -20,98 +20,100 @@ import { getDeployment, sourceRegistryAbi } from '@gridforge/contracts'
 import {
   type Agent,
   type ContainerRuntime,
-  capabilitiesOf,
   detectHost,
   dockerRuntime,
   type Logger,
   processRuntime,
   startAgent,
 } from '@gridforge/provider-kit'
-import { type Deployment, publishSource, registerProvider, stake, subscribeSources } from '@gridforge/sdk'
-import { fsStore } from '@gridforge/sdk/storage'
-import {
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  http,
-  nonceManager,
-  parseEther,
-  parseUnits,
-  publicActions,
-} from 'viem'
-import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
-import { hardhat } from 'viem/chains'
-import { type Devnet, startDevnet } from '../packages/contracts/scripts/devnet.js'
+import { type Deployment, subscribeSources } from '@gridforge/sdk'
+import type { ContentStore } from '@gridforge/sdk/storage'
+import type { Hex } from 'viem'
+import { privateKeyToAddress } from 'viem/accounts'
 import { buildDemoImage } from './image.js'
-import { type StoreServer, startStoreServer } from './storeServer.js'
+import { type LocalWallet, startLocalChain } from './localChain.js'
+import { registerLocalProvider, storeLocalProfile } from './localProviders.js'
+import { type LocalSourceIds, publishLocalSources } from './localSources.js'
+import { startStoreServer } from './storeServer.js'
+
+export type { LocalWallet } from './localChain.js'
+export type { LocalSourceIds } from './localSources.js'
+
+/** The steps of `startLocalNetwork`, in order. */
+export type LocalNetworkStepId = 'chain' | 'funding' | 'image' | 'sources' | 'providers' | 'agents'
 
 export interface StartLocalNetworkParameters {
   /** Port of the chain's JSON-RPC (default: a free port). */
   port?: number | undefined
-  /** Port of the store's Kubo RPC (default: a free port). */
+  /** Port of the store's server (default: a free port). */
   storePort?: number | undefined
-  /** Progress lines, the agent's key events and warnings (default: `console.log`). */
-  log?: ((line: string) => void) | undefined
-  /** Milliseconds between the agent's polls for new events (default 200). */
-  pollingInterval?: number | undefined
   /**
-   * The provider's key (default: Hardhat account #2). Agents remove the task containers of their
-   * own account that their journal does not know, and every devnet has the same market address:
-   * give a fresh key (`generatePrivateKey()`) to a network that may run beside another one on the
-   * same Docker engine (tests), so that neither agent removes the other's containers.
+   * Progress: each step's title (unless `onStep` takes them), the details of each step indented
+   * by two spaces, and the agents' key events (default: `console.log`).
+   */
+  log?: ((line: string) => void) | undefined
+  /** Takes each step's title as it starts, instead of `log` (`pnpm demo` numbers them). */
+  onStep?: ((step: { id: LocalNetworkStepId; title: string }) => void) | undefined
+  /** Warnings (default: stderr in yellow, and `log` when one is given). */
+  warn?: ((message: string) => void) | undefined
+  /** Milliseconds between the agents' polls for new events, and the wallets' (default 200). */
+  pollingInterval?: number | undefined
+  /** How many provider agents run, each its own account, stake and journal (default 1). */
+  providers?: number | undefined
+  /**
+   * The first provider's key (default: Hardhat account #2). Agents remove the task containers of
+   * their own account that their journal does not know, and every devnet has the same market
+   * address: give a fresh key (`generatePrivateKey()`) to a network that may run beside another
+   * one on the same Docker engine (tests), so that neither agent removes the other's containers.
    */
   providerPrivateKey?: Hex | undefined
+  /** The logger of each provider's agent (default: its key events as `log` lines). */
+  agentLogger?: ((provider: { index: number; address: Hex }) => Logger) | undefined
 }
 
-/** Ids of the sources published on the local network. */
-export interface LocalSourceIds {
-  /** Counts the words of the input (`words` in the output); logs `counted`. */
-  wordCount: number
-  /** The SHA-256 of the input in hex (`sha256` in the output); logs `hashed`. */
-  sha256: number
+/** One provider of the local network. */
+export interface LocalProvider {
+  address: Hex
+  /** Its agent: stopped by `network.stop()`, or earlier by `agent.stop()`. */
+  agent: Agent
 }
 
 export interface LocalNetwork extends AsyncDisposable {
   /** `http://127.0.0.1:<port>` */
   rpcUrl: string
   chainId: 31337
-  /** The Kubo RPC URL of the store (`kuboStore({ url: storeUrl })`). */
+  /** The store's URL: Kubo RPC (`kuboStore({ url: storeUrl })`) and trustless gateway (`gatewayReader`). */
   storeUrl: string
+  /** The store itself (the `fsStore` the server and the agents share). */
+  store: ContentStore
   deployment: Deployment
   /** Hardhat account #1: the development client, funded with 1000 GRID. */
   devPrivateKey: Hex
-  /** The provider's account (Hardhat account #2 unless another key was given). */
+  /** The first provider's account (Hardhat account #2 unless another key was given). */
   providerAddress: Hex
+  providers: readonly LocalProvider[]
+  /** The CID of the providers' profile (the provider kit's format, this host benchmarked). */
+  profile: string
   sourceIds: LocalSourceIds
   /**
    * The local image (`gridforge-demo/wordcount@sha256:…`, a static busybox): sources published with
-   * it are joined by the local provider within a poll or two.
+   * it are joined by the local providers within a poll or two.
    */
   image: string
-  /** How the agent runs tasks: Docker containers, or (no engine answered) unisolated host processes. */
+  /** How the agents run tasks: Docker containers, or (no engine answered) unisolated host processes. */
   runtime: 'docker' | 'process'
-  /** Stops the agent, the store server and the chain, and removes the temporary directories; idempotent. */
+  /** A wallet of `privateKey` on this chain (with the public actions), e.g. of `devPrivateKey`. */
+  wallet(privateKey: Hex): LocalWallet
+  /** Stops the agents, the store server and the chain, and removes the temporary directories; idempotent. */
   stop(): Promise<void>
 }
 
 /** Hardhat accounts (of `startDevnet`'s 20): #0 deployed everything, #1 is the development client. */
 const DEV_ACCOUNT = 1
-const PROVIDER_ACCOUNT = 2
-
-/** Word count, as in `pnpm demo`. */
-const wordCountCommand = [
-  'sh',
-  '-c',
-  'wc -w < "$GRIDFORGE_INPUT_DIR"/input | tr -d " " > "$GRIDFORGE_OUTPUT_DIR"/words; echo counted',
-]
-const sha256Command = [
-  'sh',
-  '-c',
-  'sha256sum < "$GRIDFORGE_INPUT_DIR"/input | cut -d " " -f 1 > "$GRIDFORGE_OUTPUT_DIR"/sha256; echo hashed',
-]
+const FIRST_PROVIDER_ACCOUNT = 2
 
 /**
- * Starts the local network: chain, store, sources, provider agent and a funded development account.
+ * Starts the local network: chain, store, sources, provider agents and a funded development account.
  *
  * @example
  * const network = await startLocalNetwork({ port: 8545, storePort: 5050 })
@@ -119,13 +121,21 @@ const sha256Command = [
  * await network.stop()
  */
 export async function startLocalNetwork(parameters: StartLocalNetworkParameters = {}): Promise<LocalNetwork> {
-  const { port, storePort, pollingInterval = 200 } = parameters
+  const { port, storePort, pollingInterval = 200, providers: count = 1 } = parameters
+  // Hardhat's 20 accounts: #0 deploys, #1 is the client, the providers take #2 onwards.
+  if (!Number.isInteger(count) || count < 1 || count > 18)
+    throw new Error(`providers must be from 1 to 18 (the devnet's accounts #2 to #19), got ${count}`)
   const log = parameters.log ?? ((line: string) => console.log(line))
-  /** Loud: always on stderr, and in `log` when one is given. */
-  const warn = (message: string) => {
-    console.warn(`\u001b[33m⚠ ${message}\u001b[39m`)
-    parameters.log?.(`⚠ ${message}`)
-  }
+  const detail = (line: string) => log(`  ${line}`)
+  const step = (id: LocalNetworkStepId, title: string) =>
+    parameters.onStep === undefined ? log(title) : parameters.onStep({ id, title })
+  /** Loud: on stderr, and in `log` when one is given. */
+  const warn =
+    parameters.warn ??
+    ((message: string) => {
+      console.warn(`\u001b[33m⚠ ${message}\u001b[39m`)
+      parameters.log?.(`⚠ ${message}`)
+    })
   const cleanups: (() => Promise<unknown>)[] = []
   let stopped: Promise<void> | undefined
   const stop = () => {
@@ -138,105 +148,105 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
   }
 
   try {
-    log(`Starting a Hardhat chain${port === undefined ? '' : ` on port ${port}`} and deploying Gridforge`)
-    const devnet: Devnet = await startDevnet({ port })
-    cleanups.push(() => devnet.stop())
-    const deployment: Deployment = devnet.deployment
+    step(
+      'chain',
+      `Starting a Hardhat chain${port === undefined ? '' : ` on port ${port}`} and deploying Gridforge with Ignition`,
+    )
+    const chain = await startLocalChain({ port, pollingInterval })
+    cleanups.push(() => chain.stop())
+    const { deployment } = chain
+    detail(`chain ${chain.chainId} at ${chain.rpcUrl}; market ${deployment.contracts.market}`)
     const known = getDeployment(31337)
     if (known.contracts.market.toLowerCase() !== deployment.contracts.market.toLowerCase())
       warn(
         `the devnet's market (${deployment.contracts.market}) is not the one @gridforge/contracts knows for 31337 (${known.contracts.market}): the dashboard, which uses the known deployment, will not see this network. Rebuild @gridforge/contracts.`,
       )
-
-    const work = await mkdtemp(path.join(tmpdir(), 'gridforge-dashboard-'))
+    const work = await mkdtemp(path.join(tmpdir(), 'gridforge-network-'))
     cleanups.push(() => rm(work, { recursive: true, force: true }))
     const storeRoot = path.join(work, 'store')
-    const server: StoreServer = await startStoreServer({ root: storeRoot, port: storePort })
+    const server = await startStoreServer({ root: storeRoot, port: storePort })
     cleanups.push(() => server.stop())
-    const store = fsStore({ root: storeRoot })
-    log(`Store (Kubo RPC subset) at ${server.url} on ${storeRoot}`)
+    const { store } = server
+    detail(`store at ${server.url} (Kubo RPC subset and trustless gateway) on ${storeRoot}`)
 
-    const wallet = (key: Hex) =>
-      createWalletClient({
-        account: privateKeyToAccount(key, { nonceManager }),
-        chain: { ...hardhat, id: devnet.chainId },
-        transport: http(devnet.rpcUrl),
-        pollingInterval,
-      }).extend(publicActions)
-    const deployer = wallet(devnet.privateKeys[0] as Hex)
-    const dev = wallet(devnet.privateKeys[DEV_ACCOUNT] as Hex)
-    const providerKey = parameters.providerPrivateKey ?? (devnet.privateKeys[PROVIDER_ACCOUNT] as Hex)
-    const provider = wallet(providerKey)
+    const deployer = chain.wallet(chain.privateKeys[0] as Hex)
+    const devPrivateKey = chain.privateKeys[DEV_ACCOUNT] as Hex
+    const providerKeys = Array.from({ length: count }, (_, index) =>
+      index === 0 && parameters.providerPrivateKey !== undefined
+        ? parameters.providerPrivateKey
+        : (chain.privateKeys[FIRST_PROVIDER_ACCOUNT + index] as Hex),
+    )
+    const wallets = providerKeys.map((key) => chain.wallet(key))
+    const providerNames = count === 1 ? 'the provider' : `${count} providers`
+    step('funding', `Funding the development account and ${providerNames} with 1000 GRID each`)
+    await chain.fund(
+      [privateKeyToAddress(devPrivateKey), ...wallets.map((wallet) => wallet.account.address)],
+      '1000',
+    )
 
-    log('Funding the development account and the provider with 1000 GRID each')
-    if (!devnet.privateKeys.includes(providerKey)) {
-      const hash = await deployer.sendTransaction({ to: provider.account.address, value: parseEther('10') })
-      await deployer.waitForTransactionReceipt({ hash })
-    }
-    for (const account of [dev, provider]) {
-      const hash = await deployer.writeContract({
-        address: deployment.contracts.token,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [account.account.address, parseUnits('1000', 18)],
-      })
-      await deployer.waitForTransactionReceipt({ hash })
-    }
-
-    const { runtime, imageDigest, kind } = await sourceImage(log, warn)
-    log('Publishing the word-count and SHA-256 sources')
+    step('image', 'Providing the source image')
+    const { runtime, imageDigest, kind } = await sourceImage(detail, warn)
     const image = `gridforge-demo/wordcount@sha256:${imageDigest.slice(2)}`
-    const resources = { cpus: 1, memoryMiB: 128, maxRuntimeSec: 300 }
-    const publish = async (name: string, description: string, command: string[]) => {
-      const metadata = await store.putJson({ name, description, image, command, resources, license: 'MIT' })
-      const { sourceId } = await publishSource(deployer, {
-        deployment,
-        imageDigest,
-        metadata,
-        requirements: { maxRuntimeSec: '5m', deterministic: true },
-      })
-      return sourceId
-    }
-    const sourceIds: LocalSourceIds = {
-      wordCount: await publish(
-        'Word count',
-        'Counts the words of a text: the smallest deterministic source.',
-        wordCountCommand,
-      ),
-      sha256: await publish('SHA-256', 'The SHA-256 digest of the input, in hex.', sha256Command),
-    }
 
-    const which =
-      providerKey === devnet.privateKeys[PROVIDER_ACCOUNT] ? ` (account #${PROVIDER_ACCOUNT})` : ''
-    log(`Registering the provider ${provider.account.address}${which}`)
-    const host = await detectHost({ dataDir: work })
-    const profile = await store.putJson({ kind: 'gridforge-provider-profile', host })
-    await stake(provider, { deployment, amount: '200', approve: true })
-    await registerProvider(provider, { deployment, capabilities: capabilitiesOf(host), profile })
-    await subscribeSources(provider, { deployment, sourceIds: [sourceIds.wordCount, sourceIds.sha256] })
-
-    const agent: Agent = await startAgent({
-      client: provider,
+    step('sources', 'Publishing the word-count and SHA-256 sources (metadata on the store, digest on chain)')
+    const sourceIds = await publishLocalSources(deployer, {
       deployment,
       store,
-      runtime,
-      host,
-      dataDir: path.join(work, 'agent'),
-      // No `sources`: the subscriptions decide, and the provider joins every source published with
-      // the local image (below), so a source a client publishes runs here too (examples/node-client).
-      policy: { concurrency: 2 },
-      pollingInterval,
-      rescanInterval: 2_000,
-      logger: agentLogger(log),
+      image,
+      imageDigest,
+      log: detail,
     })
-    // Stopped before the store and the chain it talks to.
-    cleanups.push(() => agent.stop())
 
-    const joinSource = async (sourceId: number) => {
+    step(
+      'providers',
+      `Registering ${providerNames} (stake, this host's profile and capabilities, subscriptions)`,
+    )
+    const host = await detectHost({ dataDir: work })
+    detail(
+      `this host: ${host.cpu.model}, ${host.cpu.cores} cores, ${host.memoryMiB} MiB, ${host.nvidia.gpus.length} NVIDIA GPU(s), Docker ${host.docker.reachable ? host.docker.version : 'unreachable'}`,
+    )
+    const profile = await storeLocalProfile({ host, store, log: detail, warn })
+    for (const [index, wallet] of wallets.entries()) {
+      await registerLocalProvider(wallet, {
+        deployment,
+        host,
+        profile,
+        sourceIds: [sourceIds.wordCount, sourceIds.sha256],
+      })
+      const account = chain.privateKeys.indexOf(providerKeys[index] as Hex)
+      detail(`registered ${wallet.account.address}${account < 0 ? '' : ` (account #${account})`}`)
+    }
+
+    step('agents', count === 1 ? 'Starting the provider agent' : `Starting the ${count} provider agents`)
+    const providers: LocalProvider[] = []
+    for (const [index, wallet] of wallets.entries()) {
+      const address = wallet.account.address
+      const agent = await startAgent({
+        client: wallet,
+        deployment,
+        store,
+        runtime,
+        host,
+        dataDir: path.join(work, 'agents', address),
+        // No `sources`: the subscriptions decide, and the providers join every source published with
+        // the local image (below), so a source a client publishes runs here too (examples/node-client).
+        policy: { concurrency: 2 },
+        pollingInterval,
+        rescanInterval: 10 * pollingInterval,
+        logger:
+          parameters.agentLogger?.({ index, address }) ??
+          agentLogger(log, count === 1 ? {} : { provider: address }),
+      })
+      // Stopped before the store and the chain it talks to.
+      cleanups.push(() => agent.stop())
+      providers.push({ address, agent })
+    }
+
+    const joinSource = async (wallet: LocalWallet, sourceId: number) => {
       for (let attempt = 1; ; attempt++) {
         try {
-          await subscribeSources(provider, { deployment, sourceIds: [sourceId] })
-          log(`The provider joined source ${sourceId} (published with the local image)`)
+          await subscribeSources(wallet, { deployment, sourceIds: [sourceId] })
+          detail(`${wallet.account.address} joined source ${sourceId} (published with the local image)`)
           return
         } catch (error) {
           // The agent may send a transaction of the same account at the same moment: try again.
@@ -245,7 +255,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
         }
       }
     }
-    const unwatchSources = provider.watchContractEvent({
+    const unwatchSources = deployer.watchContractEvent({
       address: deployment.contracts.sources,
       abi: sourceRegistryAbi,
       eventName: 'SourcePublished',
@@ -254,23 +264,29 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
         for (const { args } of logs) {
           const known = args.sourceId === sourceIds.wordCount || args.sourceId === sourceIds.sha256
           if (args.sourceId !== undefined && !known && args.imageDigest === imageDigest)
-            void joinSource(args.sourceId)
+            for (const wallet of wallets) void joinSource(wallet, args.sourceId)
         }
       },
     })
     cleanups.push(async () => unwatchSources())
-    log(`Provider agent running (${kind === 'docker' ? 'Docker containers' : 'UNISOLATED host processes'})`)
+    detail(
+      `${count === 1 ? 'agent' : `${count} agents`} running (${kind === 'docker' ? 'Docker containers' : 'UNISOLATED host processes'})`,
+    )
 
     return {
-      rpcUrl: devnet.rpcUrl,
-      chainId: devnet.chainId,
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
       storeUrl: server.url,
+      store,
       deployment,
-      devPrivateKey: devnet.privateKeys[DEV_ACCOUNT] as Hex,
-      providerAddress: provider.account.address,
+      devPrivateKey,
+      providerAddress: providers[0]?.address as Hex,
+      providers,
+      profile,
       sourceIds,
       image,
       runtime: kind,
+      wallet: chain.wallet,
       stop,
       [Symbol.asyncDispose]: stop,
     }
@@ -324,9 +340,9 @@ export function describeLocalNetwork(network: LocalNetwork): string {
     network.runtime === 'docker' ? 'runs tasks in Docker' : 'UNISOLATED process runtime: no Docker engine'
   return [
     `  chain      ${network.rpcUrl} (chain id ${network.chainId}), market ${network.deployment.contracts.market}`,
-    `  store      ${network.storeUrl} (Kubo RPC subset)`,
+    `  store      ${network.storeUrl} (Kubo RPC subset, trustless gateway)`,
     `  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256)`,
-    `  provider   ${network.providerAddress} (${runtime})`,
+    ...network.providers.map((provider) => `  provider   ${provider.address} (${runtime})`),
     `  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)`,
   ].join('\n')
 }

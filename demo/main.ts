@@ -5,46 +5,18 @@
  * submitting a batch that includes a 3-replica consensus task, then the
  * results, the verified receipts and the balances that moved.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  type Agent,
-  type ContainerRuntime,
-  capabilitiesOf,
-  detectHost,
-  dockerRuntime,
-  type Logger,
-  processRuntime,
-  startAgent,
-} from '@gridforge/provider-kit'
+import type { Logger } from '@gridforge/provider-kit'
 import {
   approveMarket,
-  type Deployment,
   getReceipt,
   getTaskResult,
   getTasks,
   getWalletBalance,
-  publishSource,
-  registerProvider,
-  stake,
   submitTasks,
-  subscribeSources,
 } from '@gridforge/sdk'
-import { fsStore, getBytes } from '@gridforge/sdk/storage'
-import {
-  createWalletClient,
-  erc20Abi,
-  formatUnits,
-  http,
-  nonceManager,
-  parseUnits,
-  publicActions,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { hardhat } from 'viem/chains'
-import { startDevnet } from '../packages/contracts/scripts/devnet.js'
-import { buildDemoImage } from './image.js'
+import { getBytes } from '@gridforge/sdk/storage'
+import { formatUnits } from 'viem'
+import { type LocalNetworkStepId, startLocalNetwork } from './localNetwork.js'
 import { bold, dim, green, red, step, yellow } from './print.js'
 
 const started = Date.now()
@@ -56,112 +28,29 @@ const texts = [
   'call me ishmael',
 ]
 const consensusText = 'in the beginning the universe was created this has made a lot of people very angry'
-const wordCount = [
-  'sh',
-  '-c',
-  'wc -w < "$GRIDFORGE_INPUT_DIR"/input | tr -d " " > "$GRIDFORGE_OUTPUT_DIR"/words; echo counted',
-]
 
-step('Starting a local chain and deploying Gridforge with Ignition')
-await using devnet = await startDevnet()
-const deployment: Deployment = devnet.deployment
-console.log(dim(`  chain ${devnet.chainId} at ${devnet.rpcUrl}; market ${deployment.contracts.market}`))
-const work = await mkdtemp(join(tmpdir(), 'gridforge-demo-'))
-const store = fsStore({ root: join(work, 'store') })
-
-const wallet = (index: number) =>
-  createWalletClient({
-    account: privateKeyToAccount(devnet.privateKeys[index] as `0x${string}`, { nonceManager }),
-    chain: { ...hardhat, id: devnet.chainId },
-    transport: http(devnet.rpcUrl),
-    pollingInterval: 100,
-  }).extend(publicActions)
-const deployer = wallet(0)
-const client = wallet(1)
-const providers = [wallet(2), wallet(3), wallet(4)]
-
-step('Funding the client and three providers with GRID')
-for (const account of [client, ...providers]) {
-  const hash = await deployer.writeContract({
-    address: deployment.contracts.token,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [account.account.address, parseUnits('1000', 18)],
-  })
-  await deployer.waitForTransactionReceipt({ hash })
+const names = ['provider A', 'provider B', 'provider C']
+const titles: Record<LocalNetworkStepId, string> = {
+  chain: 'Starting a local chain and deploying Gridforge with Ignition',
+  funding: 'Funding the client and three providers with GRID',
+  image: 'Providing the source image',
+  sources: 'Publishing the sources (metadata on the local store, digest on chain)',
+  providers: "Registering three providers (stake, this host's profile and capabilities, subscription)",
+  agents: 'Starting the three provider agents',
 }
-
-step('Providing the source image')
-let runtime = (): ContainerRuntime => dockerRuntime()
-let imageDigest: `0x${string}`
-const built = await buildDemoImage()
-if ('id' in built) {
-  imageDigest = `0x${built.id.replace('sha256:', '')}`
-  console.log(dim(`  built gridforge-demo/wordcount locally: ${built.id.slice(0, 19)}… (no registry needed)`))
-} else {
-  console.log(yellow(`  ⚠ ${built.reason}.`))
-  console.log(
-    yellow(
-      '  ⚠ Falling back to the UNISOLATED process runtime: task commands run directly on this host, without a container.',
-    ),
-  )
-  imageDigest = `0x${'0'.repeat(63)}1`
-  runtime = () => processRuntime()
-}
-
-step('Publishing the source (metadata on the local store, digest on chain)')
-const metadata = await store.putJson({
-  name: 'Word count',
-  description: 'Counts the words of a text: the smallest deterministic source.',
-  image: `gridforge-demo/wordcount@sha256:${imageDigest.slice(2)}`,
-  command: wordCount,
-  resources: { cpus: 1, memoryMiB: 128, maxRuntimeSec: 300 },
-  license: 'MIT',
+// The network every local tool shares (localNetwork.ts), with three providers narrated here.
+await using network = await startLocalNetwork({
+  providers: 3,
+  pollingInterval: 100,
+  onStep: ({ id }) => step(titles[id]),
+  log: (line) => console.log(dim(line)),
+  warn: (message) => console.log(yellow(`  ⚠ ${message}`)),
+  agentLogger: ({ index, address }) => narrator(names[index] ?? address),
 })
-const { sourceId } = await publishSource(deployer, {
-  deployment,
-  imageDigest,
-  metadata,
-  requirements: { maxRuntimeSec: '5m', deterministic: true },
-})
-console.log(dim(`  source ${sourceId}: ${metadata}`))
-
-step('Registering three providers (stake, capabilities from this host, subscription)')
-const host = await detectHost({ dataDir: work })
-const capabilities = capabilitiesOf(host)
-console.log(
-  dim(
-    `  this host: ${host.cpu.model}, ${host.cpu.cores} cores, ${host.memoryMiB} MiB, ${host.nvidia.gpus.length} NVIDIA GPU(s), Docker ${host.docker.reachable ? host.docker.version : 'unreachable'}`,
-  ),
-)
-const profile = await store.putJson({ kind: 'gridforge-provider-profile', host })
-for (const provider of providers) {
-  await stake(provider, { deployment, amount: '200', approve: true })
-  await registerProvider(provider, { deployment, capabilities, profile })
-  await subscribeSources(provider, { deployment, sourceIds: [sourceId] })
-}
-
-step('Starting the three provider agents')
-const names = new Map(
-  providers.map((provider, index) => [provider.account.address, `provider ${'ABC'[index]}`]),
-)
-const agents: Agent[] = []
-for (const provider of providers) {
-  agents.push(
-    await startAgent({
-      client: provider,
-      deployment,
-      store,
-      runtime: runtime(),
-      host,
-      dataDir: join(work, provider.account.address),
-      policy: { sources: [sourceId], concurrency: 2 },
-      pollingInterval: 100,
-      rescanInterval: 1_000,
-      logger: narrator(names.get(provider.account.address) ?? provider.account.address),
-    }),
-  )
-}
+const { deployment, store } = network
+const sourceId = network.sourceIds.wordCount
+const client = network.wallet(network.devPrivateKey)
+const providerName = new Map(network.providers.map((provider, index) => [provider.address, names[index]]))
 
 step('Submitting a batch: 5 single-replica tasks and one consensus task (3 replicas)')
 const balancesBefore = await balances()
@@ -189,7 +78,7 @@ for (;;) {
   if (Date.now() - started > 110_000) throw new Error('tasks did not settle in time')
   await new Promise((resolve) => setTimeout(resolve, 250))
 }
-await Promise.all(agents.map((agent) => agent.stop()))
+await Promise.all(network.providers.map((provider) => provider.agent.stop()))
 
 step('Results and receipts')
 let failures = 0
@@ -203,7 +92,7 @@ for (const [index, taskId] of taskIds.entries()) {
   const verified = receipts.every((receipt) => receipt.status === 'verified')
   if (!verified || result.status !== 'Completed') failures++
   const by = receipts
-    .map((receipt) => names.get(receipt.settlement.provider) ?? receipt.settlement.provider)
+    .map((receipt) => providerName.get(receipt.settlement.provider) ?? receipt.settlement.provider)
     .join(', ')
   console.log(
     `  task ${taskId} ${result.status === 'Completed' ? green(result.status) : red(result.status)}: "${text}" → ${bold(words)} words`,
@@ -233,7 +122,6 @@ for (const [name, before] of balancesBefore) {
     `  ${name.padEnd(12)} ${formatUnits(after, 18).padStart(10)} (${delta >= 0n ? '+' : ''}${formatUnits(delta, 18)})`,
   )
 }
-await rm(work, { recursive: true, force: true })
 console.log(
   failures === 0
     ? green(
@@ -248,9 +136,9 @@ async function balances(): Promise<Map<string, bigint>> {
   const entries: [string, bigint][] = []
   const { balance, token } = await getWalletBalance(client, { deployment, account: client.account.address })
   entries.push(['client', balance + token])
-  for (const provider of providers) {
-    const earned = await getWalletBalance(client, { deployment, account: provider.account.address })
-    entries.push([names.get(provider.account.address) ?? provider.account.address, earned.balance])
+  for (const { address } of network.providers) {
+    const earned = await getWalletBalance(client, { deployment, account: address })
+    entries.push([providerName.get(address) ?? address, earned.balance])
   }
   return new Map(entries)
 }

@@ -21,6 +21,7 @@ describe('withFallback', () => {
     expect(await getJson(store, mine)).toEqual({ profile: 1 })
     expect(new TextDecoder().decode(await getBytes(store, elsewhere))).toBe('stored by a client elsewhere')
     expect(await store.has(elsewhere)).toBe(true)
+    expect(new TextDecoder().decode(await store.getBlock(elsewhere))).toBe('stored by a client elsewhere')
     expect((await store.ls(directory)).map((entry) => entry.name)).toEqual(['a.txt'])
     expect(store.description).toBe('memory, reading through memory')
   })
@@ -30,6 +31,7 @@ describe('withFallback', () => {
     const store = withFallback(memoryStore(), memoryStore())
     await expect(getBytes(store, missing)).rejects.toBeInstanceOf(ContentNotFoundError)
     expect(await store.has(missing)).toBe(false)
+    await expect(store.getBlock(missing)).rejects.toBeInstanceOf(ContentNotFoundError)
   })
 })
 

@@ -43,6 +43,14 @@ export function withFallback(primary: ContentStore, fallback: ContentStore): Con
         yield* fallback.get(cid, options)
       }
     },
+    async getBlock(cid, options) {
+      try {
+        return await primary.getBlock(cid, options)
+      } catch (error) {
+        if (!missing(error)) throw error
+        return fallback.getBlock(cid, options)
+      }
+    },
     async has(cid, options) {
       return (await primary.has(cid, options)) || fallback.has(cid, options)
     },

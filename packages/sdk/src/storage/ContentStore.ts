@@ -125,7 +125,8 @@ export type ContentStoreWriteErrorType =
  * for a CID without `ContentVerificationError`.
  *
  * Implementations: `memoryStore`, `fsStore` (embedded default), `kuboStore` (Kubo RPC),
- * `gatewayReader` (read-only, trustless HTTP gateway).
+ * `gatewayReader` (read-only, trustless HTTP gateway), `pinningServiceStore` (another store, pinned
+ * to an IPFS pinning service).
  */
 export interface ContentStore {
   /** What the store is, for messages: `memory`, `fs /data/gridforge`, `kubo http://127.0.0.1:5001`. */
@@ -144,6 +145,12 @@ export interface ContentStore {
   ): Promise<string>
   /** Streams a file's bytes (of `cid`, or of `path` inside the directory `cid`), verified block by block. */
   get(cid: string, options?: GetOptions): AsyncIterable<Uint8Array>
+  /**
+   * The bytes of the one block `cid` addresses, verified against it: a raw leaf's bytes or an
+   * encoded dag-pb node, as a trustless gateway serves them (`?format=raw`). For serving or
+   * exporting blocks (a gateway, a CAR); read files with `get`.
+   */
+  getBlock(cid: string, options?: ReadOptions): Promise<Uint8Array>
   /** Whether the store holds the root block of `cid` (it does not walk the DAG). */
   has(cid: string, options?: ReadOptions): Promise<boolean>
   /** Lists a directory, entries sorted by name. */

@@ -62,6 +62,9 @@ export function createBlockContentStore(backend: BlockBackend, writes?: ContentS
         yield* readFile(getBlock, parseCid(cid), options)
       })()
     },
+    async getBlock(cid, options = {}) {
+      return getBlock(parseCid(cid), options)
+    },
     async has(cid, options = {}) {
       const parsed = parseCid(cid)
       if (inlineBlock(parsed) !== undefined) return true

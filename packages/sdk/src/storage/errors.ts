@@ -411,3 +411,135 @@ export class StorageIoError extends BaseError {
     this.path = path
   }
 }
+
+export type PinningUnauthorizedErrorType = PinningUnauthorizedError & { name: 'PinningUnauthorizedError' }
+
+/** The pinning service refused the access token (HTTP 401 or 403). */
+export class PinningUnauthorizedError extends BaseError {
+  override name = 'PinningUnauthorizedError' as const
+  readonly url: string
+  readonly status: number
+
+  constructor({ url, status, details }: { url: string; status: number; details?: string | undefined }) {
+    super(`The pinning service at ${url} refused the access token (HTTP ${status})`, {
+      details,
+      metaMessages: [
+        'Check `accessToken`: it must be a token of this service allowed to use its Pinning Service API',
+        '(Pinata: an API key with the pinning permissions, sent as its JWT), and not expired or revoked.',
+      ],
+    })
+    this.url = url
+    this.status = status
+  }
+}
+
+export type PinningRateLimitedErrorType = PinningRateLimitedError & { name: 'PinningRateLimitedError' }
+
+/** The pinning service answered HTTP 429: too many requests for this token. */
+export class PinningRateLimitedError extends BaseError {
+  override name = 'PinningRateLimitedError' as const
+  readonly url: string
+  /** How long the service asked to wait (its `Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined
+
+  constructor({ url, retryAfterMs }: { url: string; retryAfterMs?: number | undefined }) {
+    super(
+      `The pinning service at ${url} is rate limiting this token${
+        retryAfterMs === undefined ? '' : ` (retry after ${Math.ceil(retryAfterMs / 1000)} s)`
+      }`,
+      {
+        metaMessages: [
+          `Wait ${retryAfterMs === undefined ? 'a minute' : `${Math.ceil(retryAfterMs / 1000)} s`} and try again, pin fewer CIDs at once,`,
+          'or raise the limits of your plan at the service. Content already stored stays in the wrapped store.',
+        ],
+      },
+    )
+    this.url = url
+    this.retryAfterMs = retryAfterMs
+  }
+}
+
+export type PinningServiceErrorType = PinningServiceError & { name: 'PinningServiceError' }
+
+/** The pinning service answered with an error (its `Failure` body: `{ error: { reason, details } }`). */
+export class PinningServiceError extends BaseError {
+  override name = 'PinningServiceError' as const
+  readonly url: string
+  readonly status: number
+  /** The service's machine-readable reason (`BAD_REQUEST`, `INSUFFICIENT_FUNDS`, …). */
+  readonly reason: string
+
+  constructor({
+    url,
+    status,
+    reason,
+    details,
+  }: { url: string; status: number; reason: string; details?: string | undefined }) {
+    super(`Pinning service request ${url} failed with HTTP ${status}: ${reason}`, {
+      details,
+      metaMessages: [
+        status === 409 || /funds|payment|quota/i.test(reason)
+          ? 'The account at the pinning service has no funds or quota left: top it up, then pin again.'
+          : status === 404
+            ? 'The service does not know this pin request (removed, or made with another token).'
+            : status >= 500
+              ? 'The pinning service failed: retry later; the content stays in the wrapped store.'
+              : 'Is `url` the Pinning Service API endpoint of the service (Pinata: https://api.pinata.cloud/psa)?',
+      ],
+    })
+    this.url = url
+    this.status = status
+    this.reason = reason
+  }
+}
+
+export type PinFailedErrorType = PinFailedError & { name: 'PinFailedError' }
+
+/** The pinning service gave up on a pin request (`status: failed`). */
+export class PinFailedError extends BaseError {
+  override name = 'PinFailedError' as const
+  readonly cid: string
+  readonly requestId: string
+
+  constructor({ cid, requestId, details }: { cid: string; requestId: string; details?: string | undefined }) {
+    super(`The pinning service could not pin ${cid} (request ${requestId} failed)`, {
+      details,
+      metaMessages: [
+        'The service could not fetch the content: serve it from a node the service can reach and pass',
+        "that node's public multiaddrs as `origins`, then pin again (a failed request is not retried).",
+      ],
+    })
+    this.cid = cid
+    this.requestId = requestId
+  }
+}
+
+export type PinTimeoutErrorType = PinTimeoutError & { name: 'PinTimeoutError' }
+
+/** A pin request was not `pinned` within `pinTimeoutMs`; the service keeps working on it. */
+export class PinTimeoutError extends BaseError {
+  override name = 'PinTimeoutError' as const
+  readonly cid: string
+  readonly requestId: string
+  /** The last status the service reported (`queued` or `pinning`). */
+  readonly status: string
+  readonly timeoutMs: number
+
+  constructor({
+    cid,
+    requestId,
+    status,
+    timeoutMs,
+  }: { cid: string; requestId: string; status: string; timeoutMs: number }) {
+    super(`${cid} was still ${status} at the pinning service after ${timeoutMs} ms (request ${requestId})`, {
+      metaMessages: [
+        'The request stays at the service and may still succeed: check it later with `getPin(requestId)`,',
+        'raise `pinTimeoutMs`, or pass `origins` so that the service finds the content sooner.',
+      ],
+    })
+    this.cid = cid
+    this.requestId = requestId
+    this.status = status
+    this.timeoutMs = timeoutMs
+  }
+}

@@ -57,6 +57,16 @@ export {
   type NotAFileErrorType,
   PathNotFoundError,
   type PathNotFoundErrorType,
+  PinFailedError,
+  type PinFailedErrorType,
+  PinningRateLimitedError,
+  type PinningRateLimitedErrorType,
+  PinningServiceError,
+  type PinningServiceErrorType,
+  PinningUnauthorizedError,
+  type PinningUnauthorizedErrorType,
+  PinTimeoutError,
+  type PinTimeoutErrorType,
   ReadOnlyStoreError,
   type ReadOnlyStoreErrorType,
   StorageIoError,
@@ -105,4 +115,17 @@ export {
   kuboStore,
 } from './kuboStore.js'
 export { type MemoryStoreReturnType, memoryStore } from './memoryStore.js'
+export {
+  DEFAULT_PIN_TIMEOUT_MS,
+  DEFAULT_PINNING_TIMEOUT_MS,
+  type ListPinsOptions,
+  type PinningServicePinErrorType,
+  type PinningServiceStoreErrorType,
+  type PinningServiceStoreParameters,
+  type PinningServiceStoreReturnType,
+  type PinOptions,
+  type PinStatus,
+  type PinStatusValue,
+  pinningServiceStore,
+} from './pinningServiceStore.js'
 export { unixfsImportOptions, unixfsImportSettings } from './unixfs.js'
