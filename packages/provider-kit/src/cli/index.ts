@@ -2,8 +2,7 @@
  * The `gridforge-provider` bin. See ./README.md for the commands, the config
  * file and the exit codes.
  */
-
-import { Terminal } from '../../../sdk/src/cli/terminal.js'
+import { Terminal } from '@gridforge/cli-kit'
 import packageJson from '../../package.json' with { type: 'json' }
 import { runCli } from './main.js'
 

@@ -1,9 +1,10 @@
 /**
  * The `gridforge` bin. See ./README.md for the commands and exit codes.
  */
+
+import { Terminal } from '@gridforge/cli-kit'
 import packageJson from '../../package.json' with { type: 'json' }
 import { runCli } from './main.js'
-import { Terminal } from './terminal.js'
 
 const terminal = new Terminal({
   stdout: process.stdout,
