@@ -96,14 +96,14 @@ export function errorJson(error: unknown, code: number, reporting: ErrorReportin
   const found = causesOf(error)
   const top = found[0]
   const reverted = revertedIn(found, reporting)
+  const carriers = [
+    [reporting.sdk.InvalidParametersError, 'fields'] as const,
+    ...(reporting.jsonFields ?? []),
+  ]
   const carried = (property: 'fields' | 'mismatches') => {
-    const classes = [
-      ...(property === 'fields' ? [reporting.sdk.InvalidParametersError] : []),
-      ...(reporting.jsonFields ?? [])
-        .filter(([, name]) => name === property)
-        .map(([errorClass]) => errorClass),
-    ]
-    const carrier = found.find((cause) => classes.some((errorClass) => cause instanceof errorClass))
+    const carrier = found.find((cause) =>
+      carriers.some(([errorClass, name]) => name === property && cause instanceof errorClass),
+    )
     return (carrier as Record<string, unknown> | undefined)?.[property]
   }
   const fields = carried('fields')
