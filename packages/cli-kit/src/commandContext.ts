@@ -1,7 +1,13 @@
+import type { Account, Chain, Client, Transport } from 'viem'
 import type { KeySource } from './account.js'
 import type { ProgramOptions } from './program.js'
 import type { PromptInput } from './prompt.js'
 import type { Terminal } from './terminal.js'
+
+/** A client on the node with its chain set (reads). */
+export type CliClient = Client<Transport, Chain, Account | undefined>
+/** A client on the node that signs with the configured key (writes). */
+export type CliWalletClient = Client<Transport, Chain, Account>
 
 /**
  * What every command's context starts from: the terminal, the parsed global

@@ -1,6 +1,6 @@
 export { type KeySource, privateKeyFromEnv, readKeystore } from './account.js'
 export { type ChainOfParameters, chainOf, checkChainId, type ExpectedChain } from './chain.js'
-export { CommandContext } from './commandContext.js'
+export { type CliClient, type CliWalletClient, CommandContext } from './commandContext.js'
 export { type CliDeployment, type DeploymentOfParameters, deploymentOf } from './deployment.js'
 export {
   ChainMismatchError,
@@ -36,4 +36,5 @@ export {
 export { type PromptInput, promptHidden } from './prompt.js'
 export { readJsonFile } from './readJsonFile.js'
 export { describeError, errorJson, type ReportContext, reportError } from './reportError.js'
+export { runBin } from './runBin.js'
 export { type Sink, Terminal, type TerminalOptions, toJson } from './terminal.js'

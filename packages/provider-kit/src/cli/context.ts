@@ -6,6 +6,8 @@
 import { homedir } from 'node:os'
 import path from 'node:path'
 import {
+  type CliClient,
+  type CliWalletClient,
   CommandContext,
   chainOf,
   deploymentOf,
@@ -19,10 +21,8 @@ import { decryptKeystore } from '@gridforge/sdk/keystore'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import Docker from 'dockerode'
 import {
-  type Account,
   type Address,
   type Chain,
-  type Client,
   createClient,
   http,
   type LocalAccount,
@@ -42,11 +42,6 @@ export interface GlobalOptions {
   config?: string | undefined
   json?: boolean | undefined
 }
-
-/** A client with the chain set (reads). */
-export type CliClient = Client<Transport, Chain, Account | undefined>
-/** A client with the provider's account (writes). */
-export type CliWalletClient = Client<Transport, Chain, Account>
 
 /** What to do when the node is another chain than the config or the deployment file says. */
 const chainHint = (expected: number, actual: number) =>

@@ -6,6 +6,8 @@
 import { homedir } from 'node:os'
 import path from 'node:path'
 import {
+  type CliClient,
+  type CliWalletClient,
   CommandContext,
   chainOf,
   deploymentOf,
@@ -13,16 +15,7 @@ import {
   readKeystore,
   UsageError,
 } from '@gridforge/cli-kit'
-import {
-  type Account,
-  type Address,
-  type Chain,
-  type Client,
-  createClient,
-  http,
-  type LocalAccount,
-  type Transport,
-} from 'viem'
+import { type Address, type Chain, createClient, http, type LocalAccount, type Transport } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { decryptKeystore } from '../keystore/keystore.js'
 import type { Deployment } from '../types/deployment.js'
@@ -39,10 +32,6 @@ export interface GlobalOptions {
   json?: boolean | undefined
   keystore?: string | undefined
 }
-
-/** A client with the chain and (for writes) the account set. */
-export type CliClient = Client<Transport, Chain, Account | undefined>
-export type CliWalletClient = Client<Transport, Chain, Account>
 
 /** How often watches poll the node (viem's default is 4 s; progress should feel live). */
 const pollingInterval = 1_000

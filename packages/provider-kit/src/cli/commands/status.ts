@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises'
 import path from 'node:path'
-import { examples, fields, formatDate, table, UsageError } from '@gridforge/cli-kit'
+import { type CliClient, examples, fields, formatDate, table, UsageError } from '@gridforge/cli-kit'
 import { providerRegistryAbi } from '@gridforge/contracts'
 import {
   type Deployment,
@@ -15,7 +15,6 @@ import {
 import type { Address } from 'viem'
 import { getContractEvents } from 'viem/actions'
 import { finalSteps, type JournalEntry, type JournalStep, openJournal } from '../../agent/journal.js'
-import type { CliClient } from '../context.js'
 import type { CommandSetup } from '../program.js'
 
 /** Where the subscriptions shown come from. */
