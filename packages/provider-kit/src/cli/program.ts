@@ -1,6 +1,9 @@
-import { Command, Option } from 'commander'
-import type { PromptInput } from '../../../sdk/src/cli/prompt.js'
-import type { Terminal } from '../../../sdk/src/cli/terminal.js'
+import {
+  type ProgramOptions as CliProgramOptions,
+  createProgram as createCliProgram,
+  globalsOf,
+} from '@gridforge/cli-kit'
+import { type Command, Option } from 'commander'
 import { Context, type GlobalOptions } from './context.js'
 import { exitCodeHelp } from './errors.js'
 
@@ -15,12 +18,8 @@ export interface ProcessControl {
   exit(code: number): void
 }
 
-/** What the program is built with: where to write, the environment, stdin for password prompts. */
-export interface ProgramOptions {
-  terminal: Terminal
-  env: Readonly<Record<string, string | undefined>>
-  stdin: PromptInput
-  version: string
+/** What the program is built with: where to write, the environment, stdin, the process's signals. */
+export interface ProgramOptions extends CliProgramOptions {
   process: ProcessControl
 }
 
@@ -37,11 +36,6 @@ export type ContextOf = (command: Command) => Context
 /** Adds a command to the program. */
 export type CommandSetup = (program: Command, contextOf: ContextOf, options: ProgramOptions) => void
 
-/** `Example:` lines for a command's help. */
-export function examples(...lines: string[]): string {
-  return `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`
-}
-
 const environmentHelp = `Environment:
   GRIDFORGE_PROVIDER_CONFIG     default for --config (else ~/.gridforge/provider.toml)
   GRIDFORGE_PRIVATE_KEY         the provider's signing key (0x + 64 hex digits); never printed
@@ -49,50 +43,34 @@ const environmentHelp = `Environment:
   DOCKER_HOST                   the Docker engine, when [runtime] sets neither socket nor host
   GRIDFORGE_DEBUG=1             print stack traces with errors`
 
-/**
- * The `gridforge-provider` program with its global options; `commands` add
- * the commands. Commander's own errors (unknown option, missing argument) are
- * thrown, not exited on, so the caller maps them to exit code 2.
- */
+/** The `gridforge-provider` program with its global options; `commands` add the commands. */
 export function createProgram(
   options: ProgramOptions,
   commands: readonly CommandSetup[],
   state: RunState = { exitCode: 0 },
 ): Command {
   const { terminal } = options
-  const program = new Command('gridforge-provider')
-    .description('Run a Gridforge provider on this host: check it, configure it, register it, run the agent.')
-    .version(options.version, '-V, --version')
-    .addOption(
+  const program = createCliProgram(terminal, {
+    name: 'gridforge-provider',
+    description: 'Run a Gridforge provider on this host: check it, configure it, register it, run the agent.',
+    version: options.version,
+    options: [
       new Option('--config <file>', 'the config file (TOML; `init` writes one)')
         .env('GRIDFORGE_PROVIDER_CONFIG')
         .default(undefined, '~/.gridforge/provider.toml'),
-    )
-    .option('--json', 'print the result as one JSON document on stdout (amounts in base units, as strings)')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ showGlobalOptions: true })
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => terminal.stdout.write(terminal.redact(text)),
-      writeErr: (text) => terminal.stderr.write(terminal.redact(text)),
-      outputError: (text, write) => write(text),
-    })
-    .addHelpText(
-      'after',
-      `\n${environmentHelp}\n\n${exitCodeHelp}\n${examples(
-        'gridforge-provider doctor',
-        'gridforge-provider init --rpc https://rpc.example --chain-id 8453',
-        'GRIDFORGE_PRIVATE_KEY=0x… gridforge-provider register',
-        'GRIDFORGE_PRIVATE_KEY=0x… gridforge-provider start',
-        'gridforge-provider status --json',
-      )}`,
-    )
-
-  const contextOf: ContextOf = (command) => {
-    const globals = command.optsWithGlobals<GlobalOptions>()
-    terminal.json = globals.json === true
-    return new Context({ terminal, options: globals, env: options.env, stdin: options.stdin, state })
-  }
+    ],
+    environmentHelp,
+    exitCodeHelp,
+    examples: [
+      'gridforge-provider doctor',
+      'gridforge-provider init --rpc https://rpc.example --chain-id 8453',
+      'GRIDFORGE_PRIVATE_KEY=0x… gridforge-provider register',
+      'GRIDFORGE_PRIVATE_KEY=0x… gridforge-provider start',
+      'gridforge-provider status --json',
+    ],
+  })
+  const contextOf: ContextOf = (command) =>
+    new Context(options, globalsOf<GlobalOptions>(command, terminal), state)
   for (const setup of commands) setup(program, contextOf, options)
   return program
 }

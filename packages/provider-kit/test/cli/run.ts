@@ -1,8 +1,8 @@
 /**
  * The BUILT `gridforge-provider` bin (packages/provider-kit/dist/cli.js), run
  * as providers run it (the runner is the SDK's: packages/sdk/test/cli/bin.ts).
- * The bundle also holds the SDK CLI modules it shares, so their sources count
- * when deciding whether it is stale.
+ * The bundle also holds the CLI toolkit (packages/cli-kit), so its sources
+ * count when deciding whether it is stale.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -24,7 +24,7 @@ export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const { binPath, ensureBuilt, startCli, runCli } = cliBin({
   packageRoot,
   name: 'gridforge-provider',
-  sources: [path.join(packageRoot, 'src'), path.join(packageRoot, '../sdk/src/cli')],
+  sources: [path.join(packageRoot, 'src'), path.join(packageRoot, '../cli-kit/src')],
   env: () => ({ PATH: process.env.PATH ?? '', HOME: tmpdir() }),
 })
 

@@ -3,11 +3,10 @@
 import { once } from 'node:events'
 import { lstat, mkdir, open } from 'node:fs/promises'
 import path from 'node:path'
+import { type Terminal, UsageError } from '@gridforge/cli-kit'
 import { importPath } from '../storage/importPath.js'
 import { isCid } from '../utils/cid.js'
-import { UsageError } from './errors.js'
 import type { Store } from './store.js'
-import type { Terminal } from './terminal.js'
 
 /**
  * A task input given on the command line: a CID as is, or a file or folder,

@@ -1,25 +1,17 @@
-import { CommanderError } from 'commander'
+import { type ProgramOptions, runProgram } from '@gridforge/cli-kit'
 import { commandGroups } from './commands/index.js'
-import { exitCodes, reportError } from './errors.js'
-import { createProgram, type ProgramOptions } from './program.js'
+import { errorReporting } from './errors.js'
+import { createProgram } from './program.js'
 
 /**
  * Runs `gridforge` with `argv` (without `node` and the script) and returns
  * the exit code; never throws and never exits the process.
  */
-export async function runCli(argv: readonly string[], options: ProgramOptions): Promise<number> {
-  const { terminal } = options
+export function runCli(argv: readonly string[], options: ProgramOptions): Promise<number> {
   const program = createProgram(options, commandGroups)
-  try {
-    await program.parseAsync([...argv], { from: 'user' })
-    return exitCodes.ok
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version "fail" with exit code 0; everything else commander reports is usage.
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return exitCodes.ok
-      return exitCodes.usage
-    }
-    const globals = program.opts<{ rpc?: string }>()
-    return reportError(terminal, error, { rpcUrl: globals.rpc })
-  }
+  return runProgram(program, argv, {
+    terminal: options.terminal,
+    reporting: errorReporting,
+    rpcUrl: () => program.opts<{ rpc?: string }>().rpc ?? 'the --rpc URL',
+  })
 }

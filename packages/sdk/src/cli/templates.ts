@@ -3,11 +3,12 @@
  * `source.json`, a `Dockerfile`, the scripts it copies and a `README.md`)
  * that `gridforge source init` copies to start a source.
  */
+
 import { cp, mkdir, readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { UsageError } from '@gridforge/cli-kit'
 import { parseSourceMetadata, type SourceMetadata } from '../sources/metadata.js'
-import { UsageError } from './errors.js'
 
 /** One template, as `gridforge source init --list` shows it. */
 export interface SourceTemplate {

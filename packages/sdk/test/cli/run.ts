@@ -13,6 +13,8 @@ export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const { binPath, ensureBuilt, startCli, runCli } = cliBin({
   packageRoot,
   name: 'gridforge',
+  // The bundle also holds the CLI toolkit, so its sources count when deciding whether it is stale.
+  sources: [path.join(packageRoot, 'src'), path.join(packageRoot, '../cli-kit/src')],
   env: () => ({
     PATH: process.env.PATH ?? '',
     HOME: process.env.GRIDFORGE_TEST_HOME ?? tmpdir(),

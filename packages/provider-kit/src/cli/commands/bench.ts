@@ -1,9 +1,9 @@
+import { examples, UsageError } from '@gridforge/cli-kit'
 import { parseInterval } from '../../config/units.js'
 import { detectHost } from '../../detect/detectHost.js'
 import { benchmarkHost, type HostBenchmark } from '../../hostBench/benchmarkHost.js'
 import { dockerOf } from '../context.js'
-import { UsageError } from '../errors.js'
-import { type CommandSetup, examples } from '../program.js'
+import type { CommandSetup } from '../program.js'
 
 /** The benchmark as lines: the score, then per GPU or the CPU's threads. */
 export function describeBenchmark(benchmark: HostBenchmark): string[] {

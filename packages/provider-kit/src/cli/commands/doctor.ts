@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
+import { examples } from '@gridforge/cli-kit'
 import { detectHost } from '../../detect/detectHost.js'
 import { type CheckItem, runDoctor } from '../../doctor/doctor.js'
 import { formatChecklist } from '../../doctor/formatChecklist.js'
 import { dockerOf } from '../context.js'
 import { exitCodes } from '../errors.js'
-import { type CommandSetup, examples } from '../program.js'
+import type { CommandSetup } from '../program.js'
 
 /** The directory itself if it exists, else its nearest existing ancestor: where its disk space will come from. */
 export async function existingAncestor(directory: string): Promise<string> {

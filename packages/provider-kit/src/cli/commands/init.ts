@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import path from 'node:path'
+import { examples, UsageError } from '@gridforge/cli-kit'
 import { configTemplate } from '../../config/configTemplate.js'
 import { ConfigExistsError, ConfigInvalidError } from '../../config/errors.js'
 import { parseConfig } from '../../config/loadConfig.js'
-import { UsageError } from '../errors.js'
-import { type CommandSetup, examples } from '../program.js'
+import type { CommandSetup } from '../program.js'
 
 interface InitOptions {
   force?: boolean

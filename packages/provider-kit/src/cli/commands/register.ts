@@ -1,3 +1,4 @@
+import { examples, formatTransaction, UsageError } from '@gridforge/cli-kit'
 import {
   type Capabilities,
   formatAmount,
@@ -12,13 +13,11 @@ import {
   updateCapabilities,
 } from '@gridforge/sdk'
 import type { Hash } from 'viem'
-import { formatTransaction } from '../../../../sdk/src/cli/format.js'
 import { capabilitiesOf } from '../../detect/capabilities.js'
 import { detectHost } from '../../detect/detectHost.js'
 import { benchmarkHost } from '../../hostBench/benchmarkHost.js'
 import { profileOf } from '../../hostBench/profile.js'
-import { UsageError } from '../errors.js'
-import { type CommandSetup, examples } from '../program.js'
+import type { CommandSetup } from '../program.js'
 import { describeBenchmark } from './bench.js'
 import { existingAncestor } from './doctor.js'
 

@@ -1,3 +1,4 @@
+import { examples, UsageError } from '@gridforge/cli-kit'
 import { getProvider, parseAmount, type TokenInfo } from '@gridforge/sdk'
 import type { AgentOptions, Policy, WithdrawSchedule } from '../../agent/AgentOptions.js'
 import { type Agent, startAgent } from '../../agent/agent.js'
@@ -8,8 +9,8 @@ import { jsonLogger, silentLogger } from '../../logger.js'
 import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
 import { dockerRuntime } from '../../runtime/dockerRuntime.js'
 import { processRuntime } from '../../runtime/processRuntime.js'
-import { HostNotReadyError, NotRegisteredError, UsageError } from '../errors.js'
-import { type CommandSetup, examples, type ProcessControl, type StopSignal } from '../program.js'
+import { HostNotReadyError, NotRegisteredError } from '../errors.js'
+import type { CommandSetup, ProcessControl, StopSignal } from '../program.js'
 import { existingAncestor } from './doctor.js'
 
 /** Printed on stderr before anything else when `[runtime] kind = "process"`. */

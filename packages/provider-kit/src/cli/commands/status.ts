@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises'
 import path from 'node:path'
+import { type CliClient, examples, fields, formatDate, table, UsageError } from '@gridforge/cli-kit'
 import { providerRegistryAbi } from '@gridforge/contracts'
 import {
   type Deployment,
@@ -13,11 +14,8 @@ import {
 } from '@gridforge/sdk'
 import type { Address } from 'viem'
 import { getContractEvents } from 'viem/actions'
-import { fields, formatDate, table } from '../../../../sdk/src/cli/format.js'
 import { finalSteps, type JournalEntry, type JournalStep, openJournal } from '../../agent/journal.js'
-import type { CliClient } from '../context.js'
-import { UsageError } from '../errors.js'
-import { type CommandSetup, examples } from '../program.js'
+import type { CommandSetup } from '../program.js'
 
 /** Where the subscriptions shown come from. */
 export type SubscriptionsSource =

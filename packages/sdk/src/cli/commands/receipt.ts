@@ -1,10 +1,10 @@
+import { examples, fields, formatDate } from '@gridforge/cli-kit'
 import { type GetReceiptReturnType, getReceipt, type ReceiptResult } from '../../receipts/getReceipt.js'
 import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import type { Context } from '../context.js'
 import { describeMismatch, ReceiptVerificationFailedError } from '../errors.js'
-import { fields, formatDate } from '../format.js'
 import { parseId, parseInteger } from '../parse.js'
-import { type CommandGroup, examples } from '../program.js'
+import type { CommandGroup } from '../program.js'
 
 /** The receipts of a settled task, read from the configured store and checked against the chain. */
 export async function readReceipts(

@@ -1,5 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { examples, fields, formatTransaction, table, UsageError } from '@gridforge/cli-kit'
 import { getSource } from '../../sources/getSource.js'
 import { listSources } from '../../sources/listSources.js'
 import { imageDigestOf, parseSourceMetadata, requirementsOf } from '../../sources/metadata.js'
@@ -8,10 +9,8 @@ import { getJson } from '../../storage/getJson.js'
 import { isCid } from '../../utils/cid.js'
 import { formatDuration } from '../../utils/duration.js'
 import type { Context } from '../context.js'
-import { UsageError } from '../errors.js'
-import { fields, formatTransaction, table } from '../format.js'
 import { parseInteger } from '../parse.js'
-import { type CommandGroup, examples } from '../program.js'
+import type { CommandGroup } from '../program.js'
 import { copyTemplate, findTemplate, isPlaceholderImage, listTemplates } from '../templates.js'
 
 /** Most bytes read from a metadata file (the schema allows 64 KiB; the rest is refused by the parser). */

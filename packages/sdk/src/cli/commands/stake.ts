@@ -1,3 +1,4 @@
+import { examples, fields, formatDate, formatTransaction } from '@gridforge/cli-kit'
 import { claimRewards } from '../../staking/claimRewards.js'
 import { getRewards } from '../../staking/getRewards.js'
 import { getStake } from '../../staking/getStake.js'
@@ -5,9 +6,8 @@ import { requestUnbond } from '../../staking/requestUnbond.js'
 import { stake } from '../../staking/stake.js'
 import { withdrawUnbonded } from '../../staking/withdrawUnbonded.js'
 import { formatAmount } from '../../utils/amount.js'
-import { fields, formatDate, formatTransaction } from '../format.js'
 import { amount } from '../parse.js'
-import { type CommandGroup, examples } from '../program.js'
+import type { CommandGroup } from '../program.js'
 
 export const stakeCommands: CommandGroup = (program, contextOf) => {
   const group = program

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { examples, fields, formatDate, formatTransaction, table, UsageError } from '@gridforge/cli-kit'
 import type { Command } from 'commander'
 import * as z from 'zod'
 import { InvalidParametersError } from '../../errors/validation.js'
@@ -18,10 +19,8 @@ import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration, parseDuration } from '../../utils/duration.js'
 import { exportContent, isDirectory, resolveInput } from '../content.js'
 import type { Context } from '../context.js'
-import { UsageError } from '../errors.js'
-import { fields, formatDate, formatTransaction, table } from '../format.js'
 import { parseId, parseInteger } from '../parse.js'
-import { type CommandGroup, examples } from '../program.js'
+import type { CommandGroup } from '../program.js'
 import { readReceipts } from './receipt.js'
 
 /** The task flags of `task submit`, as commander parses them. */

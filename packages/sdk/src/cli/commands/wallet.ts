@@ -1,4 +1,5 @@
 import { access, writeFile } from 'node:fs/promises'
+import { examples, fields, formatTransaction, promptHidden, UsageError } from '@gridforge/cli-kit'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { encryptKeystore } from '../../keystore/keystore.js'
@@ -7,11 +8,8 @@ import { deposit } from '../../wallet/deposit.js'
 import { getWalletBalance } from '../../wallet/getWalletBalance.js'
 import { withdraw } from '../../wallet/withdraw.js'
 import type { Context } from '../context.js'
-import { UsageError } from '../errors.js'
-import { fields, formatTransaction } from '../format.js'
 import { amount } from '../parse.js'
-import { type CommandGroup, examples } from '../program.js'
-import { promptHidden } from '../prompt.js'
+import type { CommandGroup } from '../program.js'
 
 export const walletCommands: CommandGroup = (program, contextOf) => {
   const wallet = program

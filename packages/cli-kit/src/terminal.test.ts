@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { openStore } from './store.js'
 import { Terminal, toJson } from './terminal.js'
 
 function sink(isTTY = false) {
@@ -50,12 +49,5 @@ describe('Terminal', () => {
       bytes: '0x01ff',
     })
     expect(toJson([1n])).toBe('[\n  "1"\n]')
-  })
-})
-
-describe('openStore', () => {
-  it('opens a directory as an fs store and an http(s) URL as a Kubo store', () => {
-    expect(openStore('/tmp/gridforge-store').description).toContain('/tmp/gridforge-store')
-    expect(openStore('http://127.0.0.1:5001').description).toMatch(/kubo/i)
   })
 })
