@@ -34,7 +34,8 @@ export interface WatchMarketParameters {
 }
 
 /**
- * Reads the market's events block range by block range from `fromBlock`, then
+ * Reads the market's events block range by block range from `fromBlock` (a
+ * range whose answer is refused, e.g. too large, is halved until it passes), then
  * follows the chain head: one `eth_blockNumber` per `pollingInterval` while
  * nothing happens, one `eth_getLogs` per new range. Its cost depends on what
  * happens now, never on the market's history. Resolves when `signal` aborts.
@@ -47,24 +48,40 @@ export interface WatchMarketParameters {
  */
 export async function watchMarket(parameters: WatchMarketParameters): Promise<void> {
   const { client, deployment, pollingInterval, onLogs, onError, signal } = parameters
-  const blockRange = parameters.blockRange ?? 5_000n
+  const maxRange = parameters.blockRange ?? 5_000n
   const address = [deployment.contracts.market, deployment.contracts.providers]
+  // Shrinks when a range's answer is refused (too many logs for the RPC's or viem's response limit), grows back after.
+  let range = maxRange
+  let passed = 0
   let next = parameters.fromBlock
   let failures = 0
   while (!signal.aborted) {
     try {
       const head = await getBlockNumber(client, { cacheTime: 0 })
       while (next <= head && !signal.aborted) {
-        const toBlock = next + blockRange - 1n < head ? next + blockRange - 1n : head
-        const logs = await getLogs(client, {
-          address,
-          events: watchedEvents,
-          fromBlock: next,
-          toBlock,
-          strict: true,
-        })
-        await onLogs(logs as MarketLog[], toBlock)
+        const toBlock = next + range - 1n < head ? next + range - 1n : head
+        let logs: MarketLog[]
+        try {
+          logs = (await getLogs(client, {
+            address,
+            events: watchedEvents,
+            fromBlock: next,
+            toBlock,
+            strict: true,
+          })) as MarketLog[]
+        } catch (error) {
+          if (toBlock === next) throw error
+          range = (toBlock - next + 1n) / 2n
+          passed = 0
+          continue
+        }
+        await onLogs(logs, toBlock)
         next = toBlock + 1n
+        // Four ranges in a row passed: try a wider one again.
+        if (range < maxRange && ++passed >= 4) {
+          range = range * 2n < maxRange ? range * 2n : maxRange
+          passed = 0
+        }
       }
       failures = 0
     } catch (error) {
