@@ -43,6 +43,7 @@
  * parallel, 4), CLAIMS (10), IDLE_WINDOW_MS (60000), CLAIM_TIMEOUT_MS (60000),
  * STARTUP_TIMEOUT_MS (120000), POLLING_INTERVAL (1000).
  */
+
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
@@ -56,7 +57,6 @@ import {
   getProviderRegistryParams,
   getTask,
   isFinalStatus,
-  publishSource,
   registerProvider,
   stake,
   submitTask,
@@ -87,6 +87,7 @@ import {
 } from '../src/index.js'
 import { removeContainers } from '../test/docker.js'
 import { buildTestImage } from '../test/images.js'
+import { publishBenchSource } from './benchSource.js'
 import { type RpcTally, startCountingProxy, tally, waitForQuiet } from './countingProxy.js'
 import { buildHistory, type History } from './history.js'
 
@@ -164,24 +165,17 @@ const capabilities = capabilitiesOf(host)
 
 const maxRuntimeSec = 600
 const command = ['sh', '-c', 'wc -c "$GRIDFORGE_INPUT_DIR"/input > "$GRIDFORGE_OUTPUT_DIR"/out']
-const publish = async (name: string) => {
-  const metadata = await store.put(
-    encode({
-      name,
-      image: `gridforge-bench/agent-history@sha256:${image.digest.slice(2)}`,
-      command,
-      resources: { cpus: 1, memoryMiB: 256, maxRuntimeSec },
-    }),
-  )
-  const { sourceId } = await publishSource(deployer, {
+const publish = (name: string) =>
+  publishBenchSource({
+    client: deployer,
     deployment,
+    store,
+    name,
+    repository: 'gridforge-bench/agent-history',
     imageDigest: image.digest,
-    metadata,
-    requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic: true },
+    command,
+    maxRuntimeSec,
   })
-  return sourceId
-}
-/** The agent's source: the tasks whose claims are timed. */
 const sourceId = await publish('agent history bench')
 /** The history's source: the agent is not subscribed to it and its policy does not take it. */
 const historySourceId = await publish('agent history bench: history')

@@ -32,6 +32,7 @@
  * Options (environment): TASKS (default 20), RAW_RUNS (default 20),
  * POLLING_INTERVAL (agent and client polling, ms, default 150).
  */
+
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -43,7 +44,6 @@ import {
   approveMarket,
   getProviderRegistryParams,
   getTask,
-  publishSource,
   registerProvider,
   stake,
   submitTask,
@@ -62,6 +62,7 @@ import { type ContainerRuntime, containerLabels, type RunOutcome } from '../src/
 import { dockerRuntime } from '../src/runtime/dockerRuntime.js'
 import { docker } from '../test/docker.js'
 import { buildTestImage } from '../test/images.js'
+import { publishBenchSource } from './benchSource.js'
 
 const taskCount = Number(process.env.TASKS ?? 20)
 const rawRuns = Number(process.env.RAW_RUNS ?? 20)
@@ -116,21 +117,15 @@ const host: HostReport = {
 }
 
 const maxRuntimeSec = 600
-const metadata = await store.put(
-  new TextEncoder().encode(
-    JSON.stringify({
-      name: 'provider bench',
-      image: `gridforge-bench/provider@sha256:${image.digest.slice(2)}`,
-      command,
-      resources: { cpus: 1, memoryMiB: 256, maxRuntimeSec },
-    }),
-  ),
-)
-const { sourceId } = await publishSource(deployer, {
+const sourceId = await publishBenchSource({
+  client: deployer,
   deployment,
+  store,
+  name: 'provider bench',
+  repository: 'gridforge-bench/provider',
   imageDigest: image.digest,
-  metadata,
-  requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic: true },
+  command,
+  maxRuntimeSec,
 })
 
 const sendGrid = async (to: Hex, amount: string) => {

@@ -1,0 +1,38 @@
+import { type Deployment, publishSource } from '@gridforge/sdk'
+import type { ContentStore } from '@gridforge/sdk/storage'
+import type { Account, Chain, Client, Hex, Transport } from 'viem'
+
+/**
+ * Publishes a deterministic CPU source running `command` in the benches' locally
+ * built image (`repository@sha256:…`), its metadata on `store`; returns its id.
+ */
+export async function publishBenchSource(parameters: {
+  client: Client<Transport, Chain, Account>
+  deployment: Deployment
+  store: ContentStore
+  name: string
+  /** The image's repository, e.g. `gridforge-bench/provider`. */
+  repository: string
+  imageDigest: Hex
+  command: string[]
+  maxRuntimeSec: number
+}): Promise<number> {
+  const { client, deployment, store, name, repository, imageDigest, command, maxRuntimeSec } = parameters
+  const metadata = await store.put(
+    new TextEncoder().encode(
+      JSON.stringify({
+        name,
+        image: `${repository}@sha256:${imageDigest.slice(2)}`,
+        command,
+        resources: { cpus: 1, memoryMiB: 256, maxRuntimeSec },
+      }),
+    ),
+  )
+  const { sourceId } = await publishSource(client, {
+    deployment,
+    imageDigest,
+    metadata,
+    requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic: true },
+  })
+  return sourceId
+}
