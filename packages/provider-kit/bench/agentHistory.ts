@@ -331,6 +331,9 @@ async function measureClaims(): Promise<ClaimFigures> {
       samples.push(null)
       continue
     }
+    // Waiting for the agent to be quiet locks each submission to the same point of its polling cycle;
+    // spreading the submissions evenly over one interval measures the whole cycle, not one phase of it.
+    await sleep(Math.round(((index + 1.5) / (claimCount + 1)) * pollingInterval))
     const { taskId, blockNumber } = await submitTask(client, {
       deployment,
       sourceId,
