@@ -91,8 +91,12 @@ describe('watchMarket', () => {
       signal: controller.signal,
     })
     await new Promise((resolve) => setTimeout(resolve, 200))
+    // The watch keeps the process alive between polls: a script awaiting `agent.done` must not exit.
+    const keepingAlive = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+    const whileWatching = keepingAlive()
     controller.abort()
     await watching
+    expect(whileWatching).toBeGreaterThan(keepingAlive())
     expect(requests.filter((r) => r.method === 'eth_getLogs')).toEqual([])
     expect(requests.length).toBeGreaterThan(3)
   })

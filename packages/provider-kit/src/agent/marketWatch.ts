@@ -2,7 +2,6 @@ import { providerRegistryAbi } from '@gridforge/contracts'
 import { type Deployment, taskEvents } from '@gridforge/sdk'
 import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
 import { getBlockNumber, getLogs } from 'viem/actions'
-import { sleep } from './retry.js'
 
 /** The provider registry events the agent acts on (a subscription of its own opens a source's tasks to it). */
 const ProviderSubscribed = getAbiItem({ abi: providerRegistryAbi, name: 'ProviderSubscribed' })
@@ -90,6 +89,24 @@ export async function watchMarket(parameters: WatchMarketParameters): Promise<vo
       failures++
     }
     // Backs off while the node fails, up to 30 s between tries.
-    await sleep(Math.min(30_000, pollingInterval * 2 ** Math.min(failures, 8)), signal).catch(() => {})
+    await pause(Math.min(30_000, pollingInterval * 2 ** Math.min(failures, 8)), signal)
   }
+}
+
+/**
+ * Waits `ms`, or until `signal` aborts, on a timer that keeps the process alive: the watch is what keeps a
+ * running agent's process up while nothing happens (`await agent.done` in a script), unlike the runtimes'
+ * unref'd timers.
+ */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
 }
