@@ -2,6 +2,7 @@
 
 export type { AgentOptions, Policy, WithdrawSchedule } from './agent/AgentOptions.js'
 export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
+export { type ErrorKind, errorKind } from './agent/errorKind.js'
 export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
 export {
   finalSteps,
@@ -95,7 +96,11 @@ export {
   NbodyOutputError,
   type NbodyOutputErrorType,
 } from './hostBench/errors.js'
-export type { BenchmarkGpusParameters, GpuBenchmarkResult } from './hostBench/gpuBenchmark.js'
+export {
+  type BenchmarkGpusParameters,
+  type GpuBenchmarkResult,
+  nbodyImage,
+} from './hostBench/gpuBenchmark.js'
 export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
 export {
