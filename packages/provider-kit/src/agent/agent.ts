@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Capabilities } from '@gridforge/sdk'
 import type { Address } from 'viem'
 import { getBlock } from 'viem/actions'
 import { capabilitiesOf, offeredGpus } from '../detect/capabilities.js'
@@ -95,11 +96,18 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   const stopController = new AbortController()
   const signal = stopController.signal
-  const context = sharedContext(options, { journal, logger, signal, policy, maxWaitMs: rescanInterval })
+  const capabilities = capabilitiesOf(host)
+  const context = sharedContext(options, capabilities, {
+    journal,
+    logger,
+    signal,
+    policy,
+    maxWaitMs: rescanInterval,
+  })
   const scheduler = new TaskScheduler({
     context,
     policy,
-    capabilities: capabilitiesOf(host),
+    capabilities,
     gpus,
     workRoot: join(options.dataDir, 'work'),
     // A task whose preparation failed before a claim is looked at again two intervals later.
@@ -187,6 +195,7 @@ async function followMarket(parameters: {
 /** What every task shares: the chain, the store, the runtime, one transaction at a time. */
 function sharedContext(
   options: AgentOptions,
+  capabilities: Capabilities,
   extra: {
     journal: Journal
     logger: Logger
@@ -198,7 +207,6 @@ function sharedContext(
   const { client, deployment, store, runtime, host } = options
   const { signal, policy } = extra
   const address = client.account.address
-  const capabilities = capabilitiesOf(host)
   let queue: Promise<unknown> = Promise.resolve()
   const transact = <T>(send: () => Promise<T>): Promise<T> => {
     const next = queue.then(send, send)

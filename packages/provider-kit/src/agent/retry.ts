@@ -46,10 +46,18 @@ export async function retry<T>(fn: () => Promise<T>, options: RetryOptions = {})
       return await fn()
     } catch (error) {
       if (signal?.aborted || !shouldRetry(error, attempt)) throw error
-      const base = Math.min(maxDelay, initialDelay * 2 ** (attempt - 1))
-      const delay = Math.round(base * (0.8 + Math.random() * 0.4))
+      const delay = backoffDelay(attempt, { initialDelay, maxDelay })
       onRetry?.(error, attempt, delay)
       await wait(delay, signal)
     }
   }
+}
+
+/**
+ * The wait before retry number `attempt` (from 1): `initialDelay` doubled each attempt up to `maxDelay`, with
+ * ±20 % jitter so that agents that lost the same RPC do not come back in lockstep.
+ */
+export function backoffDelay(attempt: number, { initialDelay = 500, maxDelay = 15_000 } = {}): number {
+  const base = Math.min(maxDelay, initialDelay * 2 ** (attempt - 1))
+  return Math.round(base * (0.8 + Math.random() * 0.4))
 }

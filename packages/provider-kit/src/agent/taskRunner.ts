@@ -1,9 +1,8 @@
-import type { Logger } from '../logger.js'
 import { readAndDecide } from './decide.js'
 import { errorKind, messageOf } from './errorKind.js'
 import { TaskRefusedError } from './errors.js'
 import { finalSteps, isBefore, type Journal, type JournalEntry, type JournalStep } from './journal.js'
-import { sleep } from './retry.js'
+import { backoffDelay, sleep } from './retry.js'
 import { claim } from './steps/claim.js'
 import { announceCommit, commit } from './steps/commit.js'
 import { finalize } from './steps/finalize.js'
@@ -127,8 +126,8 @@ async function recover(
     if (now > entry.dueAt)
       return abandon(entry, `the claim was due before ${entry.step} succeeded: ${reason}`)
   }
-  const delay = Math.round(Math.min(15_000, 500 * 2 ** (attempt - 1)) * (0.8 + Math.random() * 0.4))
-  context.logger.warn(`${describe(entry.step)} failed, retrying`, { attempt, delayMs: delay, error: reason })
+  const delay = backoffDelay(attempt)
+  context.logger.warn(`${what[entry.step]} failed, retrying`, { attempt, delayMs: delay, error: reason })
   await sleep(delay, context.signal).catch(() => {})
   return 'retry'
 }
@@ -143,6 +142,7 @@ async function waitFor(context: RunnerContext, taskId: bigint, untilChainTime: n
   await context.nextEvent(taskId, ms)
 }
 
+/** What each step does, for the retry warnings. */
 const what: Record<JournalStep, string> = {
   claiming: 'claiming',
   claimed: 'preparing the run',
@@ -157,9 +157,3 @@ const what: Record<JournalStep, string> = {
   done: 'done',
   abandoned: 'abandoned',
 }
-
-function describe(step: JournalStep): string {
-  return what[step]
-}
-
-export type { Logger }
