@@ -46,7 +46,7 @@
 
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -80,16 +80,15 @@ import {
   capabilitiesOf,
   containerLabels,
   dockerRuntime,
-  type HostReport,
   type LogFields,
   type Logger,
   startAgent,
 } from '../src/index.js'
 import { removeContainers } from '../test/docker.js'
 import { buildTestImage } from '../test/images.js'
-import { publishBenchSource } from './benchSource.js'
 import { type RpcTally, startCountingProxy, tally, waitForQuiet } from './countingProxy.js'
 import { buildHistory, type History } from './history.js'
+import { benchHost, publishBenchSource } from './setup.js'
 
 const historyTasks = Number(process.env.HISTORY_TASKS ?? 20_000)
 const historyCancelled = Number(process.env.HISTORY_CANCELLED ?? 2_000)
@@ -153,14 +152,7 @@ const store = fsStore({ root: storeRoot })
 const scratch = await mkdtemp(join(tmpdir(), 'gridforge-bench-'))
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))
 
-const host: HostReport = {
-  os: { platform: 'linux', distro: 'bench', release: '', kernel: '', arch: process.arch },
-  cpu: { model: cpus()[0]?.model ?? 'unknown', cores: cpus().length },
-  memoryMiB: Math.floor(totalmem() / 1024 ** 2),
-  diskFreeMiB: 100_000,
-  nvidia: { status: 'absent', gpus: [] },
-  docker: { reachable: true, version: '', apiVersion: '', nvidiaRuntime: false, runtimes: ['runc'] },
-}
+const host = benchHost()
 const capabilities = capabilitiesOf(host)
 
 const maxRuntimeSec = 600

@@ -36,7 +36,7 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -56,13 +56,12 @@ import { hardhat } from 'viem/chains'
 import { startDevnet } from '../../contracts/scripts/devnet.js'
 import { startAgent } from '../src/agent/agent.js'
 import { capabilitiesOf } from '../src/detect/capabilities.js'
-import type { HostReport } from '../src/detect/HostReport.js'
 import type { LogFields, Logger } from '../src/logger.js'
 import { type ContainerRuntime, containerLabels, type RunOutcome } from '../src/runtime/ContainerRuntime.js'
 import { dockerRuntime } from '../src/runtime/dockerRuntime.js'
 import { docker } from '../test/docker.js'
 import { buildTestImage } from '../test/images.js'
-import { publishBenchSource } from './benchSource.js'
+import { benchHost, publishBenchSource } from './setup.js'
 
 const taskCount = Number(process.env.TASKS ?? 20)
 const rawRuns = Number(process.env.RAW_RUNS ?? 20)
@@ -107,14 +106,7 @@ const storeRoot = await mkdtemp(join(tmpdir(), 'gridforge-bench-store-'))
 const store = fsStore({ root: storeRoot })
 const scratch = await mkdtemp(join(tmpdir(), 'gridforge-bench-'))
 
-const host: HostReport = {
-  os: { platform: 'linux', distro: 'bench', release: '', kernel: '', arch: process.arch },
-  cpu: { model: cpus()[0]?.model ?? 'unknown', cores: cpus().length },
-  memoryMiB: Math.floor(totalmem() / 1024 ** 2),
-  diskFreeMiB: 100_000,
-  nvidia: { status: 'absent', gpus: [] },
-  docker: { reachable: true, version: '', apiVersion: '', nvidiaRuntime: false, runtimes: ['runc'] },
-}
+const host = benchHost()
 
 const maxRuntimeSec = 600
 const sourceId = await publishBenchSource({

@@ -1,6 +1,8 @@
+import { cpus, totalmem } from 'node:os'
 import { type Deployment, publishSource } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Account, Chain, Client, Hex, Transport } from 'viem'
+import type { HostReport } from '../src/detect/HostReport.js'
 
 /**
  * Publishes a deterministic CPU source running `command` in the benches' locally
@@ -35,4 +37,16 @@ export async function publishBenchSource(parameters: {
     requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic: true },
   })
   return sourceId
+}
+
+/** This machine as the benches' agents see it: its CPUs and memory, no GPU, Docker reachable. */
+export function benchHost(): HostReport {
+  return {
+    os: { platform: 'linux', distro: 'bench', release: '', kernel: '', arch: process.arch },
+    cpu: { model: cpus()[0]?.model ?? 'unknown', cores: cpus().length },
+    memoryMiB: Math.floor(totalmem() / 1024 ** 2),
+    diskFreeMiB: 100_000,
+    nvidia: { status: 'absent', gpus: [] },
+    docker: { reachable: true, version: '', apiVersion: '', nvidiaRuntime: false, runtimes: ['runc'] },
+  }
 }
