@@ -1,0 +1,518 @@
+/**
+ * One simulated run: a workload of tasks meets the providers and clients of a world, each following its
+ * behaviour, over simulated time. Every rule that decides money — claims, collateral, settlement,
+ * consensus, slashing, metering, reputation gates, fees, rebates, staking rewards — is the contracts':
+ * the engine only sends the transactions its participants would send, at the times they would send them,
+ * and books their receipts.
+ */
+import { providerRegistryAbi, stakingAbi, taskMarketAbi } from '@gridforge/contracts'
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  keccak256,
+  parseEventLogs,
+  parseUnits,
+  type TransactionReceipt,
+  toHex,
+} from 'viem'
+import { Ledger } from '../ledger.js'
+import type { SimParams } from '../params.js'
+import { draw } from '../random.js'
+import type { ClientBehaviour, Deviation, ProviderBehaviour } from '../strategies/types.js'
+import { Transactor } from '../transactor.js'
+import type { TaskDraft } from './workload.js'
+import { drawWorkload } from './workload.js'
+import type { World } from './world.js'
+
+export const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
+export const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+export const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
+
+/** Seconds between a submission and the first offer of its slots (the next blocks). */
+const CLAIM_DELAY = 30
+/** Seconds an unfilled task waits before its free slots are offered again. */
+const REOFFER_EVERY = 600
+/** Seconds an honest provider needs after its run to upload and submit. */
+export const UPLOAD_SEC = 60
+const UINT32_MAX = 2 ** 32 - 1
+
+/** Chain task statuses (ITaskMarket's TaskStatus). */
+const Status = { None: 0, Open: 1, Claimed: 2, Revealing: 3, Completed: 4, Failed: 5, Expired: 6, Cancelled: 7 }
+/** Chain slot statuses (ITaskMarket's SlotStatus). */
+const SlotState = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 }
+
+/** A task of the run, as the engine follows it. */
+export interface SimTask extends TaskDraft {
+  id: bigint
+  submittedAt: number
+  deadline: number
+  /** What each provider handed in: submitted (k = 1) or committed (k > 1). */
+  delivered: Map<Address, Hex>
+  /** Providers that revealed (k > 1). */
+  revealed: Set<Address>
+  /** Providers that ever held a slot of this task. */
+  everHeld: Set<Address>
+  settled: boolean
+}
+
+export interface TaskOutcome {
+  status: 'Completed' | 'Failed' | 'Expired'
+  /** The winning digest (k > 1), or the digest submitted (k = 1); undefined without a result. */
+  result: Hex | undefined
+}
+
+/** A run's result: the books and what happened. */
+export interface RunRecord {
+  ledger: Ledger
+  /** Each account's wealth when the books opened. */
+  opening: Map<Address, bigint>
+  tasks: SimTask[]
+  transactions: number
+  /** Mean `maxPayment` of the workload's tasks, in GRID: the unit of the table. */
+  meanPrice: number
+  /** Slots each provider filled and tasks each client submitted. */
+  participation: Map<Address, number>
+  startTime: number
+  endTime: number
+}
+
+interface Scheduled {
+  at: number
+  order: number
+  run: () => Promise<void>
+}
+
+export class Engine {
+  readonly world: World
+  readonly params: SimParams
+  readonly seed: number
+  readonly tx: Transactor
+  readonly ledger: Ledger
+  readonly providers = new Map<Address, ProviderBehaviour>()
+  readonly clients = new Map<Address, ClientBehaviour>()
+  readonly tasks: SimTask[] = []
+  readonly participation = new Map<Address, number>()
+  readonly #queue: Scheduled[] = []
+  #order = 0
+  readonly #busyUntil = new Map<Address, number>()
+  /** Results published for each input (cached answers a copycat can take). */
+  readonly #published = new Map<string, Hex>()
+  readonly #offers = new Map<bigint, number>()
+  readonly startTime: number
+
+  constructor(world: World, params: SimParams, seed: number, startTime: number) {
+    this.world = world
+    this.params = params
+    this.seed = seed
+    this.startTime = startTime
+    this.ledger = new Ledger(world.chain.contracts, startTime)
+    this.tx = new Transactor(world.chain.provider, this.ledger, startTime)
+  }
+
+  get contracts() {
+    return this.world.chain.contracts
+  }
+
+  get now() {
+    return this.tx.now
+  }
+
+  /** Runs `run` at chain time `at` (events at the same time run in the order they were scheduled). */
+  schedule(at: number, run: () => Promise<void>) {
+    const entry = { at, order: this.#order++, run }
+    let i = this.#queue.length
+    while (i > 0 && this.#compare(this.#queue[i - 1] as Scheduled, entry) > 0) i--
+    this.#queue.splice(i, 0, entry)
+  }
+
+  #compare(a: Scheduled, b: Scheduled) {
+    return a.at - b.at || a.order - b.order
+  }
+
+  /** Runs every scheduled event up to `until`. */
+  async drain(until: number) {
+    while (this.#queue.length > 0 && (this.#queue[0] as Scheduled).at <= until) {
+      const next = this.#queue.shift() as Scheduled
+      await next.run()
+    }
+  }
+
+  send: Transactor['send'] = (from, at, call) => this.tx.send(from, at, call)
+
+  // ─── Submission ───
+
+  /** Schedules the workload's submissions: one per task, or one batch per batching client. */
+  scheduleWorkload(drafts: readonly TaskDraft[]) {
+    const byClient = new Map<Address, TaskDraft[]>()
+    for (const draft of drafts) byClient.set(draft.client, [...(byClient.get(draft.client) ?? []), draft])
+    for (const [client, own] of byClient) {
+      const behaviour = this.clients.get(client)
+      const shaped = own.map((draft) => this.#shape(draft, behaviour))
+      if (behaviour?.batches === true) {
+        const first = shaped[0] as SimTask
+        this.schedule(first.arrival, () => this.submit(client, shaped))
+      } else {
+        for (const task of shaped) this.schedule(task.arrival, () => this.submit(client, [task]))
+      }
+    }
+  }
+
+  #shape(draft: TaskDraft, behaviour: ClientBehaviour | undefined): SimTask {
+    const task: SimTask = {
+      ...draft,
+      id: 0n,
+      submittedAt: 0,
+      deadline: 0,
+      delivered: new Map(),
+      revealed: new Set(),
+      everHeld: new Set(),
+      settled: false,
+    }
+    return behaviour?.shape?.(task) ?? task
+  }
+
+  /** Submits `tasks` for `client` now (one `submitTask`, or `submitTasks` for several). */
+  async submit(client: Address, tasks: SimTask[]) {
+    const behaviour = this.clients.get(client)
+    await behaviour?.beforeSubmit?.(this, tasks)
+    const at = this.now + 1
+    const params = tasks.map((task) => ({
+      sourceId: this.world.sourceId,
+      inputCID: INPUT_CID,
+      maxPayment: task.maxPayment,
+      pricePerSecond: task.pricePerSecond,
+      replicas: task.replicas,
+      deadline: at + task.deadlineAfter,
+      requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 0, deterministic: false },
+      minSuccessBps: task.minSuccessBps,
+      minCompleted: task.minCompleted,
+    }))
+    const receipt =
+      params.length === 1
+        ? await this.send(client, at, {
+            address: this.contracts.market,
+            abi: taskMarketAbi,
+            functionName: 'submitTask',
+            args: [params[0] as (typeof params)[number]],
+          })
+        : await this.send(client, at, {
+            address: this.contracts.market,
+            abi: taskMarketAbi,
+            functionName: 'submitTasks',
+            args: [params],
+          })
+    const submitted = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskSubmitted' })
+    for (const [i, task] of tasks.entries()) {
+      const event = submitted[i]
+      if (event === undefined) throw new Error('sim: a submission reported fewer tasks than sent')
+      task.id = event.args.taskId
+      task.submittedAt = this.now
+      task.deadline = this.now + task.deadlineAfter
+      const terms = await this.tx.public.readContract({
+        address: this.contracts.market,
+        abi: taskMarketAbi,
+        functionName: 'getTask',
+        args: [task.id],
+      })
+      this.ledger.noteTask(task.id, { client, discountBps: BigInt(terms.discountBps) })
+      this.tasks.push(task)
+      this.#count(client, 1)
+      this.schedule(this.now + CLAIM_DELAY, () => this.offer(task))
+      this.schedule(task.deadline + 1, () => this.#expireIfLive(task))
+    }
+    await behaviour?.afterSubmit?.(this, tasks)
+  }
+
+  #count(account: Address, n: number) {
+    const key = account.toLowerCase() as Address
+    this.participation.set(key, (this.participation.get(key) ?? 0) + n)
+  }
+
+  // ─── Claims ───
+
+  async #chainTask(task: SimTask) {
+    const [t, slots] = await Promise.all([
+      this.tx.public.readContract({
+        address: this.contracts.market,
+        abi: taskMarketAbi,
+        functionName: 'getTask',
+        args: [task.id],
+      }),
+      this.tx.public.readContract({
+        address: this.contracts.market,
+        abi: taskMarketAbi,
+        functionName: 'getSlots',
+        args: [task.id],
+      }),
+    ])
+    return { status: t.status, openSlots: t.openSlots, collateral: t.collateral, slots }
+  }
+
+  /** Offers the task's free slots to the providers that want it: racers first, then the others at random. */
+  async offer(task: SimTask) {
+    if (task.settled || this.now > task.deadline) return
+    const round = (this.#offers.get(task.id) ?? 0) + 1
+    this.#offers.set(task.id, round)
+    let state = await this.#chainTask(task)
+    if (state.status !== Status.Open) return
+    const taken = new Set<Address>()
+    for (;;) {
+      const holders = state.slots.filter((s) => s.status !== SlotState.Free).map((s) => s.provider)
+      const candidates = await this.#candidates(task, holders, state.collateral, round, taken)
+      const next = candidates[0]
+      if (next === undefined) break
+      taken.add(next)
+      await this.claim(next, task)
+      state = await this.#chainTask(task)
+      if (state.status !== Status.Open) return
+    }
+    if (this.now + REOFFER_EVERY <= task.deadline) this.schedule(this.now + REOFFER_EVERY, () => this.offer(task))
+  }
+
+  async #candidates(task: SimTask, holders: readonly Address[], collateral: bigint, round: number, tried: Set<Address>) {
+    const racers: Address[] = []
+    const others: [number, Address][] = []
+    for (const [index, [account, behaviour]] of [...this.providers].entries()) {
+      if (tried.has(account) || holders.some((h) => same(h, account))) continue
+      if (task.private && !behaviour.races(task, holders)) continue
+      if (!behaviour.wants(task)) continue
+      if ((this.#busyUntil.get(account) ?? 0) > this.now) continue
+      if (!(await this.#eligible(account, task, collateral))) continue
+      if (behaviour.races(task, holders)) racers.push(account)
+      else if (draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability) {
+        others.push([draw(this.seed, 'order', task.index, round, index), account])
+      }
+    }
+    others.sort((a, b) => a[0] - b[0])
+    return [...racers, ...others.map(([, account]) => account)]
+  }
+
+  /** The chain's gates, read as an agent would before claiming: reputation and free stake. */
+  async #eligible(account: Address, task: SimTask, collateral: bigint) {
+    const available = await this.tx.public.readContract({
+      address: this.contracts.staking,
+      abi: stakingAbi,
+      functionName: 'availableOf',
+      args: [account],
+    })
+    if (available < collateral) return false
+    const info = await this.tx.public.readContract({
+      address: this.contracts.providers,
+      abi: providerRegistryAbi,
+      functionName: 'getProvider',
+      args: [account],
+    })
+    if (!info.registered || info.paused) return false
+    if (task.minCompleted === 0 && task.minSuccessBps === 0) return true
+    const success = await this.tx.public.readContract({
+      address: this.contracts.providers,
+      abi: providerRegistryAbi,
+      functionName: 'successBps',
+      args: [account],
+    })
+    return info.reputation.completed >= task.minCompleted && success >= task.minSuccessBps
+  }
+
+  /** `provider` claims a slot of `task` now and plans its work. */
+  async claim(provider: Address, task: SimTask) {
+    const behaviour = this.#behaviour(provider)
+    const receipt = await this.send(provider, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'claimTask',
+      args: [task.id],
+    })
+    const [claimed] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskClaimed' })
+    if (claimed === undefined) throw new Error('sim: claimTask emitted no TaskClaimed')
+    const { slot, dueAt } = claimed.args
+    const claimedAt = this.now
+    task.everHeld.add(provider)
+    this.#count(provider, 1)
+    const plan = behaviour.plan(task, { claimedAt, dueAt, publicResult: this.#published.get(task.inputKey) })
+    this.#busyUntil.set(provider, claimedAt + plan.busyFor)
+    this.schedule(claimedAt + plan.readyAfter, () => this.#handIn(provider, task, slot, claimedAt, dueAt))
+    this.schedule(dueAt + 1, () => this.#reopenIfOverdue(task, slot, provider))
+  }
+
+  #behaviour(provider: Address): ProviderBehaviour {
+    const behaviour = this.providers.get(provider)
+    if (behaviour === undefined) throw new Error(`sim: ${provider} has no provider behaviour`)
+    return behaviour
+  }
+
+  // ─── Results ───
+
+  async #handIn(provider: Address, task: SimTask, slot: number, claimedAt: number, dueAt: number) {
+    if (task.settled) return
+    const state = await this.#chainTask(task)
+    const mine = state.slots[slot]
+    if (mine === undefined || !same(mine.provider, provider) || mine.status !== SlotState.Claimed) return
+    const holders = state.slots.filter((s) => s.status !== SlotState.Free).map((s) => s.provider)
+    const delivery = this.#behaviour(provider).deliver({
+      task,
+      holders,
+      claimedAt,
+      dueAt,
+      now: this.now,
+      correct: task.correct,
+      publicResult: this.#published.get(task.inputKey),
+    })
+    const account = this.ledger.account(provider)
+    const late = this.now + 1 > dueAt
+    // A run cut off by the claim's due time used the GPU only until then.
+    account.computeSec += late ? Math.min(delivery.computeSec, dueAt - claimedAt) : delivery.computeSec
+    if (delivery.digest === undefined || late) return
+    task.delivered.set(provider, delivery.digest)
+    const runtime = Math.min(UINT32_MAX, Math.max(0, Math.round(delivery.runtimeSec)))
+    if (task.replicas === 1) {
+      const receipt = await this.send(provider, this.now + 1, {
+        address: this.contracts.market,
+        abi: taskMarketAbi,
+        functionName: 'submitResult',
+        args: [task.id, RESULT_CID, RECEIPT_CID, runtime],
+      })
+      this.#publish(task, delivery.digest)
+      await this.#settled(task, receipt)
+      return
+    }
+    const salt = this.#salt(task, provider)
+    const commitment = keccak256(
+      encodeAbiParameters(
+        [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
+        [task.id, provider, delivery.digest, salt],
+      ),
+    )
+    const receipt = await this.send(provider, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'commitResult',
+      args: [task.id, commitment],
+    })
+    this.#runtimes.set(`${task.id}|${provider}`, runtime)
+    const [opened] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'RevealOpened' })
+    if (opened === undefined) return
+    const revealDeadline = opened.args.revealDeadline
+    for (const [i, holder] of [...task.delivered.keys()].entries()) {
+      const last = this.#behaviour(holder).revealsLast === true
+      const delay = last ? 300 : 30 + Math.round(draw(this.seed, 'reveal', task.index, i) * 120)
+      this.schedule(this.now + delay, () => this.#reveal(holder, task))
+    }
+    this.schedule(revealDeadline + 1, () => this.#finalizeIfRevealing(task))
+  }
+
+  /** Runtimes committed to, revealed with the result. */
+  readonly #runtimes = new Map<string, number>()
+
+  #salt(task: SimTask, provider: Address): Hex {
+    return keccak256(toHex(`${this.seed}|salt|${task.id}|${provider}`))
+  }
+
+  async #reveal(provider: Address, task: SimTask) {
+    if (task.settled) return
+    const digest = task.delivered.get(provider)
+    if (digest === undefined) return
+    const salt = this.#salt(task, provider)
+    const receipt = await this.send(provider, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'revealResult',
+      args: [task.id, digest, salt, RESULT_CID, RECEIPT_CID, this.#runtimes.get(`${task.id}|${provider}`) ?? 0],
+    })
+    task.revealed.add(provider)
+    this.#publish(task, digest)
+    await this.#settled(task, receipt)
+  }
+
+  #publish(task: SimTask, digest: Hex) {
+    if (!this.#published.has(task.inputKey)) this.#published.set(task.inputKey, digest)
+  }
+
+  // ─── Permissionless exits (sent by the task's client, who wants its money back) ───
+
+  async #reopenIfOverdue(task: SimTask, slot: number, provider: Address) {
+    if (task.settled) return
+    const state = await this.#chainTask(task)
+    const held = state.slots[slot]
+    if (state.status !== Status.Open && state.status !== Status.Claimed) return
+    if (held === undefined || !same(held.provider, provider) || held.status !== SlotState.Claimed) return
+    await this.send(task.client, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'reopenSlot',
+      args: [task.id, slot],
+    })
+    await this.offer(task)
+  }
+
+  async #expireIfLive(task: SimTask) {
+    if (task.settled) return
+    const state = await this.#chainTask(task)
+    if (state.status !== Status.Open && state.status !== Status.Claimed) return
+    const receipt = await this.send(task.client, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'expireTask',
+      args: [task.id],
+    })
+    await this.#settled(task, receipt)
+  }
+
+  async #finalizeIfRevealing(task: SimTask) {
+    if (task.settled) return
+    const state = await this.#chainTask(task)
+    if (state.status !== Status.Revealing) return
+    const receipt = await this.send(task.client, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'finalizeTask',
+      args: [task.id],
+    })
+    await this.#settled(task, receipt)
+  }
+
+  // ─── Settlement ───
+
+  async #settled(task: SimTask, receipt: TransactionReceipt) {
+    const [finalized] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskFinalized' })
+    if (finalized === undefined) return
+    task.settled = true
+    const status = finalized.args.status
+    const outcome: TaskOutcome = {
+      status: status === Status.Completed ? 'Completed' : status === Status.Failed ? 'Failed' : 'Expired',
+      result:
+        status !== Status.Completed
+          ? undefined
+          : task.replicas === 1
+            ? [...task.delivered.values()][0]
+            : finalized.args.resultDigest,
+    }
+    const behaviour = this.clients.get(task.client)
+    const value = behaviour?.value?.(task, outcome) ?? defaultValue(task, outcome, this.params)
+    this.ledger.account(task.client).value += value
+    await behaviour?.afterSettle?.(this, task, outcome)
+  }
+
+  /** Sends GRID-denominated amounts: `grid(1.5)`. */
+  grid(amount: number) {
+    return parseUnits(amount.toFixed(12), 18)
+  }
+}
+
+/** What a settled task is worth to an honest client: its value when the result it received is right. */
+export function defaultValue(task: SimTask, outcome: TaskOutcome, params: SimParams): number {
+  if (outcome.result !== task.correct) return 0
+  return taskValue(task, params)
+}
+
+/** The value of a correct result of `task`, in GRID. */
+export function taskValue(task: Pick<SimTask, 'maxPayment' | 'replicas'>, params: SimParams): number {
+  return (params.valueMultiple * Number(task.maxPayment) * task.replicas) / 1e18
+}
+
+export function same(a: Address, b: Address) {
+  return a.toLowerCase() === b.toLowerCase()
+}
+
+export { drawWorkload }
+export type { Deviation }

@@ -1,0 +1,41 @@
+import type { Address } from 'viem'
+import { same } from '../market/engine.js'
+import { honestProvider } from './honestProvider.js'
+import { garbage } from './lazyProvider.js'
+import type { ProviderBehaviour, Strategy } from './types.js'
+
+/**
+ * Colluding pair: two independent providers that agree to join each other on consensus tasks (the second
+ * claims right after the first) and, where together they hold a strict majority, both hand in the same
+ * garbage without computing; honest everywhere else.
+ */
+export function colludingPair(pair: readonly [Address, Address]): Map<Address, ProviderBehaviour> {
+  const inPair = (holder: Address) => pair.some((a) => same(a, holder))
+  const behaviours = new Map<Address, ProviderBehaviour>()
+  for (const account of pair) {
+    const honest = honestProvider()
+    behaviours.set(account, {
+      races: (task, holders) => task.replicas > 1 && holders.some((h) => inPair(h) && !same(h, account)),
+      wants: () => true,
+      plan: honest.plan,
+      deliver: (context) => {
+        const held = context.holders.filter(inPair).length
+        if (context.task.replicas > 1 && held >= 2 && held * 2 > context.task.replicas) {
+          return { digest: garbage('pair', context.task.id), computeSec: 0, runtimeSec: context.task.runtimeSec }
+        }
+        return honest.deliver(context)
+      },
+    })
+  }
+  return behaviours
+}
+
+export const colludingPairStrategy = {
+  name: 'colluding-pair',
+  role: 'provider',
+  doc: 'Two providers join each other on consensus tasks and both hand in garbage where they hold a majority.',
+  deviate: (cast) => {
+    const pair = [cast.providers[0], cast.providers[1]] as [Address, Address]
+    return { identity: pair, providers: colludingPair(pair) }
+  },
+} satisfies Strategy

@@ -1,0 +1,53 @@
+import type { Address } from 'viem'
+import { same } from '../market/engine.js'
+import { honestProvider } from './honestProvider.js'
+import { garbage } from './lazyProvider.js'
+import type { ProviderBehaviour, Strategy } from './types.js'
+
+/**
+ * Sybil operator: one operator holding a fraction `f` of the provider accounts. Its accounts watch the
+ * market and claim every slot they can before anyone else; they vote as one: where they hold a strict
+ * majority of a consensus task they all hand in the same garbage without computing, elsewhere the
+ * operator computes once and every account it has on the task hands in that result.
+ */
+export function sybilOperator(accounts: readonly Address[]): Map<Address, ProviderBehaviour> {
+  const mine = (holders: readonly Address[]) => holders.filter((h) => accounts.some((a) => same(a, h))).length
+  const computed = new Set<bigint>()
+  const behaviours = new Map<Address, ProviderBehaviour>()
+  for (const account of accounts) {
+    const honest = honestProvider()
+    behaviours.set(account, {
+      races: () => true,
+      wants: () => true,
+      plan: honest.plan,
+      deliver: (context) => {
+        const { task, holders } = context
+        const held = mine(holders)
+        if (task.replicas > 1 && held >= 2 && held * 2 > task.replicas) {
+          return { digest: garbage('sybil', task.id), computeSec: 0, runtimeSec: task.runtimeSec }
+        }
+        const delivery = honest.deliver(context)
+        // One run serves every account the operator has on the task.
+        if (computed.has(task.id)) return { ...delivery, computeSec: 0 }
+        computed.add(task.id)
+        return delivery
+      },
+    })
+  }
+  return behaviours
+}
+
+/** The sybil's accounts: the first `f` of the providers (at least one). */
+export function sybilAccounts(providers: readonly Address[], fraction: number): Address[] {
+  return providers.slice(0, Math.max(1, Math.round(fraction * providers.length)))
+}
+
+export const sybilOperatorStrategy = {
+  name: 'sybil-operator',
+  role: 'provider',
+  doc: 'Holds a fraction f of the providers, claims first, votes as one: garbage where it holds a majority.',
+  deviate: (cast, { sybilFraction }) => {
+    const accounts = sybilAccounts(cast.providers, sybilFraction)
+    return { identity: accounts, providers: sybilOperator(accounts) }
+  },
+} satisfies Strategy

@@ -1,0 +1,90 @@
+/**
+ * What a strategy is: a small module that replaces the behaviour of one participant (a provider account,
+ * a group of them, or a client with its second accounts) in an otherwise honest market.
+ */
+import type { Address, Hex } from 'viem'
+import type { Engine, SimTask, TaskOutcome } from '../market/engine.js'
+
+/** The work a provider account hands in for one claimed slot. */
+export interface Delivery {
+  /** The result digest submitted (k = 1) or committed and revealed (k > 1); undefined: nothing is submitted. */
+  digest: Hex | undefined
+  /** GPU-seconds it spent. */
+  computeSec: number
+  /** The runtime it reports (the chain caps it at the time since the claim). */
+  runtimeSec: number
+}
+
+/** What a provider account sees when it decides what to deliver. */
+export interface WorkContext {
+  task: SimTask
+  /** Claimants of the task's slots now (the chain's `getSlots`). */
+  holders: readonly Address[]
+  claimedAt: number
+  dueAt: number
+  now: number
+  /** The digest of a correct run: what an honest provider computes. */
+  correct: Hex
+  /** A result published earlier for the same input, if any (a cached answer). */
+  publicResult: Hex | undefined
+}
+
+/** How one provider account behaves. */
+export interface ProviderBehaviour {
+  /** Claims ahead of honest providers (a watcher that claims in the block after the submission). */
+  races(task: SimTask, holders: readonly Address[]): boolean
+  /** Whether it takes this task when it may. */
+  wants(task: SimTask): boolean
+  /** Seconds from the claim until it hands in (`readyAfter`), and how long its GPU is busy. */
+  plan(task: SimTask, claim: { claimedAt: number; dueAt: number; publicResult: Hex | undefined }): {
+    readyAfter: number
+    busyFor: number
+  }
+  /** What it hands in when ready. */
+  deliver(context: WorkContext): Delivery
+  /** Reveals after every other replica (the vetoing client's second account). */
+  revealsLast?: boolean
+}
+
+/** How a client behaves beyond submitting its tasks and using correct results. */
+export interface ClientBehaviour {
+  /** Submits its whole workload at the arrival of its first task, in one `submitTasks`. */
+  batches?: boolean
+  /** Changes a task before it is submitted (a honeypot's deadline or input). */
+  shape?(task: SimTask): SimTask
+  beforeSubmit?(engine: Engine, tasks: readonly SimTask[]): Promise<void>
+  afterSubmit?(engine: Engine, tasks: readonly SimTask[]): Promise<void>
+  afterSettle?(engine: Engine, task: SimTask, outcome: TaskOutcome): Promise<void>
+  /** The value it draws from a settled task, in GRID (default: the task's value when the result is right). */
+  value?(task: SimTask, outcome: TaskOutcome): number
+}
+
+/** The participants a strategy takes over in one run. */
+export interface Deviation {
+  /** Accounts whose payoffs are added up: the strategy's participant. */
+  identity: readonly Address[]
+  /** Provider accounts it drives (they are honest otherwise). */
+  providers?: ReadonlyMap<Address, ProviderBehaviour>
+  /** The client account it drives. */
+  client?: { account: Address; behaviour: ClientBehaviour }
+  /** Set-up at the start of the run (staking a second account, self-dealt tasks). */
+  prepare?(engine: Engine): Promise<void>
+}
+
+/** The accounts a run has, by role. */
+export interface Cast {
+  providers: readonly Address[]
+  clients: readonly Address[]
+  /** Accounts no honest participant uses: a strategy's second accounts. */
+  spare: readonly Address[]
+}
+
+export interface Strategy {
+  name: string
+  role: 'provider' | 'client'
+  /** One sentence: what it does. */
+  doc: string
+  /** The honest behaviour it is compared with (default `honest`, everybody honest). */
+  baseline?: 'honest' | 'honest-staker'
+  deviate(cast: Cast, parameters: { sybilFraction: number }): Deviation
+}

@@ -1,0 +1,60 @@
+import { type Address, parseUnits } from 'viem'
+import { defaultValue, same, taskValue } from '../market/engine.js'
+import { registerProvider } from '../market/world.js'
+import { garbage, NO_WORK_SEC } from './lazyProvider.js'
+import type { ClientBehaviour, ProviderBehaviour, Strategy } from './types.js'
+
+/** Stake of the vetoing client's provider account: the minimum to register, and room for collateral. */
+const VETO_STAKE = parseUnits('200', 18)
+
+/**
+ * Vetoing client: registers a second account as a provider; on its own two-replica tasks that account
+ * takes a slot at once and reveals a different result after the honest reveal, so that no majority
+ * forms and the client is refunded — while it reads the honest result from the reveal.
+ */
+export function vetoingClient(client: Address, vetoer: Address) {
+  const own = (task: { client: Address; replicas: number }) => same(task.client, client) && task.replicas === 2
+  const provider: ProviderBehaviour = {
+    races: (task) => own(task),
+    wants: (task) => own(task),
+    plan: () => ({ readyAfter: NO_WORK_SEC, busyFor: 0 }),
+    deliver: ({ task }) => ({ digest: garbage('veto', task.id, vetoer), computeSec: 0, runtimeSec: 0 }),
+    revealsLast: true,
+  }
+  const behaviour: ClientBehaviour = {
+    value: (task, outcome) => {
+      const honestReveal = [...task.delivered].some(([p, digest]) => !same(p, vetoer) && digest === task.correct)
+      return own(task) && honestReveal ? taskValue(task, paramsOf(task)) : defaultValue(task, outcome, paramsOf(task))
+    },
+  }
+  let paramsOf: (task: unknown) => Parameters<typeof taskValue>[1] = () => {
+    throw new Error('sim: vetoing client used before prepare')
+  }
+  return {
+    provider,
+    behaviour,
+    bind(params: Parameters<typeof taskValue>[1]) {
+      paramsOf = () => params
+    },
+  }
+}
+
+export const vetoingClientStrategy = {
+  name: 'vetoing-client',
+  role: 'client',
+  doc: 'Its second account takes a slot of its own k=2 tasks and reveals a different result: refunded, keeps the output.',
+  deviate: (cast) => {
+    const client = cast.clients[0] as Address
+    const vetoer = cast.spare[0] as Address
+    const veto = vetoingClient(client, vetoer)
+    return {
+      identity: [client, vetoer],
+      providers: new Map([[vetoer, veto.provider]]),
+      client: { account: client, behaviour: veto.behaviour },
+      prepare: async (engine) => {
+        veto.bind(engine.params)
+        await registerProvider(engine.tx, engine.contracts, vetoer, VETO_STAKE, engine.world.sourceId)
+      },
+    }
+  },
+} satisfies Strategy
