@@ -140,13 +140,15 @@ export function resolveParams(overrides: Readonly<Record<string, number>> = {}):
       )
     }
     const key = name as keyof SimParams
-    if (!Number.isFinite(value) || value < 0) throw new SimParamError(`${name} must be a number ≥ 0, got ${value}`)
+    if (!Number.isFinite(value) || value < 0)
+      throw new SimParamError(`${name} must be a number ≥ 0, got ${value}`)
     if (integral.has(key) && !Number.isInteger(value)) {
       throw new SimParamError(`${name} must be a whole number, got ${value}`)
     }
     params[key] = value
   }
-  if (params.providers < 3) throw new SimParamError('providers must be at least 3 (tasks have up to 3 replicas)')
+  if (params.providers < 3)
+    throw new SimParamError('providers must be at least 3 (tasks have up to 3 replicas)')
   if (params.k2Share + params.k3Share > 1) throw new SimParamError('k2Share + k3Share must be at most 1')
   if (params.runtimeMin > params.runtimeMax) throw new SimParamError('runtimeMin must not exceed runtimeMax')
   return params

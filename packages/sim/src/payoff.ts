@@ -45,7 +45,7 @@ export function payoff(
   const result = {
     holdings: Number(holdings) / 1e18,
     value,
-    gas: (Number(gasUsed) * params.gasPriceGwei * 1e-9 * params.gridPerEth),
+    gas: Number(gasUsed) * params.gasPriceGwei * 1e-9 * params.gridPerEth,
     compute: (computeSec * params.gpuCostPerHour) / 3600,
     capital: (capital * params.interestRatePerYear) / YEAR,
   }

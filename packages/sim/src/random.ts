@@ -14,7 +14,12 @@ export function draw(seed: number, ...key: readonly (string | number)[]): number
 }
 
 /** A number in [min, max) determined by `seed` and `key`. */
-export function drawBetween(min: number, max: number, seed: number, ...key: readonly (string | number)[]): number {
+export function drawBetween(
+  min: number,
+  max: number,
+  seed: number,
+  ...key: readonly (string | number)[]
+): number {
   return min + (max - min) * draw(seed, ...key)
 }
 

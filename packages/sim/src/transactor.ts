@@ -63,9 +63,14 @@ export class Transactor {
     },
   ): Promise<TransactionReceipt> {
     const time = Math.max(Math.ceil(at), this.#blockTime + 1)
+    if (process.env.SIM_DEBUG) console.log('send', call.functionName, from.slice(0, 8), time)
     await this.#provider.request({ method: 'evm_setNextBlockTimestamp' as never, params: [time] as never })
     this.#ledger.advanceTo(time)
-    const data = encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as never)
+    const data = encodeFunctionData({
+      abi: call.abi,
+      functionName: call.functionName,
+      args: call.args,
+    } as never)
     let hash: Hex
     try {
       hash = await this.#wallet.sendTransaction({
@@ -76,9 +81,12 @@ export class Transactor {
         gas: GAS_LIMIT,
       })
     } catch (error) {
-      throw new SimulationRevertError(`${call.functionName} from ${from} reverted: ${(error as Error).message}`, {
-        cause: error,
-      })
+      throw new SimulationRevertError(
+        `${call.functionName} from ${from} reverted: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      )
     }
     const receipt = await this.public.getTransactionReceipt({ hash })
     this.#blockTime = time

@@ -30,21 +30,21 @@ Runs the market simulator: each strategy against honest play on the real contrac
 and prints what each earns over honest work with a 95% interval.
 
 Flags:
-  --check                    a quick run with few seeds, to see that everything works
+  --check                    exit with code 1 when any strategy beats honest at the defaults
                                pnpm sim --check
-  --full                     the full run: every strategy, many seeds
+  --full                     the full run: 10 seeds, collateralBps and sybilFraction swept
                                pnpm sim --full
   --seeds N                  seeds per strategy (a positive whole number)
                                pnpm sim --seeds 20
   --strategy a,b             only these strategies (repeatable, or a comma list)
-                               pnpm sim --strategy a,b --strategy c
+                               pnpm sim --strategy lazy-provider,vetoing-client
   --sweep name=lo..hi[:steps]
                              sweep a parameter over steps evenly spaced values, both ends
                              included (5 unless :steps says); repeatable
                                pnpm sim --sweep collateralBps=2000..20000
                                pnpm sim --sweep collateralBps=2000..20000:10
   --sweep name=v1,v2,…       sweep a parameter over these values
-                               pnpm sim --sweep replicas=1,2,3
+                               pnpm sim --sweep sybilFraction=0.1,0.3,0.5
   --set name=value           override a numeric parameter (repeatable)
                                pnpm sim --set collateralBps=5000
   --out file                 write the results as JSON there (and a sweep's chart beside it as .svg)

@@ -38,7 +38,16 @@ export const UPLOAD_SEC = 60
 const UINT32_MAX = 2 ** 32 - 1
 
 /** Chain task statuses (ITaskMarket's TaskStatus). */
-const Status = { None: 0, Open: 1, Claimed: 2, Revealing: 3, Completed: 4, Failed: 5, Expired: 6, Cancelled: 7 }
+const Status = {
+  None: 0,
+  Open: 1,
+  Claimed: 2,
+  Revealing: 3,
+  Completed: 4,
+  Failed: 5,
+  Expired: 6,
+  Cancelled: 7,
+}
 /** Chain slot statuses (ITaskMarket's SlotStatus). */
 const SlotState = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 }
 
@@ -114,9 +123,12 @@ export class Engine {
     return this.world.chain.contracts
   }
 
+  /** Simulated time: the time of the event being handled, or of the last block if that is later. */
   get now() {
-    return this.tx.now
+    return Math.max(this.#clock, this.tx.now)
   }
+
+  #clock = 0
 
   /** Runs `run` at chain time `at` (events at the same time run in the order they were scheduled). */
   schedule(at: number, run: () => Promise<void>) {
@@ -134,6 +146,7 @@ export class Engine {
   async drain(until: number) {
     while (this.#queue.length > 0 && (this.#queue[0] as Scheduled).at <= until) {
       const next = this.#queue.shift() as Scheduled
+      this.#clock = next.at
       await next.run()
     }
   }
@@ -184,7 +197,13 @@ export class Engine {
       pricePerSecond: task.pricePerSecond,
       replicas: task.replicas,
       deadline: at + task.deadlineAfter,
-      requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 0, deterministic: false },
+      requirements: {
+        minGpus: 0,
+        minVramMiB: 0,
+        minComputeCapability: 0,
+        maxRuntimeSec: 0,
+        deterministic: false,
+      },
       minSuccessBps: task.minSuccessBps,
       minCompleted: task.minCompleted,
     }))
@@ -267,10 +286,17 @@ export class Engine {
       state = await this.#chainTask(task)
       if (state.status !== Status.Open) return
     }
-    if (this.now + REOFFER_EVERY <= task.deadline) this.schedule(this.now + REOFFER_EVERY, () => this.offer(task))
+    if (this.now + REOFFER_EVERY <= task.deadline)
+      this.schedule(this.now + REOFFER_EVERY, () => this.offer(task))
   }
 
-  async #candidates(task: SimTask, holders: readonly Address[], collateral: bigint, round: number, tried: Set<Address>) {
+  async #candidates(
+    task: SimTask,
+    holders: readonly Address[],
+    collateral: bigint,
+    round: number,
+    tried: Set<Address>,
+  ) {
     const racers: Address[] = []
     const others: [number, Address][] = []
     for (const [index, [account, behaviour]] of [...this.providers].entries()) {
@@ -417,7 +443,14 @@ export class Engine {
       address: this.contracts.market,
       abi: taskMarketAbi,
       functionName: 'revealResult',
-      args: [task.id, digest, salt, RESULT_CID, RECEIPT_CID, this.#runtimes.get(`${task.id}|${provider}`) ?? 0],
+      args: [
+        task.id,
+        digest,
+        salt,
+        RESULT_CID,
+        RECEIPT_CID,
+        this.#runtimes.get(`${task.id}|${provider}`) ?? 0,
+      ],
     })
     task.revealed.add(provider)
     this.#publish(task, digest)
@@ -514,5 +547,5 @@ export function same(a: Address, b: Address) {
   return a.toLowerCase() === b.toLowerCase()
 }
 
-export { drawWorkload }
 export type { Deviation }
+export { drawWorkload }

@@ -43,7 +43,8 @@ export async function runMarket(
   for (const provider of cast.providers) engine.providers.set(provider, honest.provider())
   for (const client of cast.clients) engine.clients.set(client, honest.client())
   for (const [account, behaviour] of deviation?.providers ?? []) engine.providers.set(account, behaviour)
-  if (deviation?.client !== undefined) engine.clients.set(deviation.client.account, deviation.client.behaviour)
+  if (deviation?.client !== undefined)
+    engine.clients.set(deviation.client.account, deviation.client.behaviour)
   await deviation?.prepare?.(engine)
 
   const workload = drawWorkload(params, seed, cast.clients, engine.now)
@@ -77,11 +78,36 @@ export async function runMarket(
 
 async function openBooks(engine: Engine, accounts: readonly Address[]) {
   const { token, market, staking } = engine.contracts
+  // The contracts' own GRID: the books follow it too, so that a test can check escrow and stake in total.
+  for (const holder of [market, staking]) {
+    const wallet = await engine.tx.public.readContract({
+      address: token,
+      abi: gridTokenAbi,
+      functionName: 'balanceOf',
+      args: [holder],
+    })
+    engine.ledger.open(holder, { wallet, internal: 0n, staked: 0n, locked: 0n, unbonding: 0n })
+  }
   for (const account of accounts) {
     const [wallet, internal, stake] = await Promise.all([
-      engine.tx.public.readContract({ address: token, abi: gridTokenAbi, functionName: 'balanceOf', args: [account] }),
-      engine.tx.public.readContract({ address: market, abi: taskMarketAbi, functionName: 'balanceOf', args: [account] }),
-      engine.tx.public.readContract({ address: staking, abi: stakingAbi, functionName: 'stakeOf', args: [account] }),
+      engine.tx.public.readContract({
+        address: token,
+        abi: gridTokenAbi,
+        functionName: 'balanceOf',
+        args: [account],
+      }),
+      engine.tx.public.readContract({
+        address: market,
+        abi: taskMarketAbi,
+        functionName: 'balanceOf',
+        args: [account],
+      }),
+      engine.tx.public.readContract({
+        address: staking,
+        abi: stakingAbi,
+        functionName: 'stakeOf',
+        args: [account],
+      }),
     ])
     engine.ledger.open(account, {
       wallet,

@@ -51,11 +51,15 @@ export function drawWorkload(params: SimParams, seed: number, clients: readonly 
     const input = duplicate ? Math.floor(draw(seed, 'duplicateOf', index) * index) : index
     const inputKey = `input-${input}`
     const limit = params.sourceMaxRuntimeSec
-    const runtimeSec = Math.round(drawBetween(params.runtimeMin, params.runtimeMax, seed, 'runtime', input) * limit)
+    const runtimeSec = Math.round(
+      drawBetween(params.runtimeMin, params.runtimeMax, seed, 'runtime', input) * limit,
+    )
     const multiple = gated ? params.gatedPriceMultiple : 1
     const perSecond = (params.pricePerGpuHour * multiple) / 3600
     // A fixed price is quoted from the runtime the client expects; a metered task caps the bill at the limit.
-    const maxPayment = metered ? grid(perSecond * limit * params.meteredHeadroom) : grid(perSecond * runtimeSec)
+    const maxPayment = metered
+      ? grid(perSecond * limit * params.meteredHeadroom)
+      : grid(perSecond * runtimeSec)
     drafts.push({
       index,
       client,

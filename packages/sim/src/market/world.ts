@@ -52,7 +52,9 @@ export function accountsNeeded(shape: Pick<WorldShape, 'providers' | 'clients'>)
 export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World> {
   const { contracts, accounts } = chain
   if (accounts.length < accountsNeeded(shape)) {
-    throw new Error(`sim: the chain has ${accounts.length} accounts, a world of this shape needs ${accountsNeeded(shape)}`)
+    throw new Error(
+      `sim: the chain has ${accounts.length} accounts, a world of this shape needs ${accountsNeeded(shape)}`,
+    )
   }
   const owner = accounts[0] as Address
   const providers = accounts.slice(1, 1 + shape.providers)
@@ -85,7 +87,11 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
     ],
   })
   const sourceId = Number(
-    await tx.public.readContract({ address: contracts.sources, abi: sourceRegistryAbi, functionName: 'sourceCount' }),
+    await tx.public.readContract({
+      address: contracts.sources,
+      abi: sourceRegistryAbi,
+      functionName: 'sourceCount',
+    }),
   )
 
   const funding: [Address, number][] = [
@@ -112,7 +118,6 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
     sourceId,
     snapshot: await chain.snapshot(),
   }
-
 }
 
 /** Stakes `stake`, registers `provider` with one H100-class GPU and subscribes it to `sourceId`. */
@@ -124,11 +129,19 @@ export async function registerProvider(
   sourceId: number,
 ) {
   const registry = { address: contracts.providers, abi: providerRegistryAbi } as const
-  await tx.send(provider, tx.now + 1, { address: contracts.staking, abi: stakingAbi, functionName: 'stake', args: [stake] })
+  await tx.send(provider, tx.now + 1, {
+    address: contracts.staking,
+    abi: stakingAbi,
+    functionName: 'stake',
+    args: [stake],
+  })
   await tx.send(provider, tx.now + 1, {
     ...registry,
     functionName: 'register',
-    args: [{ gpuCount: 1, vramMiB: 81_920, computeCapability: 90, cpuCores: 16, memoryMiB: 131_072 }, PROFILE_CID],
+    args: [
+      { gpuCount: 1, vramMiB: 81_920, computeCapability: 90, cpuCores: 16, memoryMiB: 131_072 },
+      PROFILE_CID,
+    ],
   })
   await tx.send(provider, tx.now + 1, { ...registry, functionName: 'subscribe', args: [[sourceId]] })
 }

@@ -1,8 +1,8 @@
 import type { Address } from 'viem'
 import { same } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
-import { garbage } from './lazyProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
+import { garbage } from './work.js'
 
 /**
  * Colluding pair: two independent providers that agree to join each other on consensus tasks (the second
@@ -21,7 +21,11 @@ export function colludingPair(pair: readonly [Address, Address]): Map<Address, P
       deliver: (context) => {
         const held = context.holders.filter(inPair).length
         if (context.task.replicas > 1 && held >= 2 && held * 2 > context.task.replicas) {
-          return { digest: garbage('pair', context.task.id), computeSec: 0, runtimeSec: context.task.runtimeSec }
+          return {
+            digest: garbage('pair', context.task.id),
+            computeSec: 0,
+            runtimeSec: context.task.runtimeSec,
+          }
         }
         return honest.deliver(context)
       },

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { honestProvider } from './honestProvider.js'
-import { NO_WORK_SEC } from './lazyProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
+import { NO_WORK_SEC } from './work.js'
 
 /**
  * Copycat: hands in a result another provider already published for the same input (a revealed digest or

@@ -1,5 +1,5 @@
-import type { Address } from 'viem'
 import { stakingAbi } from '@gridforge/contracts'
+import type { Address } from 'viem'
 import type { Engine, SimTask } from '../market/engine.js'
 import type { ClientBehaviour, Strategy } from './types.js'
 

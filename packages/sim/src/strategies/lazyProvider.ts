@@ -1,32 +1,34 @@
-import { type Address, keccak256, toHex } from 'viem'
+import type { Address } from 'viem'
+import { honestProvider } from './honestProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
+import { garbage, NO_WORK_SEC } from './work.js'
 
-/** Seconds a provider that does not compute takes to hand in after claiming. */
-export const NO_WORK_SEC = 30
-
-/** A digest nobody computed: what a provider hands in without running the task. */
-export function garbage(tag: string, taskId: bigint, account?: Address): `0x${string}` {
-  return keccak256(toHex(`garbage|${tag}|${taskId}|${account ?? ''}`))
-}
-
-/** Lazy provider: claims like an honest one but never runs the workload; hands in garbage at once. */
+/**
+ * Lazy provider: claims like an honest one; where no other replica can contradict it (k = 1) it never
+ * runs the workload and hands in garbage at once; on consensus tasks, where garbage is outvoted, it works.
+ */
 export function lazyProvider(account: Address): ProviderBehaviour {
+  const honest = honestProvider()
   return {
     races: () => false,
     wants: () => true,
-    plan: () => ({ readyAfter: NO_WORK_SEC, busyFor: 0 }),
-    deliver: ({ task, now, claimedAt }) => ({
-      digest: garbage('lazy', task.id, account),
-      computeSec: 0,
-      runtimeSec: now - claimedAt,
-    }),
+    plan: (task, claim) =>
+      task.replicas === 1 ? { readyAfter: NO_WORK_SEC, busyFor: 0 } : honest.plan(task, claim),
+    deliver: (context) =>
+      context.task.replicas === 1
+        ? {
+            digest: garbage('lazy', context.task.id, account),
+            computeSec: 0,
+            runtimeSec: context.task.runtimeSec,
+          }
+        : honest.deliver(context),
   }
 }
 
 export const lazyProviderStrategy = {
   name: 'lazy-provider',
   role: 'provider',
-  doc: 'Claims like an honest provider, never runs the workload and hands in garbage at once.',
+  doc: 'Hands in garbage without computing wherever no replica can contradict it (k = 1).',
   deviate: (cast) => {
     const account = cast.providers[0] as Address
     return { identity: [account], providers: new Map([[account, lazyProvider(account)]]) }

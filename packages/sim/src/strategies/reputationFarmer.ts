@@ -1,17 +1,18 @@
 import type { Address } from 'viem'
 import type { Engine, SimTask } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
-import { garbage, NO_WORK_SEC } from './lazyProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
+import { garbage, NO_WORK_SEC } from './work.js'
 
 /**
  * Reputation farmer: before the market opens, its own client account submits tiny self-dealt tasks (1 wei,
  * no fee, no collateral) that it claims and completes, until it passes the reputation gates of valuable
- * tasks; then it races for the gated tasks and hands in garbage on them, honest elsewhere.
+ * tasks; then it races for the gated tasks and hands in garbage on the single-replica ones, honest elsewhere.
  */
 export function reputationFarmer(account: Address): ProviderBehaviour {
   const honest = honestProvider()
-  const cheats = (task: SimTask) => task.gated
+  // Garbage only where no other replica can contradict it.
+  const cheats = (task: SimTask) => task.gated && task.replicas === 1
   return {
     races: (task) => task.private || task.gated,
     wants: () => true,
@@ -20,7 +21,8 @@ export function reputationFarmer(account: Address): ProviderBehaviour {
     deliver: (context) => {
       const { task } = context
       if (task.private) return { digest: context.correct, computeSec: 0, runtimeSec: 0 }
-      if (cheats(task)) return { digest: garbage('farmer', task.id, account), computeSec: 0, runtimeSec: task.runtimeSec }
+      if (cheats(task))
+        return { digest: garbage('farmer', task.id, account), computeSec: 0, runtimeSec: task.runtimeSec }
       return honest.deliver(context)
     },
   }
@@ -59,7 +61,7 @@ async function farm(engine: Engine, client: Address, count: number) {
 export const reputationFarmerStrategy = {
   name: 'reputation-farmer',
   role: 'provider',
-  doc: 'Farms the reputation gate with self-dealt 1-wei tasks, then hands in garbage on the gated valuable tasks.',
+  doc: 'Farms the reputation gate with self-dealt 1-wei tasks, then hands in garbage on gated single-replica tasks.',
   deviate: (cast) => {
     const account = cast.providers[0] as Address
     const client = cast.spare[0] as Address

@@ -1,8 +1,8 @@
 import type { Address } from 'viem'
 import { same } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
-import { garbage } from './lazyProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
+import { garbage } from './work.js'
 
 /**
  * Sybil operator: one operator holding a fraction `f` of the provider accounts. Its accounts watch the

@@ -36,7 +36,10 @@ export interface ProviderBehaviour {
   /** Whether it takes this task when it may. */
   wants(task: SimTask): boolean
   /** Seconds from the claim until it hands in (`readyAfter`), and how long its GPU is busy. */
-  plan(task: SimTask, claim: { claimedAt: number; dueAt: number; publicResult: Hex | undefined }): {
+  plan(
+    task: SimTask,
+    claim: { claimedAt: number; dueAt: number; publicResult: Hex | undefined },
+  ): {
     readyAfter: number
     busyFor: number
   }

@@ -1,8 +1,8 @@
 import { type Address, parseUnits } from 'viem'
 import { defaultValue, same, taskValue } from '../market/engine.js'
 import { registerProvider } from '../market/world.js'
-import { garbage, NO_WORK_SEC } from './lazyProvider.js'
 import type { ClientBehaviour, ProviderBehaviour, Strategy } from './types.js'
+import { garbage, NO_WORK_SEC } from './work.js'
 
 /** Stake of the vetoing client's provider account: the minimum to register, and room for collateral. */
 const VETO_STAKE = parseUnits('200', 18)
@@ -13,7 +13,8 @@ const VETO_STAKE = parseUnits('200', 18)
  * forms and the client is refunded — while it reads the honest result from the reveal.
  */
 export function vetoingClient(client: Address, vetoer: Address) {
-  const own = (task: { client: Address; replicas: number }) => same(task.client, client) && task.replicas === 2
+  const own = (task: { client: Address; replicas: number }) =>
+    same(task.client, client) && task.replicas === 2
   const provider: ProviderBehaviour = {
     races: (task) => own(task),
     wants: (task) => own(task),
@@ -23,8 +24,12 @@ export function vetoingClient(client: Address, vetoer: Address) {
   }
   const behaviour: ClientBehaviour = {
     value: (task, outcome) => {
-      const honestReveal = [...task.delivered].some(([p, digest]) => !same(p, vetoer) && digest === task.correct)
-      return own(task) && honestReveal ? taskValue(task, paramsOf(task)) : defaultValue(task, outcome, paramsOf(task))
+      const honestReveal = [...task.delivered].some(
+        ([p, digest]) => !same(p, vetoer) && digest === task.correct,
+      )
+      return own(task) && honestReveal
+        ? taskValue(task, paramsOf(task))
+        : defaultValue(task, outcome, paramsOf(task))
     },
   }
   let paramsOf: (task: unknown) => Parameters<typeof taskValue>[1] = () => {

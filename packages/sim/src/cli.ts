@@ -1,0 +1,190 @@
+/**
+ * `pnpm sim`: plays every strategy against honest work on the real contracts and reports what each earns
+ * over honest, with a 95% interval over seeds; `--check` fails when any strategy beats honest.
+ *
+ * Without flags it runs the CI grid: the defaults over 3 seeds, and collateralBps swept over 2 seeds.
+ * `--full` runs 10 seeds and sweeps collateralBps (every strategy) and sybilFraction (the sybil operator).
+ * Writes bench/results/sim.json and, beside it, one SVG chart per sweep.
+ */
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseSimArgs, SimArgsError, type SweepSpec, simUsage } from './cli/args.js'
+import { type ExperimentResult, runExperiment, Session } from './experiment.js'
+import { resolveParams, SimParamError, type SimParams } from './params.js'
+import { type SweepSeries, sweepChartSvg } from './report/chart.js'
+import { toResults, writeResults } from './report/results.js'
+import { formatTable } from './report/table.js'
+import { strategies as allStrategies } from './strategies/index.js'
+import type { Strategy } from './strategies/types.js'
+
+const defaultOut = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../bench/results/sim.json',
+)
+
+/** A sweep and the strategies it concerns (undefined: all that were asked for). */
+interface Sweep extends SweepSpec {
+  strategies?: readonly string[]
+}
+
+const ciSweeps: Sweep[] = [{ parameter: 'collateralBps', values: [2_000, 10_000, 20_000] }]
+const fullSweeps: Sweep[] = [
+  { parameter: 'collateralBps', values: [2_000, 6_500, 11_000, 15_500, 20_000] },
+  { parameter: 'sybilFraction', values: [0.1, 0.2, 0.3, 0.4, 0.5], strategies: ['sybil-operator'] },
+]
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseSimArgs(argv)
+  if (args.help) {
+    process.stdout.write(simUsage)
+    return 0
+  }
+  const params = resolveParams(args.set)
+  const strategies = pick(args.strategies)
+  const seedCount = args.seeds ?? (args.full ? 10 : 3)
+  const sweepSeedCount = args.seeds ?? (args.full ? 10 : 2)
+  const sweeps: Sweep[] = args.sweeps.length > 0 ? args.sweeps : args.full ? fullSweeps : ciSweeps
+  for (const sweep of sweeps) resolveParams({ ...args.set, [sweep.parameter]: sweep.values[0] as number })
+  const log = (line: string) => {
+    if (!args.quiet) process.stderr.write(`${line}\n`)
+  }
+
+  const started = performance.now()
+  const session = await Session.open()
+  try {
+    log(`sim: ${strategies.length} strategies × ${seedCount} seeds at the defaults`)
+    const table = await runExperiment(session, {
+      params,
+      seeds: seeds(seedCount),
+      strategies,
+      onRun: ({ seed, name, record, ms }) =>
+        log(
+          `  seed ${seed} ${name.padEnd(20)} ${record.tasks.length} tasks, ${record.transactions} txs, ${Math.round(ms)} ms`,
+        ),
+    })
+    const rows = table.outcomes.map((o) => o.row)
+    process.stdout.write(`${formatTable(rows, `Strategies against honest work (${seedCount} seeds)`)}\n`)
+
+    const sweepResults = []
+    for (const sweep of sweeps) {
+      const concerned =
+        sweep.strategies === undefined
+          ? strategies
+          : strategies.filter((s) => sweep.strategies?.includes(s.name))
+      if (concerned.length === 0) continue
+      log(
+        `sim: sweeping ${sweep.parameter} over ${sweep.values.join(', ')} (${concerned.length} strategies × ${sweepSeedCount} seeds)`,
+      )
+      const points: { x: number; result: ExperimentResult }[] = []
+      for (const x of sweep.values) {
+        const swept = resolveParams({ ...args.set, [sweep.parameter]: x })
+        points.push({
+          x,
+          result: await runExperiment(session, {
+            params: swept,
+            seeds: seeds(sweepSeedCount),
+            strategies: concerned,
+          }),
+        })
+      }
+      const series: SweepSeries[] = concerned.map((strategy, i) => ({
+        name: strategy.name,
+        points: points.map(({ x, result }) => {
+          const row = (result.outcomes[i] as (typeof result.outcomes)[number]).row
+          return { x, mean: row.profitVsHonest, ci95: row.ci95 }
+        }),
+      }))
+      sweepResults.push({
+        parameter: sweep.parameter,
+        values: sweep.values,
+        seeds: sweepSeedCount,
+        series,
+        points,
+      })
+    }
+
+    const seconds = (performance.now() - started) / 1000
+    const runs =
+      table.runs + sweepResults.reduce((n, s) => n + s.points.reduce((m, p) => m + p.result.runs, 0), 0)
+    const tasks =
+      table.tasks + sweepResults.reduce((n, s) => n + s.points.reduce((m, p) => m + p.result.tasks, 0), 0)
+    const beating = rows.filter((row) => row.beatsHonest)
+    const results = toResults(params as unknown as Record<string, unknown>, rows, {
+      seeds: seedCount,
+      sweeps: sweepResults.map(({ parameter, values, seeds: n, series }) => ({
+        parameter,
+        values,
+        seeds: n,
+        series,
+      })),
+      runs,
+      tasks_simulated: tasks,
+      seconds: Math.round(seconds * 10) / 10,
+      tasks_per_second: Math.round((tasks / seconds) * 10) / 10,
+    })
+    const out = args.out ?? defaultOut
+    const charts = sweepResults.map((s) =>
+      sweepChartSvg({
+        title: `Profit over honest work against ${s.parameter} (${s.seeds} seeds, 95% intervals)`,
+        xLabel: s.parameter,
+        yLabel: 'extra profit per task / mean task price',
+        series: s.series,
+      }),
+    )
+    const written = await writeResults(out, results, charts[0])
+    for (const [i, chart] of charts.entries()) {
+      if (i === 0) continue
+      const file = out.replace(/\.json$/, '') + `-${(sweepResults[i] as { parameter: string }).parameter}.svg`
+      await writeFile(file, chart)
+      log(`sim: wrote ${file}`)
+    }
+    process.stdout.write(
+      `${runs} runs, ${tasks} tasks in ${seconds.toFixed(1)} s: ${(tasks / seconds).toFixed(1)} tasks simulated per second\n`,
+    )
+    process.stdout.write(`wrote ${written.json}${written.svg === undefined ? '' : ` and ${written.svg}`}\n`)
+    if (args.check && beating.length > 0) {
+      process.stderr.write(
+        `sim --check: ${beating.map((r) => r.name).join(', ')} beat honest work at the defaults\n`,
+      )
+      return 1
+    }
+    return 0
+  } finally {
+    await session.close()
+  }
+}
+
+function seeds(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => i + 1)
+}
+
+function pick(names: readonly string[] | undefined): Strategy[] {
+  if (names === undefined) return [...allStrategies]
+  return names.map((name) => {
+    const strategy = allStrategies.find((s) => s.name === name)
+    if (strategy === undefined) {
+      throw new SimArgsError(
+        `unknown strategy "${name}"; the strategies are: ${allStrategies.map((s) => s.name).join(', ')}`,
+      )
+    }
+    return strategy
+  })
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    if (error instanceof SimArgsError || error instanceof SimParamError) {
+      process.stderr.write(`sim: ${error.message}\n\n${simUsage}`)
+      process.exitCode = 2
+      return
+    }
+    process.stderr.write(`sim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 1
+  },
+)
+
+export type { SimParams }
