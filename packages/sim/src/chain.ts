@@ -10,7 +10,7 @@ import path from 'node:path'
 import { localGridforgeModule } from '@gridforge/contracts/ignition'
 import { createHardhatRuntimeEnvironment, importUserConfig, resolveHardhatConfigPath } from 'hardhat/hre'
 import type { Address, EIP1193Provider, Hex } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
+import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts'
 
 /** Hardhat's default accounts: this mnemonic, `accountCount` accounts, 10,000 ETH each. */
 const mnemonic = 'test test test test test test test test test test test junk'
@@ -79,7 +79,7 @@ export async function startChain({ accountCount }: { accountCount: number }): Pr
       providers: providers.address,
       market: market.address,
     },
-    accounts: keys.map((_, addressIndex) => mnemonicToAccount(mnemonic, { addressIndex }).address),
+    accounts: keys.map((key) => privateKeyToAddress(key)),
     privateKeys: keys,
     snapshot: async () => (await provider.request({ method: 'evm_snapshot' as never })) as Hex,
     async revert(id) {

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseSimArgs, SimArgsError, type SweepSpec, simUsage } from './cli/args.js'
-import { type ExperimentResult, runExperiment, Session } from './experiment.js'
+import { type ExperimentResult, runExperiment, Session, strategiesBeatingHonest } from './experiment.js'
 import { resolveParams, SimParamError, type SimParams } from './params.js'
 import { type SweepSeries, sweepChartSvg } from './report/chart.js'
 import { toResults, writeResults } from './report/results.js'
@@ -109,7 +109,7 @@ async function main(argv: readonly string[]): Promise<number> {
       table.runs + sweepResults.reduce((n, s) => n + s.points.reduce((m, p) => m + p.result.runs, 0), 0)
     const tasks =
       table.tasks + sweepResults.reduce((n, s) => n + s.points.reduce((m, p) => m + p.result.tasks, 0), 0)
-    const beating = rows.filter((row) => row.beatsHonest)
+    const beating = strategiesBeatingHonest(table)
     const results = toResults(params as unknown as Record<string, unknown>, rows, {
       seeds: seedCount,
       sweeps: sweepResults.map(({ parameter, values, seeds: n, series }) => ({
@@ -145,7 +145,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`wrote ${written.json}${written.svg === undefined ? '' : ` and ${written.svg}`}\n`)
     if (args.check && beating.length > 0) {
       process.stderr.write(
-        `sim --check: ${beating.map((r) => r.name).join(', ')} beat honest work at the defaults\n`,
+        `sim --check: ${beating.join(', ')} beat honest work at the defaults\n`,
       )
       return 1
     }

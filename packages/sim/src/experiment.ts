@@ -172,3 +172,8 @@ function compare(
   const relative = (mine.total - honest.total) / Math.max(1, participation) / base.meanPrice
   return { seed, relative, deviant: mine, honest, participation }
 }
+
+/** The strategies that beat honest work in `result`: what makes `pnpm sim --check` fail. */
+export function strategiesBeatingHonest(result: ExperimentResult): string[] {
+  return result.outcomes.filter((o) => o.row.beatsHonest).map((o) => o.strategy.name)
+}

@@ -63,6 +63,8 @@ export interface SimTask extends TaskDraft {
   /** Providers that ever held a slot of this task. */
   everHeld: Set<Address>
   settled: boolean
+  /** How it ended, once settled. */
+  outcome?: TaskOutcome
 }
 
 export interface TaskOutcome {
@@ -301,20 +303,21 @@ export class Engine {
     const others: [number, Address][] = []
     for (const [index, [account, behaviour]] of [...this.providers].entries()) {
       if (tried.has(account) || holders.some((h) => same(h, account))) continue
-      if (task.private && !behaviour.races(task, holders)) continue
+      const races = behaviour.races(task, holders)
+      if (task.private && !races) continue
       if (!behaviour.wants(task)) continue
       if ((this.#busyUntil.get(account) ?? 0) > this.now) continue
-      if (!(await this.#eligible(account, task, collateral))) continue
-      if (behaviour.races(task, holders)) racers.push(account)
-      else if (draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability) {
-        others.push([draw(this.seed, 'order', task.index, round, index), account])
-      }
+      // Watchers are always online; the others are there with the online probability.
+      const online = races || draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability
+      if (!online || !(await this.#eligible(account, task, collateral))) continue
+      if (races) racers.push(account)
+      else others.push([draw(this.seed, 'order', task.index, round, index), account])
     }
     others.sort((a, b) => a[0] - b[0])
     return [...racers, ...others.map(([, account]) => account)]
   }
 
-  /** The chain's gates, read as an agent would before claiming: reputation and free stake. */
+  /** The chain's gates, read as an agent would before claiming: free stake, and reputation where gated. */
   async #eligible(account: Address, task: SimTask, collateral: bigint) {
     const available = await this.tx.public.readContract({
       address: this.contracts.staking,
@@ -323,20 +326,21 @@ export class Engine {
       args: [account],
     })
     if (available < collateral) return false
-    const info = await this.tx.public.readContract({
-      address: this.contracts.providers,
-      abi: providerRegistryAbi,
-      functionName: 'getProvider',
-      args: [account],
-    })
-    if (!info.registered || info.paused) return false
     if (task.minCompleted === 0 && task.minSuccessBps === 0) return true
-    const success = await this.tx.public.readContract({
-      address: this.contracts.providers,
-      abi: providerRegistryAbi,
-      functionName: 'successBps',
-      args: [account],
-    })
+    const [info, success] = await Promise.all([
+      this.tx.public.readContract({
+        address: this.contracts.providers,
+        abi: providerRegistryAbi,
+        functionName: 'getProvider',
+        args: [account],
+      }),
+      this.tx.public.readContract({
+        address: this.contracts.providers,
+        abi: providerRegistryAbi,
+        functionName: 'successBps',
+        args: [account],
+      }),
+    ])
     return info.reputation.completed >= task.minCompleted && success >= task.minSuccessBps
   }
 
@@ -520,6 +524,7 @@ export class Engine {
             ? [...task.delivered.values()][0]
             : finalized.args.resultDigest,
     }
+    task.outcome = outcome
     const behaviour = this.clients.get(task.client)
     const value = behaviour?.value?.(task, outcome) ?? defaultValue(task, outcome, this.params)
     this.ledger.account(task.client).value += value
