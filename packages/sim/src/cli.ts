@@ -144,9 +144,7 @@ async function main(argv: readonly string[]): Promise<number> {
     )
     process.stdout.write(`wrote ${written.json}${written.svg === undefined ? '' : ` and ${written.svg}`}\n`)
     if (args.check && beating.length > 0) {
-      process.stderr.write(
-        `sim --check: ${beating.join(', ')} beat honest work at the defaults\n`,
-      )
+      process.stderr.write(`sim --check: ${beating.join(', ')} beat honest work at the defaults\n`)
       return 1
     }
     return 0

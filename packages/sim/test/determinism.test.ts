@@ -15,7 +15,11 @@ afterAll(() => session?.close())
 
 describe('runExperiment', () => {
   it('gives the same table for the same seeds', async () => {
-    const options = { params: smallParams(), seeds: [7, 8], strategies: [lazyProviderStrategy, vetoingClientStrategy] }
+    const options = {
+      params: smallParams(),
+      seeds: [7, 8],
+      strategies: [lazyProviderStrategy, vetoingClientStrategy],
+    }
     const first = await runExperiment(session, options)
     const second = await runExperiment(session, options)
     expect(second.outcomes.map((o) => o.row)).toEqual(first.outcomes.map((o) => o.row))
@@ -42,7 +46,10 @@ describe('runExperiment', () => {
     const options = { params: smallParams(), seeds: [1, 2, 3], strategies: [copycatStrategy] }
     const sound = await runExperiment(session, options)
     expect(strategiesBeatingHonest(sound)).toEqual([])
-    const broken = await runExperiment(session, { ...options, honest: { ...honestBehaviours, provider: wasteful } })
+    const broken = await runExperiment(session, {
+      ...options,
+      honest: { ...honestBehaviours, provider: wasteful },
+    })
     expect(strategiesBeatingHonest(broken)).toEqual(['copycat'])
   })
 })

@@ -308,7 +308,8 @@ export class Engine {
       if (!behaviour.wants(task)) continue
       if ((this.#busyUntil.get(account) ?? 0) > this.now) continue
       // Watchers are always online; the others are there with the online probability.
-      const online = races || draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability
+      const online =
+        races || draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability
       if (!online || !(await this.#eligible(account, task, collateral))) continue
       if (races) racers.push(account)
       else others.push([draw(this.seed, 'order', task.index, round, index), account])
