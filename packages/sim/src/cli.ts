@@ -2,7 +2,7 @@
  * `pnpm sim`: plays every strategy against honest work on the real contracts and reports what each earns
  * over honest, with a 95% interval over seeds; `--check` fails when any strategy beats honest.
  *
- * Without flags it runs the CI grid: the defaults over 3 seeds, and collateralBps swept over 2 seeds.
+ * Without flags it runs the CI grid: the defaults over 5 seeds, and collateralBps at its bounds over 2 seeds.
  * `--full` runs 10 seeds and sweeps collateralBps (every strategy) and sybilFraction (the sybil operator).
  * Writes bench/results/sim.json and, beside it, one SVG chart per sweep.
  */
@@ -28,7 +28,7 @@ interface Sweep extends SweepSpec {
   strategies?: readonly string[]
 }
 
-const ciSweeps: Sweep[] = [{ parameter: 'collateralBps', values: [2_000, 10_000, 20_000] }]
+const ciSweeps: Sweep[] = [{ parameter: 'collateralBps', values: [2_000, 20_000] }]
 const fullSweeps: Sweep[] = [
   { parameter: 'collateralBps', values: [2_000, 6_500, 11_000, 15_500, 20_000] },
   { parameter: 'sybilFraction', values: [0.1, 0.2, 0.3, 0.4, 0.5], strategies: ['sybil-operator'] },
@@ -42,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const params = resolveParams(args.set)
   const strategies = pick(args.strategies)
-  const seedCount = args.seeds ?? (args.full ? 10 : 3)
+  const seedCount = args.seeds ?? (args.full ? 10 : 5)
   const sweepSeedCount = args.seeds ?? (args.full ? 10 : 2)
   const sweeps: Sweep[] = args.sweeps.length > 0 ? args.sweeps : args.full ? fullSweeps : ciSweeps
   for (const sweep of sweeps) resolveParams({ ...args.set, [sweep.parameter]: sweep.values[0] as number })
@@ -112,6 +112,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const beating = strategiesBeatingHonest(table)
     const results = toResults(params as unknown as Record<string, unknown>, rows, {
       seeds: seedCount,
+      samples: Object.fromEntries(
+        table.outcomes.map((o) => [o.strategy.name, o.samples.map((x) => x.relative)]),
+      ),
       sweeps: sweepResults.map(({ parameter, values, seeds: n, series }) => ({
         parameter,
         values,
@@ -135,7 +138,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const written = await writeResults(out, results, charts[0])
     for (const [i, chart] of charts.entries()) {
       if (i === 0) continue
-      const file = out.replace(/\.json$/, '') + `-${(sweepResults[i] as { parameter: string }).parameter}.svg`
+      const file = `${out.replace(/\.json$/, '')}-${(sweepResults[i] as { parameter: string }).parameter}.svg`
       await writeFile(file, chart)
       log(`sim: wrote ${file}`)
     }

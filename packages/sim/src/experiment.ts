@@ -127,7 +127,13 @@ export async function runExperiment(session: Session, options: ExperimentOptions
     }
     for (const strategy of strategies) {
       const deviation = strategy.deviate(world.cast, params)
-      const base = await baselineOf(strategy.baseline ?? 'honest')
+      const baseline = strategy.baseline ?? 'honest'
+      if (baseline === 'abstain') {
+        const record = await play(seed, strategy.name, deviation)
+        samples.get(strategy)?.push(compareWithAbstaining(record, deviation.identity, params, seed))
+        continue
+      }
+      const base = await baselineOf(baseline)
       // A strategy that changes nobody's behaviour is the baseline itself.
       const changes =
         deviation.providers !== undefined || deviation.client !== undefined || deviation.prepare !== undefined
@@ -156,6 +162,26 @@ export async function runExperiment(session: Session, options: ExperimentOptions
   return { outcomes, runs, tasks, seconds: (performance.now() - started) / 1000 }
 }
 
+const participationOf = (record: RunRecord, identity: readonly Address[]) =>
+  identity.reduce(
+    (sum, account) => sum + (record.participation.get(account.toLowerCase() as Address) ?? 0),
+    0,
+  )
+
+/** Staying out earns nothing: the sample is the payoff itself, per task the participant took part in. */
+function compareWithAbstaining(
+  deviant: RunRecord,
+  identity: readonly Address[],
+  params: SimParams,
+  seed: number,
+): StrategySample {
+  const mine = payoff(deviant.ledger, deviant.opening, identity, params)
+  const honest: Payoff = { holdings: 0, value: 0, gas: 0, compute: 0, capital: 0, total: 0 }
+  const participation = participationOf(deviant, identity)
+  const relative = mine.total / Math.max(1, participation) / deviant.meanPrice
+  return { seed, relative, deviant: mine, honest, participation }
+}
+
 function compare(
   deviant: RunRecord,
   base: RunRecord,
@@ -165,10 +191,7 @@ function compare(
 ): StrategySample {
   const mine = payoff(deviant.ledger, deviant.opening, identity, params)
   const honest = payoff(base.ledger, base.opening, identity, params)
-  const participation = identity.reduce(
-    (sum, account) => sum + (base.participation.get(account.toLowerCase() as Address) ?? 0),
-    0,
-  )
+  const participation = participationOf(base, identity)
   const relative = (mine.total - honest.total) / Math.max(1, participation) / base.meanPrice
   return { seed, relative, deviant: mine, honest, participation }
 }

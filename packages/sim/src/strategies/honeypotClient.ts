@@ -22,6 +22,8 @@ export function honeypotClient(): ClientBehaviour {
 export const honeypotClientStrategy = {
   name: 'honeypot-client',
   role: 'client',
+  // It wants no results: its honest alternative is to stay out of the market, which earns nothing.
+  baseline: 'abstain',
   doc: 'Submits tasks that cannot be finished in the claim window or whose inputs make runs time out.',
   deviate: (cast) => {
     const client = cast.clients[0] as Address

@@ -87,7 +87,11 @@ export interface Strategy {
   role: 'provider' | 'client'
   /** One sentence: what it does. */
   doc: string
-  /** The honest behaviour it is compared with (default `honest`, everybody honest). */
-  baseline?: 'honest' | 'honest-staker'
+  /**
+   * What it is compared with: `honest` (default), the same participant playing honest in the same market;
+   * `honest-staker`, a client that stakes for its discount and keeps the stake until its tasks settle;
+   * `abstain`, staying out (payoff 0): the honest choice of a participant that has no use for the market.
+   */
+  baseline?: 'honest' | 'honest-staker' | 'abstain'
   deviate(cast: Cast, parameters: { sybilFraction: number }): Deviation
 }
