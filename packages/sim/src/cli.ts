@@ -79,14 +79,13 @@ async function main(argv: readonly string[]): Promise<number> {
       const points: { x: number; result: ExperimentResult }[] = []
       for (const x of sweep.values) {
         const swept = resolveParams({ ...args.set, [sweep.parameter]: x })
-        points.push({
-          x,
-          result: await runExperiment(session, {
-            params: swept,
-            seeds: seeds(sweepSeedCount),
-            strategies: concerned,
-          }),
+        const result = await runExperiment(session, {
+          params: swept,
+          seeds: seeds(sweepSeedCount),
+          strategies: concerned,
         })
+        log(`  ${sweep.parameter} = ${x}: ${result.runs} runs in ${result.seconds.toFixed(1)} s`)
+        points.push({ x, result })
       }
       const series: SweepSeries[] = concerned.map((strategy, i) => ({
         name: strategy.name,
