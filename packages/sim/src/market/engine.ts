@@ -252,7 +252,11 @@ export class Engine {
 
   // ─── Claims ───
 
-  async #chainTask(task: SimTask) {
+  #chainTask(task: SimTask) {
+    return this.#view(`task|${task.id}`, () => this.#readTask(task))
+  }
+
+  async #readTask(task: SimTask) {
     const [t, slots] = await Promise.all([
       this.tx.public.readContract({
         address: this.contracts.market,
@@ -320,30 +324,53 @@ export class Engine {
 
   /** The chain's gates, read as an agent would before claiming: free stake, and reputation where gated. */
   async #eligible(account: Address, task: SimTask, collateral: bigint) {
-    const available = await this.tx.public.readContract({
-      address: this.contracts.staking,
-      abi: stakingAbi,
-      functionName: 'availableOf',
-      args: [account],
-    })
+    const available = await this.#view(`available|${account}`, () =>
+      this.tx.public.readContract({
+        address: this.contracts.staking,
+        abi: stakingAbi,
+        functionName: 'availableOf',
+        args: [account],
+      }),
+    )
     if (available < collateral) return false
     if (task.minCompleted === 0 && task.minSuccessBps === 0) return true
-    const [info, success] = await Promise.all([
-      this.tx.public.readContract({
-        address: this.contracts.providers,
-        abi: providerRegistryAbi,
-        functionName: 'getProvider',
-        args: [account],
-      }),
-      this.tx.public.readContract({
-        address: this.contracts.providers,
-        abi: providerRegistryAbi,
-        functionName: 'successBps',
-        args: [account],
-      }),
-    ])
-    return info.reputation.completed >= task.minCompleted && success >= task.minSuccessBps
+    const [completed, success] = await this.#view(`reputation|${account}`, async () => {
+      const [info, bps] = await Promise.all([
+        this.tx.public.readContract({
+          address: this.contracts.providers,
+          abi: providerRegistryAbi,
+          functionName: 'getProvider',
+          args: [account],
+        }),
+        this.tx.public.readContract({
+          address: this.contracts.providers,
+          abi: providerRegistryAbi,
+          functionName: 'successBps',
+          args: [account],
+        }),
+      ])
+      return [info.reputation.completed, bps] as const
+    })
+    return completed >= task.minCompleted && success >= task.minSuccessBps
   }
+
+  /**
+   * A view of the chain, read once per chain state: answers are kept until the next transaction. Idle
+   * re-offers of a task nobody may take yet then cost no reads.
+   */
+  async #view<T>(key: string, read: () => Promise<T>): Promise<T> {
+    if (this.#viewsAt !== this.tx.transactions) {
+      this.#views.clear()
+      this.#viewsAt = this.tx.transactions
+    }
+    if (this.#views.has(key)) return this.#views.get(key) as T
+    const value = await read()
+    this.#views.set(key, value)
+    return value
+  }
+
+  readonly #views = new Map<string, unknown>()
+  #viewsAt = -1
 
   /** `provider` claims a slot of `task` now and plans its work. */
   async claim(provider: Address, task: SimTask) {
