@@ -128,8 +128,16 @@ function xAxis(points: readonly Point[]): { ticks: number[]; domain: [number, nu
 }
 
 /** The y axis: nice ticks over every mean and interval bound, and always 0 (the honest line). */
+/**
+ * The y range follows the means (and 0), not the intervals: with few seeds an interval can be a hundred
+ * times wider than the differences between strategies, and would flatten every line. Bands are clipped to
+ * the plot; the tooltips keep their full extent.
+ */
 function yAxis(points: readonly Point[]): { ticks: number[]; domain: [number, number] } {
-  const ys = [0, ...points.flatMap((point) => [point.low, point.high])]
+  const means = points.map((point) => point.mean)
+  const span = Math.max(...means, 0) - Math.min(...means, 0)
+  const pad = span === 0 ? 1 : span * 0.15
+  const ys = [Math.min(...means, 0) - pad, Math.max(...means, 0) + pad]
   const ticks = niceTicks(Math.min(...ys), Math.max(...ys))
   return { ticks, domain: [ticks[0] ?? 0, ticks.at(-1) ?? 1] }
 }
@@ -194,12 +202,15 @@ export function sweepChartSvg({ title, xLabel, yLabel, series }: SweepChartParam
     )
   }
 
-  // One band, line and set of markers per series.
+  // One band, line and set of markers per series, clipped to the plot.
+  out.push(
+    `<clipPath id="plot"><rect x="${plot.left}" y="${plot.top}" width="${plot.right - plot.left}" height="${plot.bottom - plot.top}"/></clipPath>`,
+  )
   for (const [index, entry] of cleaned.entries()) {
     const colour = palette[index % palette.length] ?? '#000000'
     const dash = index >= palette.length ? ' stroke-dasharray="4 3"' : ''
     const points = entry.points
-    out.push(`<g>`)
+    out.push(`<g clip-path="url(#plot)">`)
     if (points.length >= 2) {
       const upper = points.map((point) => `${c(sx(point.x))},${c(sy(point.high))}`)
       const lower = points.map((point) => `${c(sx(point.x))},${c(sy(point.low))}`).reverse()
