@@ -11,9 +11,11 @@ import {ITaskMarket} from "./interfaces/ITaskMarket.sol";
 
 /// @title Staking
 /// @notice Stake, unbonding, task collateral, slashing, revenue share and fee-discount tiers.
-/// @dev Protocol fees for stakers accrue in the market and are pulled in here before any change of stake,
-/// so a new stake never earns fees that accrued before it. Pulled fees are spread over `totalStaked`
-/// with a reward-per-token accumulator; division dust stays in `rewardsReserve`.
+/// @dev Protocol fees for stakers accrue in the market and are counted here before any change of stake, so a
+/// new stake never earns fees that accrued before it and a slashed stake keeps its share of fees that accrued
+/// before the slash. Fees are spread over `totalStaked` with a reward-per-token accumulator; division dust
+/// stays in `rewardsReserve`. A slash happens while the market is mid-call and cannot pull the fees: it counts
+/// them in the accumulator (`_pendingCounted`) and the tokens follow at the next release.
 contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
@@ -56,6 +58,8 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc IStaking
     uint256 public rewardPerToken;
 
+    /// @dev Fees still pending in the market that `rewardPerToken` already counts (counted by a slash).
+    uint256 private _pendingCounted;
     mapping(address account => Account) private _accounts;
     DiscountTier[] private _tiers;
 
@@ -150,8 +154,10 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
 
     /// @inheritdoc IStaking
     function slash(address account, uint256 amount) external onlyMarket nonReentrant {
-        // Settle the account's rewards on its stake before the stake shrinks. Fees still pending in the market
-        // are not pulled here (the market is mid-call); they go to the remaining stake when next released.
+        // Settle the account's rewards on its stake before the stake shrinks, fees still pending in the market
+        // included: they accrued over the stake as it was. They cannot be pulled here (the market is
+        // mid-call), so they are counted now and their tokens follow at the next release.
+        _countPendingFees();
         Account storage a = _updateRewards(account);
         a.locked -= uint128(amount);
         a.staked -= uint128(amount);
@@ -173,7 +179,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         uint256 perToken = rewardPerToken;
         uint256 total = totalStaked;
         if (total != 0) {
-            perToken += ITaskMarket(market).pendingStakerFees() * PRECISION / total;
+            perToken += (ITaskMarket(market).pendingStakerFees() - _pendingCounted) * PRECISION / total;
         }
         return a.rewards + uint256(a.staked) * (perToken - a.rewardPerTokenPaid) / PRECISION;
     }
@@ -243,16 +249,35 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         _asset.safeTransferFrom(msg.sender, address(this), amount);
     }
 
-    /// @dev Pulls stakers' fees accrued in the market and spreads them over the current stake.
-    /// With nothing staked they stay in the market until someone stakes.
+    /// @dev Pulls stakers' fees accrued in the market and spreads those not counted yet over the current stake.
+    /// With nothing staked and nothing counted they stay in the market until someone stakes (no fee accrues
+    /// then: a settlement pays a provider whose collateral is staked).
     function _releaseMarketFees() private {
         uint256 total = totalStaked;
-        if (total == 0) return;
+        uint256 counted = _pendingCounted;
+        if (total == 0 && counted == 0) return;
         if (ITaskMarket(market).pendingStakerFees() == 0) return;
         uint256 amount = ITaskMarket(market).releaseStakerFees();
+        rewardsReserve += amount;
+        if (counted != 0) _pendingCounted = 0;
+        // Fees not counted while nothing was staked are owed to nobody: they stay in the reserve as dust.
+        if (total != 0 && amount != counted) _addRewards(amount - counted, total);
+    }
+
+    /// @dev Counts the fees pending in the market over the current stake without pulling them.
+    function _countPendingFees() private {
+        uint256 total = totalStaked;
+        if (total == 0) return;
+        uint256 pending = ITaskMarket(market).pendingStakerFees();
+        uint256 counted = _pendingCounted;
+        if (pending == counted) return;
+        _pendingCounted = pending;
+        _addRewards(pending - counted, total);
+    }
+
+    function _addRewards(uint256 amount, uint256 total) private {
         uint256 perToken = rewardPerToken + amount * PRECISION / total;
         rewardPerToken = perToken;
-        rewardsReserve += amount;
         emit RewardsAdded(amount, perToken);
     }
 

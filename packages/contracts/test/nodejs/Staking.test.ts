@@ -551,6 +551,57 @@ describe('Staking', () => {
       await gf.checkInvariants()
     })
 
+    it('a slash leaves every staker the share of fees that accrued before it', async () => {
+      // The fees of a settlement wait in the market; a slash must count them over the stake as it was, not
+      // hand the slashed provider's share to the others.
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { staking, market, others } = gf
+      const alice = others[0]!
+      const { sourceId, provider } = await withProvider(gf)
+      await stake(gf, alice, grid(1_000))
+      await runTask(gf, sourceId, provider) // STAKER_FEES pending in the market, half each
+      const taskId = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
+      await market.write.claimTask([taskId], { account: provider.account })
+      const [slot] = await market.read.getSlots([taskId])
+      await networkHelpers.time.increaseTo(slot!.dueAt + 1)
+      assert.equal(await staking.read.earned([provider.account.address]), STAKER_FEES / 2n)
+      assert.equal(await staking.read.earned([alice.account.address]), STAKER_FEES / 2n)
+
+      await market.write.reopenSlot([taskId, 0], { account: alice.account })
+      assert.equal(await staking.read.earned([provider.account.address]), STAKER_FEES / 2n)
+      assert.equal(await staking.read.earned([alice.account.address]), STAKER_FEES / 2n)
+      await staking.write.claimRewards({ account: provider.account })
+      await staking.write.claimRewards({ account: alice.account })
+      assert.equal(await staking.read.rewardsReserve(), 0n)
+      await gf.checkInvariants()
+    })
+
+    it('fees earned by a provider slashed to zero stake are its own, not the next staker\'s', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { staking, market, token, others } = gf
+      const carol = others[2]!
+      const { sourceId, provider } = await withProvider(gf)
+      // The provider is the only staker and keeps exactly one collateral staked.
+      await staking.write.requestUnbond([grid(1_000) - COLLATERAL], { account: provider.account })
+      await runTask(gf, sourceId, provider) // all of STAKER_FEES is its, pending in the market
+      // It claims again and does not show up: slashed to zero.
+      const taskId = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
+      await market.write.claimTask([taskId], { account: provider.account })
+      const [slot] = await market.read.getSlots([taskId])
+      await networkHelpers.time.increaseTo(slot!.dueAt + 1)
+      await market.write.reopenSlot([taskId, 0], { account: carol.account })
+      assert.equal(await staking.read.totalStaked(), 0n)
+
+      // Carol stakes afterwards: none of the earlier fees are hers.
+      await stake(gf, carol, grid(500))
+      assert.equal(await staking.read.earned([carol.account.address]), 0n)
+      assert.equal(await staking.read.earned([provider.account.address]), STAKER_FEES)
+      const before = await token.read.balanceOf([provider.account.address])
+      await staking.write.claimRewards({ account: provider.account })
+      assert.equal(await token.read.balanceOf([provider.account.address]), before + STAKER_FEES)
+      await gf.checkInvariants()
+    })
+
     it('lock, unlock and slash are market only', async () => {
       const { staking, owner, others } = await networkHelpers.loadFixture(deployGridforge)
       for (const caller of [owner, others[0]!]) {
