@@ -33,6 +33,7 @@ import { type DeploymentParameters, FutureType, listTransactions } from '@nomicf
 import hre from 'hardhat'
 import type { NetworkConnection } from 'hardhat/types/network'
 import { type Address, getAddress, type Hex, isAddressEqual, zeroAddress } from 'viem'
+import { defaultUnbondingPeriod } from '../ignition/modules/core.js'
 import Gridforge from '../ignition/modules/Gridforge.js'
 import LocalGridforge from '../ignition/modules/LocalGridforge.js'
 import type { GridforgeDeployment } from '../src/index.js'
@@ -146,11 +147,24 @@ export async function deployGridforgeModule(
 
 /**
  * Refuses governed parameters that would deploy a broken system: an `asset`
- * without code (a typo, or an address on another chain), or the deployer among
+ * without code (a typo, or an address on another chain), the deployer among
  * the timelock's proposers or executors (it gives up those roles at the end
- * of the bootstrap, which would leave the timelock without them).
+ * of the bootstrap, which would leave the timelock without them), or a
+ * timelock delay shorter than the unbonding period (a governance change could
+ * then take effect before a staker who disagrees with it could leave).
  */
 async function checkGovernedParameters(connection: NetworkConnection, parameters: Record<string, unknown>) {
+  const delay = parameters.timelockMinDelay
+  if (delay === undefined) throw new Error('Gridforge.timelockMinDelay is required: the delay in seconds')
+  const unbonding = BigInt(
+    (parameters.unbondingPeriod as bigint | number | string | undefined) ?? defaultUnbondingPeriod,
+  )
+  if (BigInt(delay as bigint | number | string) < unbonding) {
+    throw new Error(
+      `Gridforge.timelockMinDelay (${delay} s) is shorter than the unbonding period (${unbonding} s): a governance ` +
+        `change would take effect before stakers could leave. Set timelockMinDelay to at least ${unbonding}.`,
+    )
+  }
   const publicClient = await connection.viem.getPublicClient()
   const asset = parameters.asset
   if (typeof asset !== 'string') throw new Error('Gridforge.asset is required: the ERC-20 address')

@@ -576,7 +576,7 @@ describe('Staking', () => {
       await gf.checkInvariants()
     })
 
-    it('fees earned by a provider slashed to zero stake are its own, not the next staker\'s', async () => {
+    it("fees earned by a provider slashed to zero stake are its own, not the next staker's", async () => {
       const gf = await networkHelpers.loadFixture(deployGridforge)
       const { staking, market, token, others } = gf
       const carol = others[2]!

@@ -12,7 +12,8 @@ import {
   verifyGovernedDeployment,
 } from '../../scripts/deploy.js'
 
-const MIN_DELAY = 2n * 24n * 60n * 60n
+/** The default unbonding period (7 days): a governed deployment's delay may not be shorter. */
+const MIN_DELAY = 7n * 24n * 60n * 60n
 
 /** A fresh in-process chain per test, so that addresses only depend on account 0's nonces. */
 async function freshChain() {
@@ -221,6 +222,39 @@ describe('deployment', () => {
         }),
         /must not include the deployer/,
       )
+    })
+
+    it('refuses a timelock delay shorter than the unbonding period', async () => {
+      const { connection, deployer, proposer, treasury } = await freshChain()
+      const asset = await connection.viem.deployContract('GridToken', [deployer.account.address, 10n ** 27n])
+      const base = {
+        asset: asset.address,
+        treasury: treasury.account.address,
+        timelockProposers: [proposer.account.address],
+        timelockExecutors: [zeroAddress],
+      }
+      for (const [timelockMinDelay, unbondingPeriod] of [
+        [0n, undefined], // the default unbonding period: 7 days
+        [MIN_DELAY - 1n, undefined],
+        [3_600n, 3_601n],
+      ] as const) {
+        await assert.rejects(
+          deployGridforgeModule(connection, {
+            module: 'governed',
+            parameters: {
+              Gridforge: { ...base, timelockMinDelay, ...(unbondingPeriod && { unbondingPeriod }) },
+            },
+          }),
+          /timelockMinDelay .* is shorter than the unbonding period/,
+        )
+      }
+      // Nothing was deployed: the refusal comes before the first transaction.
+      assert.equal(await (await connection.viem.getPublicClient()).getBlockNumber(), 1n)
+      const record = await deployGridforgeModule(connection, {
+        module: 'governed',
+        parameters: { Gridforge: { ...base, timelockMinDelay: 3_600n, unbondingPeriod: 3_600n } },
+      })
+      await verifyGovernedDeployment(connection, record, { minDelay: 3_600n })
     })
   })
 })
