@@ -65,6 +65,7 @@ async function main(argv: readonly string[]): Promise<number> {
     })
     const rows = table.outcomes.map((o) => o.row)
     process.stdout.write(`${formatTable(rows, `Strategies against honest work (${seedCount} seeds)`)}\n`)
+    for (const line of measureLines(table, params)) process.stdout.write(`${line}\n`)
 
     const sweepResults = []
     for (const sweep of sweeps) {
@@ -85,6 +86,7 @@ async function main(argv: readonly string[]): Promise<number> {
           strategies: concerned,
         })
         log(`  ${sweep.parameter} = ${x}: ${result.runs} runs in ${result.seconds.toFixed(1)} s`)
+        for (const line of measureLines(result, swept)) log(`    ${line}`)
         points.push({ x, result })
       }
       const series: SweepSeries[] = concerned.map((strategy, i) => ({
@@ -114,11 +116,13 @@ async function main(argv: readonly string[]): Promise<number> {
       samples: Object.fromEntries(
         table.outcomes.map((o) => [o.strategy.name, o.samples.map((x) => x.relative)]),
       ),
-      sweeps: sweepResults.map(({ parameter, values, seeds: n, series }) => ({
+      measures: measuresOf(table),
+      sweeps: sweepResults.map(({ parameter, values, seeds: n, series, points }) => ({
         parameter,
         values,
         seeds: n,
         series,
+        measures: points.map(({ x, result }) => ({ x, ...measuresOf(result) })),
       })),
       runs,
       tasks_simulated: tasks,
@@ -155,6 +159,25 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** Each strategy's own figures (mean over seeds), for the strategies that have any. */
+function measuresOf(result: ExperimentResult): Record<string, Record<string, number>> {
+  return Object.fromEntries(
+    result.outcomes
+      .filter((o) => Object.keys(o.measures).length > 0)
+      .map((o) => [o.strategy.name, o.measures]),
+  )
+}
+
+function measureLines(result: ExperimentResult, params: SimParams): string[] {
+  return Object.entries(measuresOf(result)).flatMap(([name, measures]) =>
+    Object.entries(measures).map(([measure, value]) =>
+      measure === 'capture_rate'
+        ? `${name}: holds a majority of ${(value * 100).toFixed(0)}% of the consensus tasks with ${(params.sybilFraction * 100).toFixed(0)}% of the providers`
+        : `${name}: ${measure} ${value.toFixed(3)}`,
+    ),
+  )
+}
+
 function seeds(count: number): number[] {
   return Array.from({ length: count }, (_, i) => i + 1)
 }
@@ -186,5 +209,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1
   },
 )
-
-export type { SimParams }

@@ -70,12 +70,16 @@ export interface StrategySample {
   honest: Payoff
   /** Tasks (clients) or slots (providers) of the participant in the honest market. */
   participation: number
+  /** The strategy's own figures of its run (`Strategy.measure`). */
+  measures: Record<string, number>
 }
 
 export interface StrategyOutcome {
   strategy: Strategy
   samples: StrategySample[]
   row: StrategyRow
+  /** Mean of each of the strategy's own figures over the seeds. */
+  measures: Record<string, number>
 }
 
 export interface ExperimentResult {
@@ -130,7 +134,10 @@ export async function runExperiment(session: Session, options: ExperimentOptions
       const baseline = strategy.baseline ?? 'honest'
       if (baseline === 'abstain') {
         const record = await play(seed, strategy.name, deviation)
-        samples.get(strategy)?.push(compareWithAbstaining(record, deviation.identity, params, seed))
+        samples.get(strategy)?.push({
+          ...compareWithAbstaining(record, deviation.identity, params, seed),
+          measures: strategy.measure?.(record, deviation) ?? {},
+        })
         continue
       }
       const base = await baselineOf(baseline)
@@ -138,16 +145,24 @@ export async function runExperiment(session: Session, options: ExperimentOptions
       const changes =
         deviation.providers !== undefined || deviation.client !== undefined || deviation.prepare !== undefined
       const record = changes ? await play(seed, strategy.name, deviation) : base
-      samples.get(strategy)?.push(compare(record, base, deviation.identity, params, seed))
+      samples.get(strategy)?.push({
+        ...compare(record, base, deviation.identity, params, seed),
+        measures: strategy.measure?.(record, deviation) ?? {},
+      })
     }
   }
 
   const outcomes = strategies.map((strategy) => {
     const own = samples.get(strategy) ?? []
     const interval = meanInterval(own.map((s) => s.relative))
+    const names = [...new Set(own.flatMap((s) => Object.keys(s.measures)))]
+    const measures = Object.fromEntries(
+      names.map((name) => [name, own.reduce((sum, s) => sum + (s.measures[name] ?? 0), 0) / own.length]),
+    )
     return {
       strategy,
       samples: own,
+      measures,
       row: {
         name: strategy.name,
         role: strategy.role,
@@ -174,7 +189,7 @@ function compareWithAbstaining(
   identity: readonly Address[],
   params: SimParams,
   seed: number,
-): StrategySample {
+): Omit<StrategySample, 'measures'> {
   const mine = payoff(deviant.ledger, deviant.opening, identity, params)
   const honest: Payoff = { holdings: 0, value: 0, gas: 0, compute: 0, capital: 0, total: 0 }
   const participation = participationOf(deviant, identity)
@@ -188,7 +203,7 @@ function compare(
   identity: readonly Address[],
   params: SimParams,
   seed: number,
-): StrategySample {
+): Omit<StrategySample, 'measures'> {
   const mine = payoff(deviant.ledger, deviant.opening, identity, params)
   const honest = payoff(base.ledger, base.opening, identity, params)
   const participation = participationOf(base, identity)

@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import { same } from '../market/engine.js'
+import { type RunRecord, same } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
 import { garbage } from './work.js'
@@ -42,6 +42,22 @@ export function sybilAccounts(providers: readonly Address[], fraction: number): 
   return providers.slice(0, Math.max(1, Math.round(fraction * providers.length)))
 }
 
+/**
+ * Share of the consensus tasks (k ≥ 2) that were settled in which the sybil's accounts handed in a strict
+ * majority of the results: what it takes to decide the result alone.
+ */
+export function captureRate(record: RunRecord, accounts: readonly Address[]): number {
+  const consensus = record.tasks.filter(
+    (t) => t.replicas > 1 && t.outcome !== undefined && t.delivered.size > 0,
+  )
+  if (consensus.length === 0) return 0
+  const captured = consensus.filter((t) => {
+    const held = [...t.delivered.keys()].filter((p) => accounts.some((a) => same(a, p))).length
+    return held >= 2 && held * 2 > t.replicas
+  })
+  return captured.length / consensus.length
+}
+
 export const sybilOperatorStrategy = {
   name: 'sybil-operator',
   role: 'provider',
@@ -50,4 +66,5 @@ export const sybilOperatorStrategy = {
     const accounts = sybilAccounts(cast.providers, sybilFraction)
     return { identity: accounts, providers: sybilOperator(accounts) }
   },
+  measure: (record, deviation) => ({ capture_rate: captureRate(record, deviation.identity) }),
 } satisfies Strategy

@@ -3,7 +3,7 @@
  * a group of them, or a client with its second accounts) in an otherwise honest market.
  */
 import type { Address, Hex } from 'viem'
-import type { Engine, SimTask, TaskOutcome } from '../market/engine.js'
+import type { Engine, RunRecord, SimTask, TaskOutcome } from '../market/engine.js'
 
 /** The work a provider account hands in for one claimed slot. */
 export interface Delivery {
@@ -94,4 +94,6 @@ export interface Strategy {
    */
   baseline?: 'honest' | 'honest-staker' | 'abstain'
   deviate(cast: Cast, parameters: { sybilFraction: number }): Deviation
+  /** Figures of a run worth reporting besides the payoff (e.g. how often the sybil captured a majority). */
+  measure?(record: RunRecord, deviation: Deviation): Record<string, number>
 }
