@@ -263,7 +263,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         _requireCID(resultCID);
         _requireCID(receiptCID);
 
-        uint32 runtime = _capRuntime(runtimeSec, block.timestamp - c.claimedAt);
+        // A metered run is billed at most the task's runtime limit; a fixed price does not depend on it (and
+        // skipping the limit's slot keeps that path cheap).
+        uint32 runtime =
+            _capRuntime(runtimeSec, block.timestamp - c.claimedAt, t.metered ? t.maxRuntimeSec : type(uint32).max);
         c.status = SlotStatus.Submitted;
         t.status = TaskStatus.Completed;
         emit ResultSubmitted(taskId, msg.sender, 0, resultCID, receiptCID, runtime);
@@ -320,7 +323,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         _requireCID(resultCID);
         _requireCID(receiptCID);
 
-        uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt);
+        uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt, t.maxRuntimeSec);
         _commitments[taskId][slot] = resultDigest;
         c.status = SlotStatus.Submitted;
         _runtimes[taskId] |= uint256(runtime) << (32 * slot);
@@ -639,7 +642,9 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         t.status = status;
 
         Settlement memory s;
-        uint256 runtimes = _runtimes[taskId];
+        // Every winner is paid for the same runtime, the winners' (lower) median: one replica alone cannot
+        // raise the bill of a metered task.
+        uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas);
         for (uint8 i; i < replicas; ++i) {
             address provider = _claims[taskId][i].provider;
             uint8 bit = uint8(1 << i);
@@ -648,7 +653,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
             } else if (winners == 0) {
                 _staking.unlock(provider, t.collateral);
             } else if (winners & bit != 0) {
-                _pay(s, t, taskId, i, provider, uint32(runtimes >> (32 * i)));
+                _pay(s, t, taskId, i, provider, runtime);
             } else {
                 _slash(s, t, taskId, i, provider, true);
             }
@@ -753,8 +758,28 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (collateral < p.minCollateral) collateral = p.minCollateral;
     }
 
-    function _capRuntime(uint32 reported, uint256 elapsed) private pure returns (uint32) {
-        return elapsed < reported ? uint32(elapsed) : reported;
+    /// @dev The runtime counted: what was reported, at most the time since the claim and the limit.
+    function _capRuntime(uint32 reported, uint256 elapsed, uint32 limit) private pure returns (uint32 runtime) {
+        runtime = elapsed < reported ? uint32(elapsed) : reported;
+        if (limit < runtime) runtime = limit;
+    }
+
+    /// @dev The lower median of the runtimes (32-bit lanes of `packed`) of the slots in `mask`. At most 7 lanes,
+    /// sorted by insertion.
+    function _medianRuntime(uint256 packed, uint8 mask, uint8 replicas) private pure returns (uint32) {
+        uint32[7] memory sorted;
+        uint256 n;
+        for (uint8 i; i < replicas; ++i) {
+            if (mask & (1 << i) == 0) continue;
+            uint32 value = uint32(packed >> (32 * i));
+            uint256 j = n++;
+            while (j > 0 && sorted[j - 1] > value) {
+                sorted[j] = sorted[j - 1];
+                --j;
+            }
+            sorted[j] = value;
+        }
+        return sorted[(n - 1) / 2];
     }
 
     function _requireCID(string calldata cid) private pure {

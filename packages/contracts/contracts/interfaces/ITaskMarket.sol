@@ -98,8 +98,8 @@ struct Slot {
     SlotStatus status;
     /// @notice The commitment, and after the reveal the result digest.
     bytes32 commitment;
-    /// @notice Runtime counted for payment of a revealed k > 1 result. For k = 1 it is not stored (0);
-    /// the ResultSubmitted event carries it.
+    /// @notice Runtime revealed for a k > 1 result, as capped (the winners are all paid for their lower median).
+    /// For k = 1 it is not stored (0); the ResultSubmitted event carries it.
     uint32 runtimeSec;
 }
 
@@ -279,12 +279,15 @@ interface ITaskMarket {
     // ─── Provider ───
     /// @notice Claims the lowest free slot, locking the task's collateral. Returns the slot index.
     function claimTask(uint256 taskId) external returns (uint8 slot);
-    /// @notice k = 1: submits the result and settles. runtimeSec is capped by the time since the claim.
+    /// @notice k = 1: submits the result and settles. runtimeSec is capped by the time since the claim and, on a
+    /// metered task, by the task's runtime limit.
     function submitResult(uint256 taskId, string calldata resultCID, string calldata receiptCID, uint32 runtimeSec)
         external;
     /// @notice k > 1: commits keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)).
     function commitResult(uint256 taskId, bytes32 commitment) external;
-    /// @notice k > 1: reveals the committed result. The last reveal settles the task.
+    /// @notice k > 1: reveals the committed result. The last reveal settles the task. runtimeSec is capped by the
+    /// time from the claim to the commitment and by the task's runtime limit; every winner is paid for the
+    /// winners' lower median runtime.
     function revealResult(
         uint256 taskId,
         bytes32 resultDigest,

@@ -426,7 +426,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     ])
   })
 
-  it('metered k = 3: each revealed runtime is capped by its commit time − claim time', async () => {
+  it('metered k = 3: revealed runtimes are capped by commit time − claim time; winners are paid their median', async () => {
     const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'm'), replica(bob, 'b', 'm'), replica(carol, 'c', 'm')]
@@ -436,9 +436,10 @@ describe('TaskMarket consensus (k > 1)', () => {
       assert.equal(s.claimedAt, claimedAt[i])
       return s.dueAt - s.claimedAt // dueAt holds the commit time once committed
     })
-    // Alice over-reports; Bob under-reports; Carol reports exactly.
+    // Alice over-reports; Bob under-reports; Carol reports exactly. Each is paid for the median of the three.
     const reported = [elapsed[0]! + 10_000, 50, elapsed[2]!]
     const counted = [elapsed[0]!, 50, elapsed[2]!]
+    const median = [...counted].sort((a, b) => a - b)[1]!
     await reveal(m, alice, taskId, reps[0]!.digest, reps[0]!.salt, reported[0])
     await reveal(m, bob, taskId, reps[1]!.digest, reps[1]!.salt, reported[1])
     const terms = await taskTerms(m, taskId)
@@ -448,7 +449,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     const model = settlementModel(
       terms,
       DEFAULT_MARKET_PARAMS,
-      reps.map((r, i) => ({ provider: r.wallet.account.address, kind: 'paid', runtimeSec: counted[i]! })),
+      reps.map((r) => ({ provider: r.wallet.account.address, kind: 'paid', runtimeSec: median })),
     )
     assertSettlement(before, after, model)
     const revealed = await m.market.read.getSlots([taskId])
@@ -464,6 +465,25 @@ describe('TaskMarket consensus (k > 1)', () => {
       model.paid,
       grid(60) - model.paid,
     ])
+  })
+
+  it('metered k = 2: one winner over-reporting its runtime does not raise the bill (the lower median)', async () => {
+    const m = await load()
+    const [alice, bob] = m.provs as [Wallet, Wallet]
+    const reps = [replica(alice, 'a', 'm2'), replica(bob, 'b', 'm2')]
+    const { taskId } = await claimAndCommitAll(m, reps, { replicas: 2, pricePerSecond: grid('0.01') }, 600)
+    await reveal(m, alice, taskId, reps[0]!.digest, reps[0]!.salt, 2 ** 32 - 1) // all the time it had
+    const terms = await taskTerms(m, taskId)
+    const before = await ledger(m, [m.client, alice, bob, m.creator])
+    await reveal(m, bob, taskId, reps[1]!.digest, reps[1]!.salt, 100)
+    const after = await ledger(m, [m.client, alice, bob, m.creator])
+    const model = settlementModel(
+      terms,
+      DEFAULT_MARKET_PARAMS,
+      reps.map((r) => ({ provider: r.wallet.account.address, kind: 'paid', runtimeSec: 100 })),
+    )
+    assert.equal(model.paid, grid(2))
+    assertSettlement(before, after, model)
   })
 
   it('a no-show on a k = 3 task is reopened while others have committed; a newcomer completes the quorum', async () => {

@@ -385,6 +385,32 @@ describe('TaskMarket lifecycle', () => {
       assert.equal((await m.providers.read.getReputation([alice.account.address])).totalRuntimeSec, 200n)
     })
 
+    it("bills at most the task's runtime limit, even when the claim grace has run too", async () => {
+      // The due time is the limit + the claim grace: a provider that waits until then must not bill the grace.
+      const m = await load()
+      const alice = m.provs[0]!
+      const taskId = await submitOnSource(m, { maxPayment: grid(100), pricePerSecond: grid('0.01') })
+      const { dueAt } = await claim(m, alice, taskId)
+      const terms = await taskTerms(m, taskId)
+      const before = await ledger(m, [m.client, alice, m.creator])
+      await atTime(m, dueAt)
+      const hash = await submitResult(m, alice, taskId, 2 ** 32 - 1)
+      const after = await ledger(m, [m.client, alice, m.creator])
+      const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
+        { provider: alice.account.address, kind: 'paid', runtimeSec: SOURCE_MAX_RUNTIME_SEC },
+      ])
+      assert.equal(model.paid, grid(36))
+      assertSettlement(before, after, model)
+      await viem.assertions.emitWithArgs(hash, m.market, 'ResultSubmitted', [
+        taskId,
+        alice.account.address,
+        0,
+        RESULT_CID,
+        RECEIPT_CID,
+        SOURCE_MAX_RUNTIME_SEC,
+      ])
+    })
+
     it('reports the counted (capped) runtime in ResultSubmitted; k = 1 slots do not store it (saves a write)', async () => {
       const m = await load()
       const alice = m.provs[0]!

@@ -224,7 +224,7 @@ contract SettlementFuzzTest is TestBase {
     }
 
     /// @notice k > 1: a replica's runtime is capped at its commit time, however late it reveals.
-    function testFuzz_consensusRuntimeCappedAtCommit(
+    function testFuzz_consensusPaysTheMedianOfCappedRuntimes(
         uint96 maxPayment,
         uint80 pricePerSecond,
         uint32 commit1,
@@ -249,12 +249,14 @@ contract SettlementFuzzTest is TestBase {
         _reveal(taskId, PROVIDER, reported);
         _reveal(taskId, PROVIDER_2, reported);
 
+        // Each revealed runtime is capped by its commit time (≤ the limit here); both winners are paid for the
+        // lower median of the two, the smaller.
         uint256 feeBps = market.getTask(taskId).feeBps;
-        uint256 pay1 = _min(maxPayment, uint256(pricePerSecond) * _min(reported, commit1));
-        uint256 pay2 = _min(maxPayment, uint256(pricePerSecond) * _min(reported, commit2));
-        assertEq(market.balanceOf(PROVIDER) - before[0], pay1 - pay1 * feeBps / BPS, "replica 1 not capped");
-        assertEq(market.balanceOf(PROVIDER_2) - before[1], pay2 - pay2 * feeBps / BPS, "replica 2 not capped");
-        assertEq(market.balanceOf(CLIENT) - before[2], 2 * uint256(maxPayment) - pay1 - pay2, "client refund");
+        uint256 runtime = _min(_min(reported, commit1), _min(reported, commit2));
+        uint256 pay = _min(maxPayment, uint256(pricePerSecond) * runtime);
+        assertEq(market.balanceOf(PROVIDER) - before[0], pay - pay * feeBps / BPS, "replica 1 not capped");
+        assertEq(market.balanceOf(PROVIDER_2) - before[1], pay - pay * feeBps / BPS, "replica 2 not capped");
+        assertEq(market.balanceOf(CLIENT) - before[2], 2 * uint256(maxPayment) - 2 * pay, "client refund");
         _assertMarketLedger(0);
     }
 
