@@ -240,8 +240,11 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint256 collateral = t.collateral;
         _staking.lock(msg.sender, collateral);
 
+        // No claim that could not be honoured before the deadline: the provider would be slashed for the client's
+        // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
         uint256 due = block.timestamp + t.maxRuntimeSec + _params.claimGrace;
-        uint40 dueAt = due < deadline ? uint40(due) : deadline;
+        if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
+        uint40 dueAt = uint40(due);
         claims[slot] = ClaimData(msg.sender, uint40(block.timestamp), dueAt, SlotStatus.Claimed);
         open &= ~uint8(1 << slot);
         t.openSlots = open;

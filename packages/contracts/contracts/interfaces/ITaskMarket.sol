@@ -205,6 +205,9 @@ interface ITaskMarket {
     error TaskMarketWrongStatus(uint256 taskId, TaskStatus status);
     error TaskMarketAlreadyClaimant(uint256 taskId, address provider);
     error TaskMarketTaskDeadlinePassed(uint256 taskId, uint40 deadline);
+    /// @notice The task's deadline leaves less than its runtime limit plus the claim grace: a claim now could not
+    /// be honoured in time (and its collateral would be slashed for it).
+    error TaskMarketClaimWindowTooShort(uint256 taskId, uint40 deadline, uint256 dueAt);
     error TaskMarketNotClaimant(uint256 taskId, address caller);
     error TaskMarketSlotNotClaimed(uint256 taskId, uint8 slot);
     /// @notice k = 1 tasks use submitResult, k > 1 tasks commit and reveal.
@@ -277,7 +280,8 @@ interface ITaskMarket {
     function cancelTask(uint256 taskId) external;
 
     // ─── Provider ───
-    /// @notice Claims the lowest free slot, locking the task's collateral. Returns the slot index.
+    /// @notice Claims the lowest free slot, locking the task's collateral. Returns the slot index. The result is
+    /// due maxRuntimeSec + claimGrace after the claim, which must not be later than the task's deadline.
     function claimTask(uint256 taskId) external returns (uint8 slot);
     /// @notice k = 1: submits the result and settles. runtimeSec is capped by the time since the claim and, on a
     /// metered task, by the task's runtime limit.

@@ -328,12 +328,28 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(strictTask.requirements.deterministic, true, 'k = 1 task on a deterministic source')
   })
 
-  it('dueAt is capped by the task deadline', async () => {
+  it('refuses a claim whose due time would pass the deadline: the runtime limit and the grace must fit', async () => {
+    // A honeypot: a task whose deadline leaves 1,000 s for a source limited to 3,600 s. Before, the claim was
+    // accepted (due at the deadline) and the provider, unable to finish, was slashed for the client's benefit.
     const m = await load()
     const now = await time.latest()
     const taskId = await submitOnSource(m, { deadline: now + 1_000 })
-    const claimed = await claim(m, m.provs[0]!, taskId)
-    assert.equal(claimed.dueAt, now + 1_000)
+    const alice = m.provs[0]!
+    const next = (await time.latest()) + 1
+    await time.setNextBlockTimestamp(next)
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      m.market.write.claimTask([taskId], { account: alice.account }),
+      m.market,
+      'TaskMarketClaimWindowTooShort',
+      [taskId, now + 1_000, BigInt(next + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace)],
+    )
+    // Exactly enough time is enough.
+    const later = (await time.latest()) + 10
+    const fits = later + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace
+    const fitting = await submitOnSource(m, { deadline: fits })
+    await time.setNextBlockTimestamp(later)
+    const claimed = await claim(m, alice, fitting)
+    assert.equal(claimed.dueAt, fits)
   })
 
   describe('k = 1, metered', () => {
@@ -827,7 +843,9 @@ describe('TaskMarket lifecycle', () => {
     it('setParams applies to new tasks only and emits ParamsUpdated', async () => {
       const m = await load()
       const { market } = m
-      const oldTask = await submitOnSource(m, { maxPayment: grid(10) })
+      // A deadline that leaves room for the new claim grace (1 day) too.
+      const deadline = (await time.latest()) + 3 * 86_400
+      const oldTask = await submitOnSource(m, { maxPayment: grid(10), deadline })
       const next = {
         protocolFeeBps: 1_000,
         stakerShareBps: 2_500,

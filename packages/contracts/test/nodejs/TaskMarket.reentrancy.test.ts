@@ -491,9 +491,12 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, staking } = s
       const alice = s.provs[0]!
       const now = await time.latest()
-      const taskId = await submit(s, { maxPayment: grid(20), deadline: now + 1_000 })
+      // The shortest deadline a claim accepts: the source's runtime limit (1 h) and the claim grace (5 min).
+      const deadline = now + 10 + 3_600 + 300
+      const taskId = await submit(s, { maxPayment: grid(20), deadline })
+      await time.setNextBlockTimestamp(now + 10)
       await market.write.claimTask([taskId], { account: alice.account })
-      await time.increaseTo(now + 1_001)
+      await time.increaseTo(deadline + 1)
       await arm(s, market.address, marketCall(s, 'expireTask', [taskId]), Trigger.Transfer)
       await market.write.expireTask([taskId])
       await assertBlocked(s, 'expireTask → expireTask')

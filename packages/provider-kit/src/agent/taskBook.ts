@@ -90,6 +90,9 @@ export function assess(task: Task, provider: Address, chainNow: number): Assessm
   if (isFinalStatus(task.status) || task.deadline.getTime() / 1000 <= chainNow) return { kind: 'gone' }
   const mine = task.slots.find((slot) => slot.provider === provider && slot.status !== 'Free')
   if (mine !== undefined) return { kind: 'mine', slot: mine.index }
+  // The market refuses a claim due after the deadline (runtime limit + claim grace from now): such a task
+  // can never be taken again, and preparing it would be wasted.
+  if (task.deadline.getTime() / 1000 < chainNow + task.requirements.maxRuntimeSec) return { kind: 'gone' }
   if (task.status === 'Open' && task.slots.some((slot) => slot.status === 'Free'))
     return { kind: 'take', reopen: undefined }
   const claimed = task.slots.filter((slot) => slot.status === 'Claimed' && slot.dueAt !== undefined)

@@ -824,6 +824,16 @@ export const TaskMarketClaimOverdue = {
   type: 'error',
 } as const
 
+export const TaskMarketClaimWindowTooShort = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'deadline', type: 'uint40' },
+    { name: 'dueAt', type: 'uint256' },
+  ],
+  name: 'TaskMarketClaimWindowTooShort',
+  type: 'error',
+} as const
+
 export const TaskMarketCommitmentMismatch = {
   inputs: [
     { name: 'taskId', type: 'uint256' },
@@ -1054,6 +1064,15 @@ export const errors = [
       { name: 'dueAt', type: 'uint40' },
     ],
     name: 'TaskMarketClaimOverdue',
+    type: 'error',
+  },
+  {
+    inputs: [
+      { name: 'taskId', type: 'uint256' },
+      { name: 'deadline', type: 'uint40' },
+      { name: 'dueAt', type: 'uint256' },
+    ],
+    name: 'TaskMarketClaimWindowTooShort',
     type: 'error',
   },
   {

@@ -18,15 +18,25 @@ const grid = (amount: string) => parseUnits(amount, 18)
 
 describe('expireTask', () => {
   it('refunds a task past its deadline and slashes the claimant that never delivered', async () => {
-    const sourceId = await publishTestSource()
+    // A 1-minute source: with the 5-minute claim grace, a claim needs 6 minutes before the deadline.
+    const sourceId = await publishTestSource({ maxRuntimeSec: 60 })
     const client = await approvedClient({ grid: '10' })
     const [noShow, late] = [await testProvider([sourceId]), await testProvider([sourceId])]
-    const submit = () => submitTestTask(client, sourceId, { maxPayment: '1', deadline: '2m' })
+    const submit = (deadline: '10m' | '5m' = '10m') =>
+      submitTestTask(client, sourceId, { maxPayment: '1', deadline })
     const claimed = await submit()
     const unclaimed = await submit()
     const claim = await claimTask(noShow, { deployment: deployment(), taskId: claimed.taskId })
     // A claim is never due after the task's deadline.
-    expect(claim.dueAt.getTime()).toBe(claimed.deadline * 1000)
+    expect(claim.dueAt.getTime()).toBeLessThanOrEqual(claimed.deadline * 1000)
+
+    // A task whose deadline leaves less than the runtime limit and the grace cannot be claimed at all.
+    const short = await submit('5m')
+    const tooShort = (await rejection(
+      claimTask(late, { deployment: deployment(), taskId: short.taskId }),
+    )) as ContractRevertedError
+    expect(tooShort.errorName).toBe('TaskMarketClaimWindowTooShort')
+    expect(tooShort.hint).toContain(`a claim of task ${short.taskId} now would be due at`)
 
     const early = (await rejection(
       expireTask(client, { deployment: deployment(), taskId: claimed.taskId }),
@@ -37,7 +47,7 @@ describe('expireTask', () => {
       `task ${claimed.taskId} can be expired after ${new Date(claimed.deadline * 1000).toISOString()}`,
     )
 
-    await testClient().increaseTime({ seconds: 121 })
+    await testClient().increaseTime({ seconds: 601 })
     await testClient().mine({ blocks: 1 })
 
     const tooLate = (await rejection(

@@ -324,6 +324,9 @@ export class Engine {
 
   /** The chain's gates, read as an agent would before claiming: free stake, and reputation where gated. */
   async #eligible(account: Address, task: SimTask, collateral: bigint) {
+    // The market refuses a claim that would be due after the deadline (the runtime limit and the claim grace
+    // from now); the agent lets such a task go.
+    if (this.now + 1 + task.maxRuntimeSec + this.params.claimGrace > task.deadline) return false
     const available = await this.#view(`available|${account}`, () =>
       this.tx.public.readContract({
         address: this.contracts.staking,

@@ -41,7 +41,7 @@ async function farm(engine: Engine, client: Address, count: number) {
     maxRuntimeSec: engine.params.sourceMaxRuntimeSec,
     maxPayment: 1n,
     pricePerSecond: 0n,
-    deadlineAfter: 3600,
+    deadlineAfter: 2 * 86_400,
     minCompleted: 0,
     minSuccessBps: 0,
     inputKey: `farm-${i}`,

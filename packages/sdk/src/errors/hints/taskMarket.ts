@@ -63,6 +63,8 @@ export const taskMarketHints: RevertHints = {
     `task ${taskId} can be expired after ${time(deadline)}`,
   TaskMarketTaskDeadlinePassed: ([taskId, deadline]) =>
     `task ${taskId} passed its deadline (${time(deadline)}): it can no longer be claimed; anyone may expire it`,
+  TaskMarketClaimWindowTooShort: ([taskId, deadline, dueAt]) =>
+    `a claim of task ${taskId} now would be due at ${time(dueAt)}, after its deadline (${time(deadline)}): the task leaves too little time for its runtime limit and the claim grace, so it can no longer be claimed (clients: give tasks a deadline of at least the runtime limit + the claim grace)`,
   TaskMarketNotClaimant: ([taskId, caller]) =>
     `${caller} holds no claim on task ${taskId}: send from the account that claimed it (a reopened slot is no longer yours)`,
   TaskMarketSlotNotClaimed: ([taskId, slot]) =>

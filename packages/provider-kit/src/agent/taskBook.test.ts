@@ -1,0 +1,30 @@
+import type { Task } from '@gridforge/sdk'
+import { describe, expect, it } from 'vitest'
+import { assess } from './taskBook.js'
+
+const provider = '0x00000000000000000000000000000000000000aa'
+const now = 1_800_000_000
+
+function openTask(deadlineIn: number, maxRuntimeSec = 3_600): Task {
+  return {
+    status: 'Open',
+    deadline: new Date((now + deadlineIn) * 1000),
+    requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic: true },
+    slots: [{ index: 0, status: 'Free', provider: undefined }],
+  } as unknown as Task
+}
+
+describe('assess', () => {
+  it('takes an open task whose deadline leaves room for its runtime limit', () => {
+    expect(assess(openTask(2 * 3_600), provider, now)).toEqual({ kind: 'take', reopen: undefined })
+  })
+
+  it('lets go of a task whose deadline is nearer than its runtime limit: the market would refuse the claim', () => {
+    expect(assess(openTask(3_599), provider, now)).toEqual({ kind: 'gone' })
+    expect(assess(openTask(100, 60), provider, now)).toEqual({ kind: 'take', reopen: undefined })
+  })
+
+  it('lets go of a task past its deadline', () => {
+    expect(assess(openTask(0), provider, now)).toEqual({ kind: 'gone' })
+  })
+})
