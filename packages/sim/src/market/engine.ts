@@ -174,16 +174,7 @@ export class Engine {
   }
 
   #shape(draft: TaskDraft, behaviour: ClientBehaviour | undefined): SimTask {
-    const task: SimTask = {
-      ...draft,
-      id: 0n,
-      submittedAt: 0,
-      deadline: 0,
-      delivered: new Map(),
-      revealed: new Set(),
-      everHeld: new Set(),
-      settled: false,
-    }
+    const task = simTask(draft)
     return behaviour?.shape?.(task) ?? task
   }
 
@@ -565,6 +556,20 @@ export class Engine {
   /** Sends GRID-denominated amounts: `grid(1.5)`. */
   grid(amount: number) {
     return parseUnits(amount.toFixed(12), 18)
+  }
+}
+
+/** A task of the workload as the engine follows it, before its submission. */
+export function simTask(draft: TaskDraft): SimTask {
+  return {
+    ...draft,
+    id: 0n,
+    submittedAt: 0,
+    deadline: 0,
+    delivered: new Map(),
+    revealed: new Set(),
+    everHeld: new Set(),
+    settled: false,
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { Engine, SimTask } from '../market/engine.js'
+import { type Engine, type SimTask, simTask } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
 import { garbage, NO_WORK_SEC } from './work.js'
@@ -30,31 +30,26 @@ export function reputationFarmer(account: Address): ProviderBehaviour {
 
 /** Submits `count` 1-wei tasks from `client` that only the farmer takes. */
 async function farm(engine: Engine, client: Address, count: number) {
-  const tasks: SimTask[] = Array.from({ length: count }, (_, i) => ({
-    index: -1 - i,
-    client,
-    arrival: engine.now,
-    replicas: 1,
-    metered: false,
-    gated: false,
-    runtimeSec: 1,
-    maxRuntimeSec: engine.params.sourceMaxRuntimeSec,
-    maxPayment: 1n,
-    pricePerSecond: 0n,
-    deadlineAfter: 2 * 86_400,
-    minCompleted: 0,
-    minSuccessBps: 0,
-    inputKey: `farm-${i}`,
-    correct: garbage('farm', BigInt(i)),
-    private: true,
-    id: 0n,
-    submittedAt: 0,
-    deadline: 0,
-    delivered: new Map(),
-    revealed: new Set(),
-    everHeld: new Set(),
-    settled: false,
-  }))
+  const tasks: SimTask[] = Array.from({ length: count }, (_, i) =>
+    simTask({
+      index: -1 - i,
+      client,
+      arrival: engine.now,
+      replicas: 1,
+      metered: false,
+      gated: false,
+      runtimeSec: 1,
+      maxRuntimeSec: engine.params.sourceMaxRuntimeSec,
+      maxPayment: 1n,
+      pricePerSecond: 0n,
+      deadlineAfter: 2 * 86_400,
+      minCompleted: 0,
+      minSuccessBps: 0,
+      inputKey: `farm-${i}`,
+      correct: garbage('farm', BigInt(i)),
+      private: true,
+    }),
+  )
   for (const task of tasks) await engine.submit(client, [task])
 }
 
