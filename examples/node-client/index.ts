@@ -15,7 +15,11 @@ const client = createWalletClient({ account, chain: hardhat, transport: http(GRI
 // A source: an image pinned by digest, and metadata (stored by CID) saying what to run in it.
 const command = ['sh', '-c', 'tr a-z A-Z < "$GRIDFORGE_INPUT_DIR"/input > "$GRIDFORGE_OUTPUT_DIR"/upper']
 const metadata = await store.putJson({ name: 'Upper case', image, command })
-const { sourceId } = await client.publishSource({ metadata, imageDigest: imageDigestOf(image) as Hex })
+const { sourceId } = await client.publishSource({
+  metadata,
+  imageDigest: imageDigestOf(image) as Hex,
+  requirements: { maxRuntimeSec: '5m' }, // a claim is due 5 min (+ the grace) after it: fits the 1 h deadline
+})
 
 // A task: its input's CID and at most 2 GRID, escrowed from the market balance.
 const input = await store.put(new TextEncoder().encode('hello gridforge'))

@@ -34,6 +34,8 @@ async function settledTask() {
     sourceId,
     input: anyCid,
     maxPayment: '5',
+    // Room for the test source's runtime limit (7 days) and the claim grace.
+    deadline: '29d',
   })
   await claimTask(provider, { deployment: deployment(), taskId })
   const { blockNumber } = await submitResult(provider, {
