@@ -331,7 +331,7 @@ async function measureClaims(): Promise<ClaimFigures> {
       sourceId,
       input,
       maxPayment: '1',
-      deadline: '1h',
+      deadline: '2h',
     })
     const mined = now()
     const claimedAt = await claimSeen(taskId, blockNumber)

@@ -287,7 +287,7 @@ try {
         input,
         maxPayment: '1',
         replicas: 1,
-        deadline: '1h',
+        deadline: '2h',
       })
       const mined = now()
       const end = Date.now() + 60_000
