@@ -219,6 +219,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (t.status != TaskStatus.Open) revert TaskMarketWrongStatus(taskId, t.status);
         uint40 deadline = t.deadline;
         if (block.timestamp > deadline) revert TaskMarketTaskDeadlinePassed(taskId, deadline);
+        // No claim that could not be honoured before the deadline: the provider would be slashed for the client's
+        // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
+        uint256 due = block.timestamp + t.maxRuntimeSec + _params.claimGrace;
+        if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
         uint8 open = t.openSlots;
         uint8 replicas = t.replicas;
         ClaimData[7] storage claims = _claims[taskId];
@@ -240,10 +244,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint256 collateral = t.collateral;
         _staking.lock(msg.sender, collateral);
 
-        // No claim that could not be honoured before the deadline: the provider would be slashed for the client's
-        // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
-        uint256 due = block.timestamp + t.maxRuntimeSec + _params.claimGrace;
-        if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
+        // due ≤ deadline (checked above), which fits 40 bits.
         uint40 dueAt = uint40(due);
         claims[slot] = ClaimData(msg.sender, uint40(block.timestamp), dueAt, SlotStatus.Claimed);
         open &= ~uint8(1 << slot);

@@ -67,42 +67,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${formatTable(rows, `Strategies against honest work (${seedCount} seeds)`)}\n`)
     for (const line of measureLines(table, params)) process.stdout.write(`${line}\n`)
 
-    const sweepResults = []
+    const sweepResults: SweepResult[] = []
     for (const sweep of sweeps) {
-      const concerned =
-        sweep.strategies === undefined
-          ? strategies
-          : strategies.filter((s) => sweep.strategies?.includes(s.name))
-      if (concerned.length === 0) continue
-      log(
-        `sim: sweeping ${sweep.parameter} over ${sweep.values.join(', ')} (${concerned.length} strategies × ${sweepSeedCount} seeds)`,
-      )
-      const points: { x: number; result: ExperimentResult }[] = []
-      for (const x of sweep.values) {
-        const swept = resolveParams({ ...args.set, [sweep.parameter]: x })
-        const result = await runExperiment(session, {
-          params: swept,
-          seeds: seeds(sweepSeedCount),
-          strategies: concerned,
-        })
-        log(`  ${sweep.parameter} = ${x}: ${result.runs} runs in ${result.seconds.toFixed(1)} s`)
-        for (const line of measureLines(result, swept)) log(`    ${line}`)
-        points.push({ x, result })
-      }
-      const series: SweepSeries[] = concerned.map((strategy, i) => ({
-        name: strategy.name,
-        points: points.map(({ x, result }) => {
-          const row = (result.outcomes[i] as (typeof result.outcomes)[number]).row
-          return { x, mean: row.profitVsHonest, ci95: row.ci95 }
-        }),
-      }))
-      sweepResults.push({
-        parameter: sweep.parameter,
-        values: sweep.values,
-        seeds: sweepSeedCount,
-        series,
-        points,
-      })
+      const result = await runSweep(session, sweep, strategies, args.set, sweepSeedCount, log)
+      if (result !== undefined) sweepResults.push(result)
     }
 
     const seconds = (performance.now() - started) / 1000
@@ -130,19 +98,11 @@ async function main(argv: readonly string[]): Promise<number> {
       tasks_per_second: Math.round((tasks / seconds) * 10) / 10,
     })
     const out = args.out ?? defaultOut
-    const charts = sweepResults.map((s) =>
-      sweepChartSvg({
-        title: `Profit over honest work against ${s.parameter} (${s.seeds} seeds, 95% intervals)`,
-        xLabel: s.parameter,
-        yLabel: 'extra profit per task / mean task price',
-        series: s.series,
-      }),
-    )
-    const written = await writeResults(out, results, charts[0])
-    for (const [i, chart] of charts.entries()) {
-      if (i === 0) continue
-      const file = `${out.replace(/\.json$/, '')}-${(sweepResults[i] as { parameter: string }).parameter}.svg`
-      await writeFile(file, chart)
+    const [first, ...others] = sweepResults
+    const written = await writeResults(out, results, first === undefined ? undefined : chartOf(first))
+    for (const sweep of others) {
+      const file = `${out.replace(/\.json$/, '')}-${sweep.parameter}.svg`
+      await writeFile(file, chartOf(sweep))
       log(`sim: wrote ${file}`)
     }
     process.stdout.write(
@@ -157,6 +117,60 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     await session.close()
   }
+}
+
+interface SweepResult {
+  parameter: string
+  values: number[]
+  seeds: number
+  series: SweepSeries[]
+  points: { x: number; result: ExperimentResult }[]
+}
+
+/** Runs the strategies `sweep` concerns at each of its values; undefined when it concerns none of them. */
+async function runSweep(
+  session: Session,
+  sweep: Sweep,
+  strategies: readonly Strategy[],
+  set: Record<string, number>,
+  seedCount: number,
+  log: (line: string) => void,
+): Promise<SweepResult | undefined> {
+  const concerned =
+    sweep.strategies === undefined ? strategies : strategies.filter((s) => sweep.strategies?.includes(s.name))
+  if (concerned.length === 0) return undefined
+  log(
+    `sim: sweeping ${sweep.parameter} over ${sweep.values.join(', ')} (${concerned.length} strategies × ${seedCount} seeds)`,
+  )
+  const points: SweepResult['points'] = []
+  for (const x of sweep.values) {
+    const swept = resolveParams({ ...set, [sweep.parameter]: x })
+    const result = await runExperiment(session, {
+      params: swept,
+      seeds: seeds(seedCount),
+      strategies: concerned,
+    })
+    log(`  ${sweep.parameter} = ${x}: ${result.runs} runs in ${result.seconds.toFixed(1)} s`)
+    for (const line of measureLines(result, swept)) log(`    ${line}`)
+    points.push({ x, result })
+  }
+  const series = concerned.map((strategy, i) => ({
+    name: strategy.name,
+    points: points.map(({ x, result }) => {
+      const row = (result.outcomes[i] as (typeof result.outcomes)[number]).row
+      return { x, mean: row.profitVsHonest, ci95: row.ci95 }
+    }),
+  }))
+  return { parameter: sweep.parameter, values: sweep.values, seeds: seedCount, series, points }
+}
+
+function chartOf(sweep: SweepResult): string {
+  return sweepChartSvg({
+    title: `Profit over honest work against ${sweep.parameter} (${sweep.seeds} seeds, 95% intervals)`,
+    xLabel: sweep.parameter,
+    yLabel: 'extra profit per task / mean task price',
+    series: sweep.series,
+  })
 }
 
 /** Each strategy's own figures (mean over seeds), for the strategies that have any. */

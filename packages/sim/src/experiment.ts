@@ -132,19 +132,11 @@ export async function runExperiment(session: Session, options: ExperimentOptions
     for (const strategy of strategies) {
       const deviation = strategy.deviate(world.cast, params)
       const baseline = strategy.baseline ?? 'honest'
-      if (baseline === 'abstain') {
-        const record = await play(seed, strategy.name, deviation)
-        samples.get(strategy)?.push({
-          ...compareWithAbstaining(record, deviation.identity, params, seed),
-          measures: strategy.measure?.(record, deviation) ?? {},
-        })
-        continue
-      }
-      const base = await baselineOf(baseline)
+      const base = baseline === 'abstain' ? undefined : await baselineOf(baseline)
       // A strategy that changes nobody's behaviour is the baseline itself.
       const changes =
         deviation.providers !== undefined || deviation.client !== undefined || deviation.prepare !== undefined
-      const record = changes ? await play(seed, strategy.name, deviation) : base
+      const record = changes || base === undefined ? await play(seed, strategy.name, deviation) : base
       samples.get(strategy)?.push({
         ...compare(record, base, deviation.identity, params, seed),
         measures: strategy.measure?.(record, deviation) ?? {},
@@ -177,37 +169,29 @@ export async function runExperiment(session: Session, options: ExperimentOptions
   return { outcomes, runs, tasks, seconds: (performance.now() - started) / 1000 }
 }
 
-const participationOf = (record: RunRecord, identity: readonly Address[]) =>
-  identity.reduce(
-    (sum, account) => sum + (record.participation.get(account.toLowerCase() as Address) ?? 0),
-    0,
-  )
-
-/** Staying out earns nothing: the sample is the payoff itself, per task the participant took part in. */
-function compareWithAbstaining(
-  deviant: RunRecord,
-  identity: readonly Address[],
-  params: SimParams,
-  seed: number,
-): Omit<StrategySample, 'measures'> {
-  const mine = payoff(deviant.ledger, deviant.opening, identity, params)
-  const honest: Payoff = { holdings: 0, value: 0, gas: 0, compute: 0, capital: 0, total: 0 }
-  const participation = participationOf(deviant, identity)
-  const relative = mine.total / Math.max(1, participation) / deviant.meanPrice
-  return { seed, relative, deviant: mine, honest, participation }
-}
-
+/**
+ * The sample of one seed: what the participant earned in `deviant` over what it earned in `base`, per task it
+ * took part in there, as a fraction of the mean task price. Without a base (the participant's honest choice
+ * is to stay out, which earns nothing) the payoff itself, per task it took part in.
+ */
 function compare(
   deviant: RunRecord,
-  base: RunRecord,
+  base: RunRecord | undefined,
   identity: readonly Address[],
   params: SimParams,
   seed: number,
 ): Omit<StrategySample, 'measures'> {
   const mine = payoff(deviant.ledger, deviant.opening, identity, params)
-  const honest = payoff(base.ledger, base.opening, identity, params)
-  const participation = participationOf(base, identity)
-  const relative = (mine.total - honest.total) / Math.max(1, participation) / base.meanPrice
+  const reference = base ?? deviant
+  const honest: Payoff =
+    base === undefined
+      ? { holdings: 0, value: 0, gas: 0, compute: 0, capital: 0, total: 0 }
+      : payoff(base.ledger, base.opening, identity, params)
+  const participation = identity.reduce(
+    (sum, account) => sum + (reference.participation.get(account.toLowerCase() as Address) ?? 0),
+    0,
+  )
+  const relative = (mine.total - honest.total) / Math.max(1, participation) / reference.meanPrice
   return { seed, relative, deviant: mine, honest, participation }
 }
 

@@ -12,17 +12,15 @@ import {
   type Hex,
   keccak256,
   parseEventLogs,
-  parseUnits,
   type TransactionReceipt,
   toHex,
 } from 'viem'
 import { Ledger } from '../ledger.js'
 import type { SimParams } from '../params.js'
 import { draw } from '../random.js'
-import type { ClientBehaviour, Deviation, ProviderBehaviour } from '../strategies/types.js'
+import type { ClientBehaviour, ProviderBehaviour } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
 import type { TaskDraft } from './workload.js'
-import { drawWorkload } from './workload.js'
 import type { World } from './world.js'
 
 export const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
@@ -54,12 +52,9 @@ const SlotState = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 }
 /** A task of the run, as the engine follows it. */
 export interface SimTask extends TaskDraft {
   id: bigint
-  submittedAt: number
   deadline: number
   /** What each provider handed in: submitted (k = 1) or committed (k > 1). */
   delivered: Map<Address, Hex>
-  /** Providers that revealed (k > 1). */
-  revealed: Set<Address>
   /** Providers that ever held a slot of this task. */
   everHeld: Set<Address>
   settled: boolean
@@ -84,8 +79,6 @@ export interface RunRecord {
   meanPrice: number
   /** Slots each provider filled and tasks each client submitted. */
   participation: Map<Address, number>
-  startTime: number
-  endTime: number
 }
 
 interface Scheduled {
@@ -110,13 +103,10 @@ export class Engine {
   /** Results published for each input (cached answers a copycat can take). */
   readonly #published = new Map<string, Hex>()
   readonly #offers = new Map<bigint, number>()
-  readonly startTime: number
-
   constructor(world: World, params: SimParams, seed: number, startTime: number) {
     this.world = world
     this.params = params
     this.seed = seed
-    this.startTime = startTime
     this.ledger = new Ledger(world.chain.contracts, startTime)
     this.tx = new Transactor(world.chain.provider, this.ledger, startTime)
   }
@@ -219,7 +209,6 @@ export class Engine {
       const event = submitted[i]
       if (event === undefined) throw new Error('sim: a submission reported fewer tasks than sent')
       task.id = event.args.taskId
-      task.submittedAt = this.now
       task.deadline = this.now + task.deadlineAfter
       const terms = await this.tx.public.readContract({
         address: this.contracts.market,
@@ -478,7 +467,6 @@ export class Engine {
         this.#runtimes.get(`${task.id}|${provider}`) ?? 0,
       ],
     })
-    task.revealed.add(provider)
     this.#publish(task, digest)
     await this.#settled(task, receipt)
   }
@@ -548,14 +536,9 @@ export class Engine {
     }
     task.outcome = outcome
     const behaviour = this.clients.get(task.client)
-    const value = behaviour?.value?.(task, outcome) ?? defaultValue(task, outcome, this.params)
+    const value = behaviour?.value?.(task, outcome, this.params) ?? defaultValue(task, outcome, this.params)
     this.ledger.account(task.client).value += value
     await behaviour?.afterSettle?.(this, task, outcome)
-  }
-
-  /** Sends GRID-denominated amounts: `grid(1.5)`. */
-  grid(amount: number) {
-    return parseUnits(amount.toFixed(12), 18)
   }
 }
 
@@ -564,10 +547,8 @@ export function simTask(draft: TaskDraft): SimTask {
   return {
     ...draft,
     id: 0n,
-    submittedAt: 0,
     deadline: 0,
     delivered: new Map(),
-    revealed: new Set(),
     everHeld: new Set(),
     settled: false,
   }
@@ -587,6 +568,3 @@ export function taskValue(task: Pick<SimTask, 'maxPayment' | 'replicas'>, params
 export function same(a: Address, b: Address) {
   return a.toLowerCase() === b.toLowerCase()
 }
-
-export type { Deviation }
-export { drawWorkload }

@@ -8,6 +8,7 @@ import { openingWealth } from '../payoff.js'
 import { honestClient } from '../strategies/honestClient.js'
 import { honestProvider } from '../strategies/honestProvider.js'
 import type { ClientBehaviour, Deviation, ProviderBehaviour } from '../strategies/types.js'
+import { grid } from '../units.js'
 import { Engine, type RunRecord } from './engine.js'
 import { drawWorkload } from './workload.js'
 import type { World } from './world.js'
@@ -71,8 +72,6 @@ export async function runMarket(
     transactions: engine.tx.transactions,
     meanPrice: prices.reduce((a, b) => a + b, 0) / Math.max(1, prices.length),
     participation: engine.participation,
-    startTime: engine.startTime,
-    endTime,
   }
 }
 
@@ -134,7 +133,7 @@ async function writeProtocolParams(engine: Engine) {
         slashToClientBps: params.slashToClientBps,
         revealWindow: params.revealWindow,
         claimGrace: params.claimGrace,
-        minCollateral: engine.grid(params.minCollateral),
+        minCollateral: grid(params.minCollateral),
       },
     ],
   })
@@ -145,7 +144,7 @@ async function writeProtocolParams(engine: Engine) {
     args: [
       params.discountTierBps === 0
         ? []
-        : [{ minStake: engine.grid(params.discountTierStake), discountBps: params.discountTierBps }],
+        : [{ minStake: grid(params.discountTierStake), discountBps: params.discountTierBps }],
     ],
   })
 }

@@ -2,9 +2,10 @@
  * The tasks a run's clients need, drawn from the seed: arrival times, replicas, pricing, gates, runtime,
  * inputs. The same seed gives the same workload whatever the strategies do.
  */
-import { type Address, type Hex, keccak256, parseUnits, toHex } from 'viem'
+import { type Address, type Hex, keccak256, toHex } from 'viem'
 import type { SimParams } from '../params.js'
 import { draw, drawBetween, drawExponential } from '../random.js'
+import { grid } from '../units.js'
 
 /** One task as its client means it, before submission. */
 export interface TaskDraft {
@@ -32,8 +33,6 @@ export interface TaskDraft {
   /** Seen by its own client's accounts only (a self-dealt task). */
   private: boolean
 }
-
-const grid = (amount: number) => parseUnits(amount.toFixed(12), 18)
 
 /** The run's workload: `params.tasks` tasks from `clients`, arriving after `start`. */
 export function drawWorkload(params: SimParams, seed: number, clients: readonly Address[], start: number) {

@@ -10,12 +10,13 @@ import {
   stakingAbi,
   taskMarketAbi,
 } from '@gridforge/contracts'
-import { type Address, keccak256, maxUint256, parseUnits, toHex } from 'viem'
+import { type Address, keccak256, maxUint256, toHex } from 'viem'
 import type { Chain } from '../chain.js'
 import { Ledger } from '../ledger.js'
 import type { SimParams } from '../params.js'
 import type { Cast } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
+import { grid } from '../units.js'
 
 export const METADATA_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
 export const PROFILE_CID = 'bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq'
@@ -27,8 +28,6 @@ const SPARE_GRID = 10_000
 /** GRID a provider holds besides its stake. */
 const PROVIDER_SPARE_GRID = 1_000
 export const SPARE_ACCOUNTS = 3
-
-const grid = (amount: number) => parseUnits(String(amount), 18)
 
 /** The parameters a world's set-up depends on: a change of any of them needs a new set-up. */
 export type WorldShape = Pick<SimParams, 'providers' | 'clients' | 'providerStake' | 'sourceMaxRuntimeSec'>

@@ -1,6 +1,7 @@
 import { stakingAbi } from '@gridforge/contracts'
-import type { Address } from 'viem'
-import type { Engine, SimTask } from '../market/engine.js'
+import { type Address, parseEventLogs } from 'viem'
+import type { Engine } from '../market/engine.js'
+import { grid } from '../units.js'
 import type { ClientBehaviour, Strategy } from './types.js'
 
 async function stakeTier(engine: Engine, client: Address) {
@@ -8,7 +9,7 @@ async function stakeTier(engine: Engine, client: Address) {
     address: engine.contracts.staking,
     abi: stakingAbi,
     functionName: 'stake',
-    args: [engine.grid(engine.params.discountTierStake)],
+    args: [grid(engine.params.discountTierStake)],
   })
 }
 
@@ -18,20 +19,11 @@ async function leave(engine: Engine, client: Address) {
     address: engine.contracts.staking,
     abi: stakingAbi,
     functionName: 'requestUnbond',
-    args: [engine.grid(engine.params.discountTierStake)],
+    args: [grid(engine.params.discountTierStake)],
   })
-  const readyAt = Number(
-    (
-      await engine.tx.public.readContract({
-        address: engine.contracts.staking,
-        abi: stakingAbi,
-        functionName: 'stakeOf',
-        args: [client],
-      })
-    ).unbondingReadyAt,
-  )
-  void receipt
-  engine.schedule(readyAt + 1, async () => {
+  const [requested] = parseEventLogs({ abi: stakingAbi, logs: receipt.logs, eventName: 'UnbondRequested' })
+  if (requested === undefined) throw new Error('sim: requestUnbond emitted no UnbondRequested')
+  engine.schedule(requested.args.readyAt + 1, async () => {
     await engine.send(client, engine.now + 1, {
       address: engine.contracts.staking,
       abi: stakingAbi,
@@ -53,7 +45,7 @@ export function honestStaker(client: Address): ClientBehaviour {
     afterSubmit: async (_engine, tasks) => {
       live += tasks.length
     },
-    afterSettle: async (engine, _task: SimTask) => {
+    afterSettle: async (engine) => {
       if (--live === 0) await leave(engine, client)
     },
   }

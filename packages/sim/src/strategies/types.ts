@@ -4,6 +4,7 @@
  */
 import type { Address, Hex } from 'viem'
 import type { Engine, RunRecord, SimTask, TaskOutcome } from '../market/engine.js'
+import type { SimParams } from '../params.js'
 
 /** The work a provider account hands in for one claimed slot. */
 export interface Delivery {
@@ -59,7 +60,7 @@ export interface ClientBehaviour {
   afterSubmit?(engine: Engine, tasks: readonly SimTask[]): Promise<void>
   afterSettle?(engine: Engine, task: SimTask, outcome: TaskOutcome): Promise<void>
   /** The value it draws from a settled task, in GRID (default: the task's value when the result is right). */
-  value?(task: SimTask, outcome: TaskOutcome): number
+  value?(task: SimTask, outcome: TaskOutcome, params: SimParams): number
 }
 
 /** The participants a strategy takes over in one run. */

@@ -1,11 +1,12 @@
-import { type Address, parseUnits } from 'viem'
+import type { Address } from 'viem'
 import { defaultValue, same, taskValue } from '../market/engine.js'
 import { registerProvider } from '../market/world.js'
+import { grid } from '../units.js'
 import type { ClientBehaviour, ProviderBehaviour, Strategy } from './types.js'
 import { garbage, NO_WORK_SEC } from './work.js'
 
 /** Stake of the vetoing client's provider account: the minimum to register, and room for collateral. */
-const VETO_STAKE = parseUnits('200', 18)
+const VETO_STAKE = grid(200)
 
 /**
  * Vetoing client: registers a second account as a provider; on its own two-replica tasks that account
@@ -23,25 +24,14 @@ export function vetoingClient(client: Address, vetoer: Address) {
     revealsLast: true,
   }
   const behaviour: ClientBehaviour = {
-    value: (task, outcome) => {
+    value: (task, outcome, params) => {
       const honestReveal = [...task.delivered].some(
         ([p, digest]) => !same(p, vetoer) && digest === task.correct,
       )
-      return own(task) && honestReveal
-        ? taskValue(task, paramsOf(task))
-        : defaultValue(task, outcome, paramsOf(task))
+      return own(task) && honestReveal ? taskValue(task, params) : defaultValue(task, outcome, params)
     },
   }
-  let paramsOf: (task: unknown) => Parameters<typeof taskValue>[1] = () => {
-    throw new Error('sim: vetoing client used before prepare')
-  }
-  return {
-    provider,
-    behaviour,
-    bind(params: Parameters<typeof taskValue>[1]) {
-      paramsOf = () => params
-    },
-  }
+  return { provider, behaviour }
 }
 
 export const vetoingClientStrategy = {
@@ -57,7 +47,6 @@ export const vetoingClientStrategy = {
       providers: new Map([[vetoer, veto.provider]]),
       client: { account: client, behaviour: veto.behaviour },
       prepare: async (engine) => {
-        veto.bind(engine.params)
         await registerProvider(engine.tx, engine.contracts, vetoer, VETO_STAKE, engine.world.sourceId)
       },
     }
