@@ -180,6 +180,14 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         p.slashedAmount += uint128(slashedAmount);
     }
 
+    /// @inheritdoc IProviderRegistry
+    function recordOverturned(address provider, uint256 slashedAmount) external onlyMarket {
+        Provider storage p = _providers[provider];
+        --p.completed;
+        ++p.outvoted;
+        p.slashedAmount += uint128(slashedAmount);
+    }
+
     // ─── Views ───
 
     /// @inheritdoc IProviderRegistry

@@ -2,18 +2,29 @@
 pragma solidity ^0.8.28;
 
 import {Ownable, Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ProviderRegistry} from "./ProviderRegistry.sol";
-import {isValidCID} from "./libraries/CIDs.sol";
 import {Staking} from "./Staking.sol";
+import {TaskAudits} from "./TaskAudits.sol";
+import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {
-    ITaskMarket, MarketParams, Permit, Slot, SlotStatus, Task, TaskParams, TaskStatus
+    Audit,
+    AuditVerdict,
+    ITaskMarket,
+    MarketParams,
+    Permit,
+    Slot,
+    SlotStatus,
+    Task,
+    TaskParams,
+    TaskStatus
 } from "./interfaces/ITaskMarket.sol";
 
 /// @title Task market
@@ -23,7 +34,7 @@ import {
 /// The constructor deploys Staking and ProviderRegistry with this contract as their immutable market: the wiring
 /// can never change, and their market checks cost no storage reads.
 /// The asset must be a plain ERC-20: fee-on-transfer and rebasing tokens break the escrow accounting.
-contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
+contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
     /// @inheritdoc ITaskMarket
@@ -31,7 +42,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc ITaskMarket
     uint40 public constant MAX_TASK_DURATION = 30 days;
 
-    uint256 private constant BPS = 10_000;
     uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
     uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
     uint16 private constant MIN_COLLATERAL_BPS = 1_000;
@@ -39,83 +49,15 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     uint32 private constant MIN_WINDOW = 1 minutes;
     uint32 private constant MAX_WINDOW = 1 days;
     uint96 private constant MAX_MIN_COLLATERAL = 1e24;
-
-    /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
-    /// settlement reads; slot 2 holds what only claims, metering and reveals need.
-    struct TaskData {
-        // slot 0
-        address client;
-        uint32 sourceId;
-        uint8 replicas;
-        TaskStatus status;
-        uint8 openSlots;
-        uint8 committed;
-        uint8 revealed;
-        uint16 feeBps;
-        bool metered;
-        // slot 1
-        uint96 maxPayment;
-        uint88 collateral;
-        uint40 deadline;
-        uint16 creatorFeeBps;
-        uint16 discountBps;
-        // slot 2
-        uint80 pricePerSecond;
-        uint8 minGpus;
-        uint32 minVramMiB;
-        uint8 minComputeCapability;
-        uint32 maxRuntimeSec;
-        uint16 minSuccessBps;
-        uint32 minCompleted;
-        uint40 revealDeadline;
-    }
-
-    /// @dev One slot per replica.
-    struct ClaimData {
-        address provider;
-        uint40 claimedAt;
-        /// @dev Due time of the result or commitment; replaced by the commit time on commit, which then
-        /// bounds the runtime that can be revealed.
-        uint40 dueAt;
-        SlotStatus status;
-    }
-
-    /// @dev Amounts gathered while settling a task and written once at the end.
-    struct Settlement {
-        uint256 paid;
-        uint256 toClient;
-        uint256 toCreator;
-        uint256 toStakers;
-        uint256 toTreasury;
-    }
+    uint16 private constant MIN_AUDIT_BPS = 100;
 
     IERC20 private immutable _asset;
     ISourceRegistry private immutable _sources;
     IProviderRegistry private immutable _providers;
     IStaking private immutable _staking;
 
-    /// @inheritdoc ITaskMarket
-    address public treasury;
-    MarketParams private _params;
-    /// @inheritdoc ITaskMarket
-    uint256 public taskCount;
-
-    // Protocol fees not yet paid out, in one slot: a settlement writes it once.
-    uint128 private _treasuryAccrued;
-    uint128 private _pendingStakerFees;
-
-    /// @inheritdoc ITaskMarket
-    mapping(address account => uint256) public balanceOf;
-    mapping(uint256 taskId => TaskData) private _tasks;
-    mapping(uint256 taskId => ClaimData[7]) private _claims;
-    /// @dev Commitment of each slot, replaced by the revealed result digest.
-    mapping(uint256 taskId => bytes32[7]) private _commitments;
-    /// @dev Revealed runtimes, seven 32-bit lanes in one word.
-    mapping(uint256 taskId => uint256) private _runtimes;
-    /// @inheritdoc ITaskMarket
-    /// @dev Accrued per source rather than paid to its owner at settlement: a settlement then needs no call to
-    /// the registry, and fees follow the source when it changes hands.
-    mapping(uint32 sourceId => uint256) public creatorFeesOf;
+    /// @dev Runs audits in this contract's storage (delegatecall).
+    TaskAudits private immutable _auditsModule;
 
     /// @param asset_ The ERC-20 of payments and stake.
     /// @param sources_ The source registry.
@@ -124,6 +66,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @param initialParams Market parameters, each checked against its bound.
     /// @param unbondingPeriod Staking's unbonding period.
     /// @param minProviderStake Stake a provider needs to register.
+    /// @param auditsModule_ The TaskAudits code that runs audits in this contract's storage.
     constructor(
         IERC20 asset_,
         ISourceRegistry sources_,
@@ -131,9 +74,14 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         address initialOwner,
         MarketParams memory initialParams,
         uint40 unbondingPeriod,
-        uint256 minProviderStake
+        uint256 minProviderStake,
+        TaskAudits auditsModule_
     ) Ownable(initialOwner) {
-        if (address(asset_) == address(0) || address(sources_) == address(0)) revert TaskMarketZeroAddress();
+        if (address(asset_) == address(0) || address(sources_) == address(0) || address(auditsModule_).code.length == 0)
+        {
+            revert TaskMarketZeroAddress();
+        }
+        _auditsModule = auditsModule_;
         _asset = asset_;
         _sources = sources_;
         Staking staking_ = new Staking(asset_, address(this), initialOwner, unbondingPeriod);
@@ -254,35 +202,79 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc ITaskMarket
-    function submitResult(uint256 taskId, string calldata resultCID, string calldata receiptCID, uint32 runtimeSec)
-        external
-        nonReentrant
-    {
+    function submitResult(
+        uint256 taskId,
+        bytes32 resultDigest,
+        string calldata resultCID,
+        string calldata receiptCID,
+        uint32 runtimeSec
+    ) external nonReentrant {
         TaskData storage t = _task(taskId);
         if (t.replicas != 1) revert TaskMarketWrongMode(taskId, t.replicas);
         if (t.status != TaskStatus.Claimed) revert TaskMarketWrongStatus(taskId, t.status);
         ClaimData storage c = _claims[taskId][0];
         if (c.provider != msg.sender) revert TaskMarketNotClaimant(taskId, msg.sender);
         if (block.timestamp > c.dueAt) revert TaskMarketClaimOverdue(taskId, 0, c.dueAt);
+        if (resultDigest == bytes32(0)) revert TaskMarketZeroDigest();
         _requireCID(resultCID);
         _requireCID(receiptCID);
 
-        // A metered run is billed at most the task's runtime limit; a fixed price does not depend on it (and
-        // skipping the limit's slot keeps that path cheap).
+        // A metered run is billed at most the task's runtime limit; a fixed price does not depend on it.
         uint32 runtime =
-            _capRuntime(runtimeSec, block.timestamp - c.claimedAt, t.metered ? t.maxRuntimeSec : type(uint32).max);
+            _capRuntime(
+            runtimeSec, block.timestamp - c.claimedAt, t.flags & METERED != 0 ? t.maxRuntimeSec : type(uint32).max
+        );
         c.status = SlotStatus.Submitted;
-        t.status = TaskStatus.Completed;
         emit ResultSubmitted(taskId, msg.sender, 0, resultCID, receiptCID, runtime);
 
         Settlement memory s;
-        _pay(s, t, taskId, 0, msg.sender, runtime);
-        _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
+        if (t.flags & AUDITED == 0) {
+            t.status = TaskStatus.Completed;
+            _payReplica(s, t, taskId, 0, msg.sender, _payment(t, runtime), runtime, true);
+            _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
+            return;
+        }
+        // Auditable: the client has its result (the event); the payment and the collateral wait for the draw,
+        // which reads the hash of the next block, unknown now. The digest binds the provider to this result.
+        t.status = TaskStatus.Held;
+        c.claimedAt = _tagOf(resultDigest);
+        c.dueAt = uint40(block.number);
+        if (t.flags & METERED != 0) _runtimes[taskId] = runtime;
+        _providers.recordCompletion(msg.sender, runtime);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function releaseResult(uint256 taskId) external nonReentrant {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Held) revert TaskMarketWrongStatus(taskId, t.status);
+        ClaimData storage c = _claims[taskId][0];
+        (bool ready, bool drawn) = _draw(taskId, c.dueAt, t.auditBps);
+        if (!ready) revert TaskMarketDrawNotReady(taskId, uint256(c.dueAt) + 2);
+        emit AuditDrawn(taskId, drawn);
+        if (!drawn) {
+            t.status = TaskStatus.Completed;
+            Settlement memory s;
+            uint32 runtime = uint32(_runtimes[taskId]);
+            // The completion was recorded when the result came in.
+            _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime), runtime, false);
+            _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
+            return;
+        }
+        _delegate(abi.encodeCall(TaskAudits.open, (taskId)));
+    }
+
+    /// @inheritdoc ITaskMarket
+    function joinAudit(uint256 taskId) external nonReentrant returns (uint8 slot) {
+        return abi.decode(_delegate(abi.encodeCall(TaskAudits.join, (taskId))), (uint8));
     }
 
     /// @inheritdoc ITaskMarket
     function commitResult(uint256 taskId, bytes32 commitment) external nonReentrant {
         TaskData storage t = _task(taskId);
+        if (t.status == TaskStatus.Auditing) {
+            _delegate(abi.encodeCall(TaskAudits.commit, (taskId, commitment)));
+            return;
+        }
         if (t.replicas == 1) revert TaskMarketWrongMode(taskId, 1);
         if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
             revert TaskMarketWrongStatus(taskId, t.status);
@@ -316,6 +308,12 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         uint32 runtimeSec
     ) external nonReentrant {
         TaskData storage t = _task(taskId);
+        if (t.status == TaskStatus.Auditing) {
+            _delegate(
+                abi.encodeCall(TaskAudits.reveal, (taskId, resultDigest, salt, resultCID, receiptCID, runtimeSec))
+            );
+            return;
+        }
         if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
         if (block.timestamp > t.revealDeadline) revert TaskMarketRevealClosed(taskId, t.revealDeadline);
         (uint8 slot, ClaimData storage c) = _claimOf(taskId, t, msg.sender);
@@ -358,13 +356,17 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
         Settlement memory s;
         _slash(s, t, taskId, slot, provider, false);
-        balanceOf[t.client] += s.toClient;
+        _balances[t.client] += s.toClient;
         _treasuryAccrued += uint128(s.toTreasury);
     }
 
     /// @inheritdoc ITaskMarket
     function finalizeTask(uint256 taskId) external nonReentrant {
         TaskData storage t = _task(taskId);
+        if (t.status == TaskStatus.Auditing) {
+            _delegate(abi.encodeCall(TaskAudits.advance, (taskId)));
+            return;
+        }
         if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
         if (block.timestamp <= t.revealDeadline) revert TaskMarketRevealStillOpen(taskId, t.revealDeadline);
         _finalizeConsensus(t, taskId);
@@ -397,7 +399,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         amount = _treasuryAccrued;
         if (amount == 0) revert TaskMarketNothingToWithdraw();
         _treasuryAccrued = 0;
-        address to = treasury;
+        address to = _treasury;
         emit TreasuryWithdrawn(to, amount);
         _asset.safeTransfer(to, amount);
     }
@@ -405,10 +407,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// @inheritdoc ITaskMarket
     function claimCreatorFees(uint32 sourceId) external nonReentrant returns (uint256 amount) {
         if (_sources.ownerOf(sourceId) != msg.sender) revert TaskMarketNotSourceOwner(sourceId, msg.sender);
-        amount = creatorFeesOf[sourceId];
+        amount = _creatorFees[sourceId];
         if (amount == 0) revert TaskMarketNothingToWithdraw();
-        creatorFeesOf[sourceId] = 0;
-        balanceOf[msg.sender] += amount;
+        _creatorFees[sourceId] = 0;
+        _balances[msg.sender] += amount;
         emit CreatorFeesClaimed(sourceId, msg.sender, amount);
     }
 
@@ -435,6 +437,31 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ─── Views ───
+
+    /// @inheritdoc ITaskMarket
+    function treasury() external view returns (address) {
+        return _treasury;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function taskCount() external view returns (uint256) {
+        return _taskCount;
+    }
+
+    /// @inheritdoc ITaskMarket
+    function balanceOf(address account) external view returns (uint256) {
+        return _balances[account];
+    }
+
+    /// @inheritdoc ITaskMarket
+    function creatorFeesOf(uint32 sourceId) external view returns (uint256) {
+        return _creatorFees[sourceId];
+    }
+
+    /// @inheritdoc ITaskMarket
+    function auditsModule() external view returns (address) {
+        return address(_auditsModule);
+    }
 
     /// @inheritdoc ITaskMarket
     function asset() external view returns (address) {
@@ -495,12 +522,15 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         task.minSuccessBps = t.minSuccessBps;
         task.minCompleted = t.minCompleted;
         task.revealDeadline = t.revealDeadline;
+        task.auditBps = t.auditBps;
     }
 
     /// @inheritdoc ITaskMarket
     function getSlots(uint256 taskId) external view returns (Slot[] memory slots) {
         TaskData storage t = _task(taskId);
-        slots = new Slot[](t.replicas);
+        AuditData storage a = _audits[taskId];
+        // A k = 1 task under audit shows its auditors' slots after the provider's.
+        slots = new Slot[](a.round == 0 ? t.replicas : a.firstSlot + a.auditors);
         uint256 runtimes = _runtimes[taskId];
         for (uint256 i; i < slots.length; ++i) {
             ClaimData storage c = _claims[taskId][i];
@@ -508,11 +538,36 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
                 c.provider, c.claimedAt, c.dueAt, c.status, _commitments[taskId][i], uint32(runtimes >> (32 * i))
             );
         }
+        // A held result keeps its tag where the claim time was (see ClaimData).
+        if (t.flags & AUDITED != 0 && slots[0].status >= SlotStatus.Submitted) {
+            slots[0].commitment = bytes32(bytes5(slots[0].claimedAt));
+            slots[0].claimedAt = 0;
+        }
     }
 
     /// @inheritdoc ITaskMarket
-    function collateralFor(uint96 maxPayment) external view returns (uint256) {
-        return _collateral(maxPayment, _params);
+    function getAudit(uint256 taskId) external view returns (Audit memory audit) {
+        TaskData storage t = _task(taskId);
+        AuditData storage a = _audits[taskId];
+        audit = Audit(
+            a.verdict, a.round, a.firstSlot, a.auditors, a.joinDeadline, a.commitDeadline, a.seedBlock, a.slashed
+        );
+        // Not drawn leaves no audit record: a completed auditable task without one passed the draw.
+        if (a.round == 0 && t.flags & AUDITED != 0 && t.status == TaskStatus.Completed) {
+            audit.verdict = AuditVerdict.NotDrawn;
+        }
+    }
+
+    /// @inheritdoc ITaskMarket
+    function auditDraw(uint256 taskId) external view returns (bool ready, bool drawn) {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Held) revert TaskMarketWrongStatus(taskId, t.status);
+        return _draw(taskId, _claims[taskId][0].dueAt, t.auditBps);
+    }
+
+    /// @inheritdoc ITaskMarket
+    function collateralFor(uint96 maxPayment, uint16 auditBps) external view returns (uint256) {
+        return _collateral(maxPayment, auditBps, _params);
     }
 
     // ─── Internals: submission ───
@@ -527,14 +582,22 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (params_.minSuccessBps > BPS) revert TaskMarketInvalidGates(params_.minSuccessBps);
         _requireCID(params_.inputCID);
 
+        if (params_.minCompleted > type(uint24).max) revert TaskMarketInvalidGates(params_.minSuccessBps);
         (bool active, uint16 creatorFeeBps, Requirements memory source) = _sources.getSourceTerms(params_.sourceId);
         if (!active) revert TaskMarketInactiveSource(params_.sourceId);
         if (replicas > 1 && !source.deterministic) revert TaskMarketSourceNotDeterministic(params_.sourceId);
+        // A single result of a deterministic source can be checked by re-running it: it is audited with
+        // probability auditBps, the protocol's default or more if the client buys it.
+        uint16 auditBps;
+        if (replicas == 1 && source.deterministic) {
+            auditBps = params_.auditBps == 0 ? p.auditBps : params_.auditBps;
+            if (auditBps < p.auditBps || auditBps > BPS) revert TaskMarketInvalidAuditBps(params_.auditBps, p.auditBps);
+        }
 
-        uint256 collateral = _collateral(params_.maxPayment, p);
+        uint256 collateral = _collateral(params_.maxPayment, auditBps, p);
         if (collateral > type(uint88).max) revert TaskMarketAmountTooLarge(collateral);
 
-        taskId = ++taskCount;
+        taskId = ++_taskCount;
         Requirements calldata asked = params_.requirements;
         // One assignment of the whole struct: whole-slot writes, no read-modify-write of fresh slots.
         _tasks[taskId] = TaskData({
@@ -546,7 +609,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
             committed: 0,
             revealed: 0,
             feeBps: p.protocolFeeBps,
-            metered: params_.pricePerSecond != 0,
+            flags: (params_.pricePerSecond != 0 ? METERED : 0) | (auditBps != 0 ? AUDITED : 0),
             maxPayment: params_.maxPayment,
             collateral: uint88(collateral),
             deadline: params_.deadline,
@@ -558,11 +621,13 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
             minComputeCapability: _max8(asked.minComputeCapability, source.minComputeCapability),
             maxRuntimeSec: _tighterRuntime(asked.maxRuntimeSec, source.maxRuntimeSec),
             minSuccessBps: params_.minSuccessBps,
-            minCompleted: params_.minCompleted,
+            minCompleted: uint24(params_.minCompleted),
+            auditBps: auditBps,
             revealDeadline: 0
         });
 
-        escrow = uint256(params_.maxPayment) * replicas;
+        // An auditable result escrows one more payment: the first auditor's, refunded when no audit is drawn.
+        escrow = uint256(params_.maxPayment) * (auditBps == 0 ? replicas : 2);
         emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, escrow);
     }
 
@@ -573,10 +638,10 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
 
     /// @dev Takes `escrow` from the caller's internal balance, pulling any shortfall with transferFrom (last).
     function _collect(uint256 escrow) private {
-        uint256 balance = balanceOf[msg.sender];
+        uint256 balance = _balances[msg.sender];
         uint256 fromBalance = balance < escrow ? balance : escrow;
         uint256 shortfall = escrow - fromBalance;
-        if (fromBalance != 0) balanceOf[msg.sender] = balance - fromBalance;
+        if (fromBalance != 0) _balances[msg.sender] = balance - fromBalance;
         if (shortfall != 0) {
             uint256 allowance = _asset.allowance(msg.sender, address(this));
             if (allowance < shortfall) revert TaskMarketInsufficientBalance(msg.sender, balance, escrow);
@@ -586,38 +651,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ─── Internals: settlement ───
-
-    /// @dev Pays one replica into `s`; unlocks its collateral and counts the completion.
-    function _pay(
-        Settlement memory s,
-        TaskData storage t,
-        uint256 taskId,
-        uint8 slot,
-        address provider,
-        uint32 runtime
-    ) private {
-        uint256 payment = t.maxPayment;
-        if (t.metered) {
-            uint256 metered = uint256(t.pricePerSecond) * runtime;
-            if (metered < payment) payment = metered;
-        }
-        uint256 fee = payment * t.feeBps / BPS;
-        uint256 rebate = fee * t.discountBps / BPS;
-        uint256 net = fee - rebate;
-        uint256 toCreator = net * t.creatorFeeBps / BPS;
-        uint256 toStakers = net * _params.stakerShareBps / BPS;
-
-        balanceOf[provider] += payment - fee;
-        s.paid += payment;
-        s.toClient += rebate;
-        s.toCreator += toCreator;
-        s.toStakers += toStakers;
-        s.toTreasury += net - toCreator - toStakers;
-        emit ReplicaPaid(taskId, provider, slot, payment, fee);
-
-        _staking.unlock(provider, t.collateral);
-        _providers.recordCompletion(provider, runtime);
-    }
 
     /// @dev Slashes one claim's whole collateral into `s`: part to the client, the rest to the treasury.
     function _slash(
@@ -657,7 +690,7 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
             } else if (winners == 0) {
                 _staking.unlock(provider, t.collateral);
             } else if (winners & bit != 0) {
-                _pay(s, t, taskId, i, provider, runtime);
+                _payReplica(s, t, taskId, i, provider, _payment(t, runtime), runtime, true);
             } else {
                 _slash(s, t, taskId, i, provider, true);
             }
@@ -695,28 +728,32 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         return (bytes32(0), 0, revealedMask);
     }
 
-    /// @dev Writes a final settlement: releases the escrow (replicas × maxPayment), refunds what was not paid,
-    /// books fees once.
-    function _settle(Settlement memory s, TaskData storage t, uint256 taskId, TaskStatus status, bytes32 resultDigest)
-        private
-    {
-        address client = t.client;
-        uint256 refund = uint256(t.maxPayment) * t.replicas - s.paid;
-        uint256 toClient = refund + s.toClient;
-        if (toClient != 0) balanceOf[client] += toClient;
-        if (s.toCreator != 0) creatorFeesOf[t.sourceId] += s.toCreator;
-        if (s.toTreasury != 0 || s.toStakers != 0) {
-            _treasuryAccrued += uint128(s.toTreasury);
-            _pendingStakerFees += uint128(s.toStakers);
+    // ─── Internals: audits ───
+
+    /// @dev Runs `data` on TaskAudits in this contract's storage; bubbles up its revert.
+    function _delegate(bytes memory data) private returns (bytes memory result) {
+        bool ok;
+        (ok, result) = address(_auditsModule).delegatecall(data);
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(result, 0x20), mload(result))
+            }
         }
-        emit TaskFinalized(taskId, client, status, resultDigest, s.paid, refund);
+    }
+
+    function _stakingContract() internal view override returns (IStaking) {
+        return _staking;
+    }
+
+    function _registry() internal view override returns (IProviderRegistry) {
+        return _providers;
     }
 
     // ─── Internals: helpers ───
 
     function _deposit(uint256 amount) private {
         if (amount == 0) revert TaskMarketZeroAmount();
-        balanceOf[msg.sender] += amount;
+        _balances[msg.sender] += amount;
         emit Deposited(msg.sender, amount);
         _asset.safeTransferFrom(msg.sender, address(this), amount);
     }
@@ -724,9 +761,9 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     function _withdraw(address to, uint256 amount) private {
         if (amount == 0) revert TaskMarketZeroAmount();
         if (to == address(0)) revert TaskMarketZeroAddress();
-        uint256 balance = balanceOf[msg.sender];
+        uint256 balance = _balances[msg.sender];
         if (amount > balance) revert TaskMarketInsufficientBalance(msg.sender, balance, amount);
-        balanceOf[msg.sender] = balance - amount;
+        _balances[msg.sender] = balance - amount;
         emit Withdrawn(msg.sender, to, amount);
         _asset.safeTransfer(to, amount);
     }
@@ -735,11 +772,6 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
     /// the transfer that follows fails if there is no allowance.
     function _permit(uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) private {
         try IERC20Permit(address(_asset)).permit(msg.sender, address(this), value, deadline, v, r, s) {} catch {}
-    }
-
-    function _task(uint256 taskId) private view returns (TaskData storage t) {
-        t = _tasks[taskId];
-        if (t.status == TaskStatus.None) revert TaskMarketUnknownTask(taskId);
     }
 
     /// @dev The caller's claimed slot on the task. At most 7 iterations.
@@ -757,37 +789,21 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         revert TaskMarketNotClaimant(taskId, provider);
     }
 
-    function _collateral(uint96 maxPayment, MarketParams memory p) private pure returns (uint256 collateral) {
+    /// @dev An audited result's bond makes cheating lose in expectation: a provider that saves up to the payment
+    /// M by not computing loses M + bond with probability p, so bond ≥ (1/p − 1) × M; and at least 3 × M, which
+    /// pays the auditors of the escalation rounds when the provider is wrong.
+    function _collateral(uint96 maxPayment, uint16 auditBps, MarketParams memory p)
+        private
+        pure
+        returns (uint256 collateral)
+    {
         collateral = uint256(maxPayment) * p.collateralBps / BPS;
-        if (collateral < p.minCollateral) collateral = p.minCollateral;
-    }
-
-    /// @dev The runtime counted: what was reported, at most the time since the claim and the limit.
-    function _capRuntime(uint32 reported, uint256 elapsed, uint32 limit) private pure returns (uint32 runtime) {
-        runtime = elapsed < reported ? uint32(elapsed) : reported;
-        if (limit < runtime) runtime = limit;
-    }
-
-    /// @dev The lower median of the runtimes (32-bit lanes of `packed`) of the slots in `mask`. At most 7 lanes,
-    /// sorted by insertion.
-    function _medianRuntime(uint256 packed, uint8 mask, uint8 replicas) private pure returns (uint32) {
-        uint32[7] memory sorted;
-        uint256 n;
-        for (uint8 i; i < replicas; ++i) {
-            if (mask & (1 << i) == 0) continue;
-            uint32 value = uint32(packed >> (32 * i));
-            uint256 j = n++;
-            while (j > 0 && sorted[j - 1] > value) {
-                sorted[j] = sorted[j - 1];
-                --j;
-            }
-            sorted[j] = value;
+        if (auditBps != 0) {
+            uint256 bond = Math.mulDiv(maxPayment, BPS - auditBps, auditBps, Math.Rounding.Ceil);
+            if (bond < 3 * uint256(maxPayment)) bond = 3 * uint256(maxPayment);
+            if (collateral < bond) collateral = bond;
         }
-        return sorted[(n - 1) / 2];
-    }
-
-    function _requireCID(string calldata cid) private pure {
-        if (!isValidCID(cid)) revert TaskMarketInvalidCID();
+        if (collateral < p.minCollateral) collateral = p.minCollateral;
     }
 
     function _fullMask(uint8 replicas) private pure returns (uint8) {
@@ -808,13 +824,17 @@ contract TaskMarket is ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
         if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert TaskMarketParamOutOfBounds("revealWindow");
         if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert TaskMarketParamOutOfBounds("claimGrace");
         if (p.minCollateral > MAX_MIN_COLLATERAL) revert TaskMarketParamOutOfBounds("minCollateral");
+        if (p.auditBps < MIN_AUDIT_BPS || p.auditBps > BPS) revert TaskMarketParamOutOfBounds("auditBps");
+        if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
+            revert TaskMarketParamOutOfBounds("auditJoinWindow");
+        }
         _params = p;
         emit ParamsUpdated(p);
     }
 
     function _setTreasury(address treasury_) private {
         if (treasury_ == address(0)) revert TaskMarketZeroAddress();
-        treasury = treasury_;
+        _treasury = treasury_;
         emit TreasuryUpdated(treasury_);
     }
 }

@@ -28,9 +28,21 @@ const RESULTS_FILE = path.resolve(
 )
 
 /** Gas targets per lifecycle (DESIGN.md, issue 2). */
-const TARGETS = { k1_fixed: 300_000n, k2_consensus: 700_000n } as const
+const TARGETS = { k1_fixed: 300_000n, k1_audit_not_drawn: 300_000n, k2_consensus: 700_000n } as const
 
-const LIFECYCLES = ['k1_fixed', 'k1_metered', 'k2_consensus', 'k3_consensus'] as const
+/**
+ * k1_fixed and k1_metered run a source that is not deterministic (nothing to audit: the result settles at
+ * once); k1_audit_not_drawn and k1_audited a deterministic one (the result is held until `releaseResult`
+ * draws; the audited one buys auditBps 10000 so that the draw always audits).
+ */
+const LIFECYCLES = [
+  'k1_fixed',
+  'k1_metered',
+  'k1_audit_not_drawn',
+  'k1_audited',
+  'k2_consensus',
+  'k3_consensus',
+] as const
 type Lifecycle = (typeof LIFECYCLES)[number]
 
 const OPERATIONS = [
@@ -39,6 +51,9 @@ const OPERATIONS = [
   'claimTask',
   'submitResult',
   'submitResult_metered',
+  'submitResult_held',
+  'releaseResult',
+  'joinAudit',
   'commitResult',
   'revealResult',
   'revealResult_settles_k2',
@@ -57,6 +72,8 @@ const grid = (amount: number | string) => parseUnits(String(amount), 18)
 const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
 const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
 const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
+/** Stands for the sha2-256 digest of RESULT_CID (the contracts compare digests; they do not parse CIDs). */
+const RESULT_DIGEST = keccak256(toHex('bench output'))
 const METADATA_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
 const PROFILE_CID = 'bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq'
 const MAX_PAYMENT = grid(10)
@@ -89,6 +106,28 @@ async function gas(hash: Promise<Hash>): Promise<bigint> {
   return receipt.gasUsed
 }
 
+async function publish(deterministic: boolean) {
+  await gas(
+    sources.write.publish(
+      [
+        keccak256(toHex(`ghcr.io/gridforge/bench@sha256 ${deterministic}`)),
+        METADATA_CID,
+        {
+          minGpus: 1,
+          minVramMiB: 16_384,
+          minComputeCapability: 80,
+          maxRuntimeSec: 3_600,
+          deterministic,
+        },
+        1_000,
+        0,
+      ],
+      { account: creator.account },
+    ),
+  )
+  return sources.read.sourceCount()
+}
+
 async function setup() {
   const as = (wallet: Wallet) => ({ account: wallet.account })
   await gas(token.write.transfer([client.account.address, grid(1_000_000)], as(owner)))
@@ -96,25 +135,8 @@ async function setup() {
   // The first deposit writes the client's balance slot from zero; the measured one is a top-up.
   await gas(market.write.deposit([grid(100_000)], as(client)))
 
-  await gas(
-    sources.write.publish(
-      [
-        keccak256(toHex('ghcr.io/gridforge/bench@sha256')),
-        METADATA_CID,
-        {
-          minGpus: 1,
-          minVramMiB: 16_384,
-          minComputeCapability: 80,
-          maxRuntimeSec: 3_600,
-          deterministic: true,
-        },
-        1_000,
-        0,
-      ],
-      as(creator),
-    ),
-  )
-  const sourceId = await sources.read.sourceCount()
+  const deterministic = await publish(true)
+  const opaque = await publish(false)
 
   for (const p of provs) {
     await gas(token.write.transfer([p.account.address, grid(100_000)], as(owner)))
@@ -129,14 +151,18 @@ async function setup() {
         as(p),
       ),
     )
-    await gas(providers.write.subscribe([[sourceId]], as(p)))
+    await gas(providers.write.subscribe([[deterministic, opaque]], as(p)))
   }
-  return sourceId
+  return { deterministic, opaque }
 }
 
-const sourceId = await setup()
+const source = await setup()
 
-async function taskParams(replicas: number, pricePerSecond: bigint) {
+async function taskParams(
+  replicas: number,
+  pricePerSecond: bigint,
+  { sourceId = replicas > 1 ? source.deterministic : source.opaque, auditBps = 0 } = {},
+) {
   const now = await networkHelpers.time.latest()
   return {
     sourceId,
@@ -154,12 +180,19 @@ async function taskParams(replicas: number, pricePerSecond: bigint) {
     },
     minSuccessBps: 0,
     minCompleted: 0,
+    auditBps,
   }
 }
 
-async function submit(replicas: number, pricePerSecond = 0n): Promise<{ taskId: bigint; gas: bigint }> {
+async function submit(
+  replicas: number,
+  pricePerSecond = 0n,
+  options: Parameters<typeof taskParams>[2] = {},
+): Promise<{ taskId: bigint; gas: bigint }> {
   const used = await gas(
-    market.write.submitTask([await taskParams(replicas, pricePerSecond)], { account: client.account }),
+    market.write.submitTask([await taskParams(replicas, pricePerSecond, options)], {
+      account: client.account,
+    }),
   )
   return { taskId: await market.read.taskCount(), gas: used }
 }
@@ -186,10 +219,66 @@ async function runK1(metered: boolean): Promise<Steps> {
   steps.push([
     metered ? 'submitResult_metered' : 'submitResult',
     await gas(
-      market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], { account: p.account }),
+      market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
+        account: p.account,
+      }),
     ),
   ])
   return steps
+}
+
+/**
+ * k = 1 on the deterministic source: the result is held, then released. `audited` buys auditBps 10000 (the
+ * draw always audits) and runs the first round: one auditor joins, commits and reveals the same digest, which
+ * upholds the result. Not audited: a run whose draw audits is set aside and another one measured.
+ */
+async function runHeld(audited: boolean): Promise<Steps> {
+  const p = wallet(3)
+  const auditor = provs[1] as Wallet
+  for (;;) {
+    const steps: Steps = []
+    const { taskId, gas: submitGas } = await submit(1, 0n, {
+      sourceId: source.deterministic,
+      auditBps: audited ? 10_000 : 0,
+    })
+    steps.push(['submitTask', submitGas])
+    steps.push(['claimTask', await gas(market.write.claimTask([taskId], { account: p.account }))])
+    await networkHelpers.time.increase(RUNTIME_SEC)
+    steps.push([
+      'submitResult_held',
+      await gas(
+        market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
+          account: p.account,
+        }),
+      ),
+    ])
+    await networkHelpers.mine(1)
+    // Calls run on the latest block: two blocks on, the draw (the hash of the first) is readable.
+    await networkHelpers.mine(1)
+    const [, drawn] = await market.read.auditDraw([taskId])
+    if (drawn !== audited) continue
+    steps.push(['releaseResult', await gas(market.write.releaseResult([taskId], { account: p.account }))])
+    if (!audited) return steps
+    await networkHelpers.mine(1) // the round's tickets read the hash of the block after it opened
+    steps.push(['joinAudit', await gas(market.write.joinAudit([taskId], { account: auditor.account }))])
+    const audit = await market.read.getAudit([taskId])
+    await networkHelpers.time.increaseTo(audit.joinDeadline + 1)
+    const salt = keccak256(toHex(`salt ${taskId}`))
+    const c = commitment(taskId, auditor.account.address, RESULT_DIGEST, salt)
+    steps.push([
+      'commitResult (audit)',
+      await gas(market.write.commitResult([taskId, c], { account: auditor.account })),
+    ])
+    steps.push([
+      'revealResult (audit, settles)',
+      await gas(
+        market.write.revealResult([taskId, RESULT_DIGEST, salt, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
+          account: auditor.account,
+        }),
+      ),
+    ])
+    return steps
+  }
 }
 
 async function runConsensus(k: number): Promise<Steps> {
@@ -224,6 +313,8 @@ async function runConsensus(k: number): Promise<Steps> {
 const run: Record<Lifecycle, () => Promise<Steps>> = {
   k1_fixed: () => runK1(false),
   k1_metered: () => runK1(true),
+  k1_audit_not_drawn: () => runHeld(false),
+  k1_audited: () => runHeld(true),
   k2_consensus: () => runConsensus(2),
   k3_consensus: () => runConsensus(3),
 }
@@ -276,6 +367,9 @@ const operations: Record<Operation, number> = {
   claimTask: Number(step(steadyRun.k1_fixed, 'claimTask')),
   submitResult: Number(step(steadyRun.k1_fixed, 'submitResult')),
   submitResult_metered: Number(step(steadyRun.k1_metered, 'submitResult_metered')),
+  submitResult_held: Number(step(steadyRun.k1_audit_not_drawn, 'submitResult_held')),
+  releaseResult: Number(step(steadyRun.k1_audit_not_drawn, 'releaseResult')),
+  joinAudit: Number(step(steadyRun.k1_audited, 'joinAudit')),
   commitResult: Number(step(steadyRun.k2_consensus, 'commitResult #1')),
   revealResult: Number(step(steadyRun.k2_consensus, 'revealResult #1')),
   revealResult_settles_k2: Number(step(steadyRun.k2_consensus, 'revealResult #2 (settles)')),

@@ -130,6 +130,8 @@ interface IProviderRegistry {
     function recordCompletion(address provider, uint32 runtimeSec) external;
     /// @notice Market only: counts a failed slot (`outvoted` or not) and the collateral slashed for it.
     function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
+    /// @notice Market only: an audit overturned a result counted as completed; it counts as outvoted instead.
+    function recordOverturned(address provider, uint256 slashedAmount) external;
 
     /// @notice Owner only: stake needed to register (≤ MAX_MIN_PROVIDER_STAKE).
     function setMinProviderStake(uint256 minProviderStake) external;

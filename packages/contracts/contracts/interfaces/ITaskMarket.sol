@@ -19,7 +19,12 @@ enum TaskStatus {
     /// @notice Cancelled by the client before any claim; refunded. Final.
     Cancelled,
     /// @notice Deadline passed before completion; refunded. Final.
-    Expired
+    Expired,
+    /// @notice A k = 1 result of an auditable task is in (the client has it); the payment and the collateral are
+    /// held until `releaseResult` draws whether it is audited.
+    Held,
+    /// @notice The result was drawn for an audit: auditors drawn by the protocol re-run the task.
+    Auditing
 }
 
 /// @notice State of one replica slot of a task.
@@ -28,7 +33,27 @@ enum SlotStatus {
     Claimed,
     Committed,
     /// @notice The result was submitted (k = 1) or revealed (k > 1).
-    Submitted
+    Submitted,
+    /// @notice An auditor that missed its commitment or reveal, slashed when its round closed.
+    Forfeited
+}
+
+/// @notice Outcome of a k = 1 result's audit.
+enum AuditVerdict {
+    /// @notice Not auditable, or not drawn yet.
+    None,
+    /// @notice The draw passed the result without an audit.
+    NotDrawn,
+    /// @notice Drawn; auditors are being assigned or are re-running the task.
+    Pending,
+    /// @notice The auditors reproduced the result: the provider was paid.
+    Upheld,
+    /// @notice A majority of auditors found another result: the provider was slashed, the client refunded.
+    Overturned,
+    /// @notice No majority of auditors agreed on any result: the client was refunded, nobody paid.
+    Unresolved,
+    /// @notice No eligible provider joined the audit in time: the result was paid unaudited.
+    Lapsed
 }
 
 /// @notice What a client asks for when submitting a task.
@@ -48,8 +73,12 @@ struct TaskParams {
     Requirements requirements;
     /// @notice Least success rate of a claimant, in basis points.
     uint16 minSuccessBps;
-    /// @notice Least number of completed slots of a claimant.
+    /// @notice Least number of completed slots of a claimant (at most 2^24 - 1).
     uint32 minCompleted;
+    /// @notice Probability that a k = 1 result of a deterministic source is audited, in basis points: 0 for the
+    /// protocol's `auditBps`, otherwise at least that (a client may buy more). Ignored for k > 1 and for
+    /// non-deterministic sources.
+    uint16 auditBps;
 }
 
 /// @notice An EIP-2612 permit for the market to pull the shortfall.
@@ -85,18 +114,40 @@ struct Task {
     Requirements requirements;
     uint16 minSuccessBps;
     uint32 minCompleted;
-    /// @notice End of the reveal window (k > 1, once every slot committed).
+    /// @notice End of the reveal window (k > 1 once every slot committed; audits once every auditor committed).
     uint40 revealDeadline;
+    /// @notice Audit probability fixed at submission, in basis points (0: the result is not audited).
+    uint16 auditBps;
+}
+
+/// @notice The audit of a k = 1 result. Slot 0 is the provider; auditors hold slots 1.. in rounds.
+struct Audit {
+    AuditVerdict verdict;
+    /// @notice 1 for the first auditor; each escalation adds a round of two.
+    uint8 round;
+    /// @notice First slot of the current round and the number of auditors it wants.
+    uint8 firstSlot;
+    uint8 auditors;
+    /// @notice Auditors join until `joinDeadline`; the best stake-weighted tickets hold the round's slots.
+    uint40 joinDeadline;
+    /// @notice Commitments of the round are due by `commitDeadline`.
+    uint40 commitDeadline;
+    /// @notice The block whose successor's hash seeds the round's tickets.
+    uint40 seedBlock;
+    /// @notice Collateral slashed from auditors so far; it pays the later rounds.
+    uint256 slashed;
 }
 
 /// @notice One replica slot.
 struct Slot {
     address provider;
     uint40 claimedAt;
-    /// @notice When the result or commitment is due; once committed, when it was committed.
+    /// @notice When the result or commitment is due; once committed, when it was committed. For the result of
+    /// an auditable k = 1 task once submitted: the number of the block it was submitted in.
     uint40 dueAt;
     SlotStatus status;
-    /// @notice The commitment, and after the reveal the result digest.
+    /// @notice The commitment, and after the reveal the result digest. For the result of an auditable k = 1
+    /// task: the first 5 bytes of its digest (all the market keeps), and claimedAt reads 0.
     bytes32 commitment;
     /// @notice Runtime revealed for a k > 1 result, as capped (the winners are all paid for their lower median).
     /// For k = 1 it is not stored (0); the ResultSubmitted event carries it.
@@ -118,13 +169,18 @@ struct MarketParams {
     /// @notice Time allowed past maxRuntimeSec before a claim is a no-show (1 min..1 day).
     uint32 claimGrace;
     /// @notice Least collateral per replica (≤ 1e24).
-    uint96 minCollateral;
+    uint80 minCollateral;
+    /// @notice Default probability that a k = 1 result of a deterministic source is audited (100..10000).
+    uint16 auditBps;
+    /// @notice Time eligible providers have to join an audit round (1 min..1 day).
+    uint32 auditJoinWindow;
 }
 
 /// @title Task market
 /// @notice Client balances, escrow, the task lifecycle, consensus, settlement and refunds.
 /// @dev Accounting invariant: asset.balanceOf(market) == Σ balanceOf(account) + Σ creatorFeesOf(source)
-/// + Σ escrow of tasks not final (replicas × maxPayment) + treasuryAccrued + pendingStakerFees.
+/// + Σ escrow of tasks not final (replicas × maxPayment, plus maxPayment for an auditable k = 1 task, plus what
+/// its audit slashed so far) + treasuryAccrued + pendingStakerFees.
 interface ITaskMarket {
     // ─── Balances ───
     /// @notice Emitted when `account`'s tokens enter the market from outside: a deposit, or the shortfall a
@@ -140,7 +196,8 @@ interface ITaskMarket {
     );
     /// @notice Emitted when `provider` claims `slot` and locks `collateral` until `dueAt`.
     event TaskClaimed(uint256 indexed taskId, address indexed provider, uint8 slot, uint40 dueAt, uint256 collateral);
-    /// @notice Emitted when a k = 1 result is submitted (the task settles in the same transaction).
+    /// @notice Emitted when a k = 1 result is submitted: the task settles in the same transaction, or, when it
+    /// is auditable, is held until `releaseResult`.
     event ResultSubmitted(
         uint256 indexed taskId, address indexed provider, uint8 slot, string resultCID, string receiptCID, uint32 runtimeSec
     );
@@ -166,6 +223,16 @@ interface ITaskMarket {
     event ProviderSlashed(
         uint256 indexed taskId, address indexed provider, uint8 slot, uint256 amount, uint256 toClient, bool outvoted
     );
+    /// @notice Emitted when a held result's audit draw is made: `drawn` opens an audit, otherwise the task settles.
+    event AuditDrawn(uint256 indexed taskId, bool drawn);
+    /// @notice Emitted when an audit round opens: `auditors` slots from `firstSlot`, joined until `joinDeadline`.
+    event AuditRoundOpened(uint256 indexed taskId, uint8 round, uint8 firstSlot, uint8 auditors, uint40 joinDeadline);
+    /// @notice Emitted when `auditor` takes `slot` of an audit with its stake-weighted ticket `score` (lower wins).
+    event AuditorJoined(uint256 indexed taskId, address indexed auditor, uint8 slot, uint256 score);
+    /// @notice Emitted when a better ticket takes `auditor`'s slot; its collateral is unlocked.
+    event AuditorReplaced(uint256 indexed taskId, address indexed auditor, uint8 slot);
+    /// @notice Emitted when an audit ends; `resultDigest` is the result the auditors' majority found (0 if none).
+    event AuditResolved(uint256 indexed taskId, AuditVerdict verdict, bytes32 resultDigest);
     /// @notice Emitted once per task when it reaches a final status; `refund` went back to the client's balance.
     event TaskFinalized(
         uint256 indexed taskId, address indexed client, TaskStatus status, bytes32 resultDigest, uint256 paid, uint256 refund
@@ -232,6 +299,19 @@ interface ITaskMarket {
     error TaskMarketNothingToWithdraw();
     /// @notice Only the source's owner may claim its creator fees.
     error TaskMarketNotSourceOwner(uint32 sourceId, address caller);
+    /// @notice auditBps must be 0 (the protocol default) or between the default and 10000.
+    error TaskMarketInvalidAuditBps(uint16 auditBps, uint16 minimum);
+    error TaskMarketZeroDigest();
+    /// @notice The audit draw reads the hash of the block after the submission: release from `readyBlock` on.
+    error TaskMarketDrawNotReady(uint256 taskId, uint256 readyBlock);
+    /// @notice The audit round's joining window closed at `joinDeadline`.
+    error TaskMarketAuditJoinClosed(uint256 taskId, uint40 joinDeadline);
+    /// @notice Auditors are still joining until `joinDeadline`: the round's assignment is not final.
+    error TaskMarketAuditJoinOpen(uint256 taskId, uint40 joinDeadline);
+    /// @notice Every slot of the round holds a better ticket than the caller's `score`.
+    error TaskMarketAuditTicketTooHigh(uint256 taskId, uint256 score, uint256 worst);
+    /// @notice The audit round is still running (commitments or reveals not yet due).
+    error TaskMarketAuditStillRunning(uint256 taskId);
 
     // ─── Constants and state ───
     function MAX_REPLICAS() external view returns (uint8);
@@ -240,6 +320,8 @@ interface ITaskMarket {
     function sources() external view returns (address);
     function providers() external view returns (address);
     function staking() external view returns (address);
+    /// @notice The TaskAudits code the market runs audits with (delegatecall).
+    function auditsModule() external view returns (address);
     function treasury() external view returns (address);
     function params() external view returns (MarketParams memory);
     /// @notice Number of tasks submitted (the highest id; ids start at 1).
@@ -254,9 +336,16 @@ interface ITaskMarket {
     function pendingStakerFees() external view returns (uint256);
 
     function getTask(uint256 taskId) external view returns (Task memory);
+    /// @notice The task's slots: the replicas, then (k = 1 under audit) the auditors.
     function getSlots(uint256 taskId) external view returns (Slot[] memory);
-    /// @notice Collateral a claimant of a task with this maxPayment locks under the current parameters.
-    function collateralFor(uint96 maxPayment) external view returns (uint256);
+    /// @notice The audit of a k = 1 task (verdict None when not auditable or not drawn yet).
+    function getAudit(uint256 taskId) external view returns (Audit memory);
+    /// @notice Whether a held result's draw can be made (`ready`) and, if so, whether it audits it.
+    function auditDraw(uint256 taskId) external view returns (bool ready, bool drawn);
+    /// @notice Collateral a claimant of a task with this maxPayment locks under the current parameters, for a
+    /// result audited with probability `auditBps` (0: not audited): at least (1/p − 1) × maxPayment and
+    /// 3 × maxPayment, so that cheating loses in expectation and the escalation rounds are paid for.
+    function collateralFor(uint96 maxPayment, uint16 auditBps) external view returns (uint256);
 
     // ─── Balances ───
     /// @notice Moves `amount` from the caller into its internal balance (approve first).
@@ -283,15 +372,31 @@ interface ITaskMarket {
     /// @notice Claims the lowest free slot, locking the task's collateral. Returns the slot index. The result is
     /// due maxRuntimeSec + claimGrace after the claim, which must not be later than the task's deadline.
     function claimTask(uint256 taskId) external returns (uint8 slot);
-    /// @notice k = 1: submits the result and settles. runtimeSec is capped by the time since the claim and, on a
-    /// metered task, by the task's runtime limit.
-    function submitResult(uint256 taskId, string calldata resultCID, string calldata receiptCID, uint32 runtimeSec)
-        external;
-    /// @notice k > 1: commits keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)).
+    /// @notice k = 1: submits the result (`resultDigest` is the sha2-256 digest of `resultCID`). A task that is
+    /// not auditable settles at once; an auditable one is held until `releaseResult`. runtimeSec is capped by
+    /// the time since the claim and, on a metered task, by the task's runtime limit.
+    function submitResult(
+        uint256 taskId,
+        bytes32 resultDigest,
+        string calldata resultCID,
+        string calldata receiptCID,
+        uint32 runtimeSec
+    ) external;
+    /// @notice Anyone, from two blocks after a held result: draws, from the hash of the block after the
+    /// submission, whether the result is audited. Not drawn: the task settles. Drawn (or released more than
+    /// 256 blocks late, when the hash is gone): an audit round opens.
+    function releaseResult(uint256 taskId) external;
+    /// @notice An eligible provider (not the task's provider, not already an auditor) joins the open audit
+    /// round, locking the task's collateral. Its ticket is −log2(u) / stake with u drawn from the round's seed:
+    /// the lowest tickets hold the round's slots when joining closes, so a slot goes to each provider with
+    /// probability proportional to its stake, however that stake is split. Returns the slot.
+    function joinAudit(uint256 taskId) external returns (uint8 slot);
+    /// @notice k > 1, and auditors once their round's joining closed: commits
+    /// keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)).
     function commitResult(uint256 taskId, bytes32 commitment) external;
-    /// @notice k > 1: reveals the committed result. The last reveal settles the task. runtimeSec is capped by the
-    /// time from the claim to the commitment and by the task's runtime limit; every winner is paid for the
-    /// winners' lower median runtime.
+    /// @notice k > 1 and auditors: reveals the committed result. The last reveal settles the task (or the audit
+    /// round). runtimeSec is capped by the time from the claim to the commitment and by the task's runtime limit;
+    /// every winner is paid for the winners' lower median runtime.
     function revealResult(
         uint256 taskId,
         bytes32 resultDigest,
@@ -304,7 +409,8 @@ interface ITaskMarket {
     // ─── Anyone: permissionless exits ───
     /// @notice Frees an overdue claimed slot, slashing the no-show.
     function reopenSlot(uint256 taskId, uint8 slot) external;
-    /// @notice Settles a task whose reveal window closed; non-revealers are slashed.
+    /// @notice Settles a task whose reveal window closed (non-revealers are slashed), or moves an audit round
+    /// whose joining, commitment or reveal time is over to its next step.
     function finalizeTask(uint256 taskId) external;
     /// @notice Refunds a task past its deadline; overdue claimants are slashed.
     function expireTask(uint256 taskId) external;

@@ -24,6 +24,8 @@ export const defaultMarketParams = {
   revealWindow: 10 * 60,
   claimGrace: 5 * 60,
   minCollateral: 0n,
+  auditBps: 1_000,
+  auditJoinWindow: 2 * 60,
 } as const
 
 /** Default `unbondingPeriod` parameter: 7 days, in seconds. */
@@ -50,6 +52,8 @@ export function deployCore(
   { asset, owner, treasury }: { asset: AddressArgument; owner: AddressArgument; treasury: AddressArgument },
 ) {
   const sources = m.contract('SourceRegistry', [])
+  // Audits run in the market's storage by delegatecall: the market's code alone fills the 24 KiB limit.
+  const audits = m.contract('TaskAudits', [])
   const market = m.contract('TaskMarket', [
     asset,
     sources,
@@ -58,6 +62,7 @@ export function deployCore(
     m.getParameter('marketParams', defaultMarketParams),
     m.getParameter('unbondingPeriod', defaultUnbondingPeriod),
     m.getParameter('minProviderStake', defaultMinProviderStake),
+    audits,
   ])
   const staking = m.contractAt(
     'Staking',
@@ -67,5 +72,5 @@ export function deployCore(
     'ProviderRegistry',
     m.staticCall(market, 'providers', [], 0, { id: 'TaskMarket_providers' }),
   )
-  return { sources, staking, providers, market }
+  return { sources, audits, staking, providers, market }
 }

@@ -6,6 +6,7 @@ import {GridToken} from "../../contracts/GridToken.sol";
 import {ProviderRegistry} from "../../contracts/ProviderRegistry.sol";
 import {SourceRegistry} from "../../contracts/SourceRegistry.sol";
 import {Staking} from "../../contracts/Staking.sol";
+import {TaskAudits} from "../../contracts/TaskAudits.sol";
 import {TaskMarket} from "../../contracts/TaskMarket.sol";
 import {Capabilities} from "../../contracts/interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "../../contracts/interfaces/ISourceRegistry.sol";
@@ -35,7 +36,9 @@ library Fixture {
             slashToClientBps: 5_000,
             revealWindow: 600,
             claimGrace: 300,
-            minCollateral: 0
+            minCollateral: 0,
+            auditBps: 1_000,
+            auditJoinWindow: 120
         });
     }
 
@@ -52,7 +55,8 @@ library Fixture {
             address(this),
             params,
             UNBONDING_PERIOD,
-            MIN_PROVIDER_STAKE
+            MIN_PROVIDER_STAKE,
+            new TaskAudits()
         );
         s.staking = Staking(s.market.staking());
         s.providers = ProviderRegistry(s.market.providers());

@@ -29,6 +29,8 @@ contract Handler is TestBase {
     uint256 internal constant PROVIDER_STAKE = 2_000e18;
     uint96 internal constant MAX_PAYMENT = 500e18;
     string internal constant CID = "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku";
+    /// @dev Stands for the sha2-256 digest of CID (the market compares digests; it does not parse CIDs).
+    bytes32 internal constant DIGEST = keccak256("output");
 
     GridToken public token;
     SourceRegistry public sources;
@@ -471,7 +473,7 @@ contract Handler is TestBase {
         runtimeSec = uint32(bound(runtimeSec, 0, uint256(t.requirements.maxRuntimeSec) * 2));
         _acted = true;
         vm.prank(provider);
-        market.submitResult(taskId, CID, CID, runtimeSec);
+        market.submitResult(taskId, DIGEST, CID, CID, runtimeSec);
     }
 
     function _commit(uint256 taskId, uint256 slotSeed, uint8 honesty) private {

@@ -19,6 +19,8 @@ contract SettlementFuzzTest is TestBase {
     uint96 internal constant MAX_PAYMENT = 1_000_000e18;
     uint32 internal constant MAX_RUNTIME = 3_600;
     string internal constant CID = "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku";
+    /// @dev Stands for the sha2-256 digest of CID (the market compares digests; it does not parse CIDs).
+    bytes32 internal constant DIGEST = keccak256("output");
 
     address internal constant TREASURY = address(0x7EA5);
     address internal constant CLIENT = address(0xC11E47);
@@ -166,7 +168,7 @@ contract SettlementFuzzTest is TestBase {
         vm.warp(vm.getBlockTimestamp() + c.elapsed);
         Deltas memory before = _snapshot();
         vm.prank(PROVIDER);
-        market.submitResult(taskId, CID, CID, c.runtimeSec);
+        market.submitResult(taskId, DIGEST, CID, CID, c.runtimeSec);
         _assertSplit(c, _since(before));
         _assertMarketLedger(0);
     }
@@ -210,7 +212,7 @@ contract SettlementFuzzTest is TestBase {
         uint256 clientBefore = market.balanceOf(CLIENT);
         uint64 runtimeBefore = providers.getReputation(PROVIDER).totalRuntimeSec;
         vm.prank(PROVIDER);
-        market.submitResult(taskId, CID, CID, reported);
+        market.submitResult(taskId, DIGEST, CID, CID, reported);
 
         uint256 runtime = reported < elapsed ? reported : elapsed;
         uint256 payment = _min(maxPayment, uint256(pricePerSecond) * runtime);
@@ -275,17 +277,17 @@ contract SettlementFuzzTest is TestBase {
     }
 
     /// @notice collateral = max(minCollateral, maxPayment × collateralBps / 10000), quoted and locked alike.
-    function testFuzz_collateralFormula(uint96 maxPayment, uint16 collateralBps, uint96 minCollateral) public {
+    function testFuzz_collateralFormula(uint96 maxPayment, uint16 collateralBps, uint80 minCollateral) public {
         maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT));
         collateralBps = uint16(bound(collateralBps, 1_000, 20_000));
-        minCollateral = uint96(bound(minCollateral, 0, 1e24));
+        minCollateral = uint80(bound(minCollateral, 0, 1e24));
         MarketParams memory p = Fixture.defaultParams();
         p.collateralBps = collateralBps;
         p.minCollateral = minCollateral;
         market.setParams(p);
 
         uint256 expected = _max(minCollateral, uint256(maxPayment) * collateralBps / BPS);
-        assertEq(market.collateralFor(maxPayment), expected, "collateralFor");
+        assertEq(market.collateralFor(maxPayment, 0), expected, "collateralFor");
         uint256 taskId = _submit(_publish(0, false), maxPayment, 0, 1);
         assertEq(market.getTask(taskId).collateral, expected, "task collateral");
         uint256 lockedBefore = staking.stakeOf(PROVIDER).locked;
@@ -293,7 +295,7 @@ contract SettlementFuzzTest is TestBase {
         market.claimTask(taskId);
         assertEq(staking.stakeOf(PROVIDER).locked - lockedBefore, expected, "locked at claim");
         vm.prank(PROVIDER);
-        market.submitResult(taskId, CID, CID, 1);
+        market.submitResult(taskId, DIGEST, CID, CID, 1);
         assertEq(staking.stakeOf(PROVIDER).locked, lockedBefore, "unlocked after settlement");
     }
 

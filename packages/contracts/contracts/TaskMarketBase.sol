@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
+import {IStaking} from "./interfaces/IStaking.sol";
+import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
+import {isValidCID} from "./libraries/CIDs.sol";
+
+/// @title Task market state and settlement
+/// @notice The storage of TaskMarket and the settlement steps it shares with TaskAudits, which runs audits on
+/// that storage through delegatecall: the market's code and the audits' would not fit one contract's 24 KiB.
+/// @dev TaskMarket and TaskAudits both inherit this contract first, so its variables sit in the same slots in
+/// both. Nothing else declares storage before it.
+abstract contract TaskMarketBase {
+    uint256 internal constant BPS = 10_000;
+    /// @dev Slot 0 holds the provider; auditors hold slots 1..6: one in the first round, two per escalation.
+    uint8 internal constant AUDIT_SLOTS = 7;
+    /// @dev TaskData.flags: a price per second is set.
+    uint8 internal constant METERED = 1;
+    /// @dev TaskData.flags: a k = 1 result is held for the audit draw (auditBps > 0).
+    uint8 internal constant AUDITED = 2;
+
+    /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
+    /// settlement reads; slot 2 holds what only claims, metering and reveals need.
+    struct TaskData {
+        // slot 0
+        address client;
+        uint32 sourceId;
+        uint8 replicas;
+        TaskStatus status;
+        uint8 openSlots;
+        uint8 committed;
+        uint8 revealed;
+        uint16 feeBps;
+        /// @dev METERED and AUDITED bits: what a k = 1 settlement needs to know without reading slot 2.
+        uint8 flags;
+        // slot 1
+        uint96 maxPayment;
+        uint88 collateral;
+        uint40 deadline;
+        uint16 creatorFeeBps;
+        uint16 discountBps;
+        // slot 2
+        uint80 pricePerSecond;
+        uint8 minGpus;
+        uint32 minVramMiB;
+        uint8 minComputeCapability;
+        uint32 maxRuntimeSec;
+        uint16 minSuccessBps;
+        uint24 minCompleted;
+        uint16 auditBps;
+        uint40 revealDeadline;
+    }
+
+    /// @dev Written only when a result is drawn for an audit.
+    struct AuditData {
+        // slot 0
+        AuditVerdict verdict;
+        uint8 round;
+        uint8 firstSlot;
+        uint8 auditors;
+        uint8 committed;
+        uint8 revealed;
+        uint40 joinDeadline;
+        uint40 commitDeadline;
+        uint40 seedBlock;
+        // slot 1
+        bytes32 seed;
+        // slot 2: collateral slashed from auditors in earlier rounds, held here until the audit settles.
+        uint256 slashed;
+    }
+
+    /// @dev One slot per replica.
+    /// @dev A held k = 1 result (the only case where a claim outlives its submission with nothing else to
+    /// store) reuses the slot: `claimedAt` takes the result's tag (see _tagOf), `dueAt` the submission block.
+    struct ClaimData {
+        address provider;
+        uint40 claimedAt;
+        /// @dev Due time of the result or commitment; replaced by the commit time on commit, which then
+        /// bounds the runtime that can be revealed, and for a held k = 1 result by the number of the block it was
+        /// submitted in (the audit draw reads the next block's hash).
+        uint40 dueAt;
+        SlotStatus status;
+    }
+
+    /// @dev Amounts gathered while settling a task and written once at the end.
+    struct Settlement {
+        uint256 paid;
+        /// @dev Part of `paid` that slashed collateral funded (auditors of escalated audits), not the escrow.
+        uint256 fromSlashes;
+        uint256 toClient;
+        uint256 toCreator;
+        uint256 toStakers;
+        uint256 toTreasury;
+    }
+
+    address internal _treasury;
+    MarketParams internal _params;
+    uint256 internal _taskCount;
+
+    // Protocol fees not yet paid out, in one slot: a settlement writes it once.
+    uint128 internal _treasuryAccrued;
+    uint128 internal _pendingStakerFees;
+
+    /// @dev Internal balances: free to withdraw or to escrow.
+    mapping(address account => uint256) internal _balances;
+    mapping(uint256 taskId => TaskData) internal _tasks;
+    mapping(uint256 taskId => ClaimData[7]) internal _claims;
+    /// @dev Commitment of each slot, replaced by the revealed result digest; for a held k = 1 result, slot 0
+    /// holds its digest, and an auditor's ticket is kept in its slot until it commits.
+    mapping(uint256 taskId => bytes32[7]) internal _commitments;
+    mapping(uint256 taskId => AuditData) internal _audits;
+    /// @dev Revealed runtimes, seven 32-bit lanes in one word.
+    mapping(uint256 taskId => uint256) internal _runtimes;
+    /// @dev Accrued per source rather than paid to its owner at settlement: a settlement then needs no call to
+    /// the registry, and fees follow the source when it changes hands.
+    mapping(uint32 sourceId => uint256) internal _creatorFees;
+
+    /// @dev The first 5 bytes of a result digest. A held result keeps only this (in its claim's slot, instead of
+    /// a fresh slot for the digest): a provider that did not compute the result matches the auditors' digest
+    /// by chance with probability 2^-40.
+    function _tagOf(bytes32 digest) internal pure returns (uint40) {
+        return uint40(bytes5(digest));
+    }
+
+    /// @dev The staking contract (an immutable of TaskMarket).
+    function _stakingContract() internal view virtual returns (IStaking);
+
+    /// @dev The provider registry (an immutable of TaskMarket).
+    function _registry() internal view virtual returns (IProviderRegistry);
+
+    function _task(uint256 taskId) internal view returns (TaskData storage t) {
+        t = _tasks[taskId];
+        if (t.status == TaskStatus.None) revert ITaskMarket.TaskMarketUnknownTask(taskId);
+    }
+
+    /// @dev What one replica's result is worth: maxPayment, or the metered price of `runtime` if lower.
+    function _payment(TaskData storage t, uint32 runtime) internal view returns (uint256 payment) {
+        payment = t.maxPayment;
+        if (t.flags & METERED != 0) {
+            uint256 metered = uint256(t.pricePerSecond) * runtime;
+            if (metered < payment) payment = metered;
+        }
+    }
+
+    /// @dev Pays one replica `payment` into `s`; unlocks its collateral and, if `record`, counts the completion.
+    function _payReplica(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 slot,
+        address provider,
+        uint256 payment,
+        uint32 runtime,
+        bool record
+    ) internal {
+        uint256 fee = payment * t.feeBps / BPS;
+        uint256 rebate = fee * t.discountBps / BPS;
+        uint256 net = fee - rebate;
+        uint256 toCreator = net * t.creatorFeeBps / BPS;
+        uint256 toStakers = net * _params.stakerShareBps / BPS;
+
+        _balances[provider] += payment - fee;
+        s.paid += payment;
+        s.toClient += rebate;
+        s.toCreator += toCreator;
+        s.toStakers += toStakers;
+        s.toTreasury += net - toCreator - toStakers;
+        emit ITaskMarket.ReplicaPaid(taskId, provider, slot, payment, fee);
+
+        _stakingContract().unlock(provider, t.collateral);
+        if (record) _registry().recordCompletion(provider, runtime);
+    }
+
+    /// @dev Writes a final settlement: releases the escrow (replicas × maxPayment), refunds what was not paid,
+    /// books fees once.
+    function _settle(Settlement memory s, TaskData storage t, uint256 taskId, TaskStatus status, bytes32 resultDigest)
+        internal
+    {
+        address client = t.client;
+        uint256 refund = _escrowOf(t) - (s.paid - s.fromSlashes);
+        uint256 toClient = refund + s.toClient;
+        if (toClient != 0) _balances[client] += toClient;
+        if (s.toCreator != 0) _creatorFees[t.sourceId] += s.toCreator;
+        if (s.toTreasury != 0 || s.toStakers != 0) {
+            _treasuryAccrued += uint128(s.toTreasury);
+            _pendingStakerFees += uint128(s.toStakers);
+        }
+        emit ITaskMarket.TaskFinalized(taskId, client, status, resultDigest, s.paid, refund);
+    }
+
+    /// @dev What a task escrowed: a payment per replica, and the first auditor's for an auditable result.
+    function _escrowOf(TaskData storage t) internal view returns (uint256) {
+        return uint256(t.maxPayment) * (t.flags & AUDITED == 0 ? t.replicas : 2);
+    }
+
+    /// @dev Whether the draw of a result submitted in `submittedBlock` can be made, and whether it audits it. It
+    /// reads the hash of the next block, which the provider could not know when it submitted. Past 256 blocks
+    /// the hash is gone and the result counts as drawn: the provider, the only one who loses by an audit, had
+    /// 256 blocks to release it.
+    function _draw(uint256 taskId, uint256 submittedBlock, uint16 auditBps)
+        internal
+        view
+        returns (bool ready, bool drawn)
+    {
+        if (block.number < submittedBlock + 2) return (false, false);
+        bytes32 hash = blockhash(submittedBlock + 1);
+        if (hash == bytes32(0)) return (true, true);
+        return (true, uint256(keccak256(abi.encode(hash, taskId))) % BPS < auditBps);
+    }
+
+    /// @dev The runtime counted: what was reported, at most the time since the claim and the limit.
+    function _capRuntime(uint32 reported, uint256 elapsed, uint32 limit) internal pure returns (uint32 runtime) {
+        runtime = elapsed < reported ? uint32(elapsed) : reported;
+        if (limit < runtime) runtime = limit;
+    }
+
+    /// @dev The lower median of the runtimes (32-bit lanes of `packed`) of the slots in `mask`. At most 7 lanes,
+    /// sorted by insertion.
+    function _medianRuntime(uint256 packed, uint8 mask, uint8 replicas) internal pure returns (uint32) {
+        uint32[7] memory sorted;
+        uint256 n;
+        for (uint8 i; i < replicas; ++i) {
+            if (mask & (1 << i) == 0) continue;
+            uint32 value = uint32(packed >> (32 * i));
+            uint256 j = n++;
+            while (j > 0 && sorted[j - 1] > value) {
+                sorted[j] = sorted[j - 1];
+                --j;
+            }
+            sorted[j] = value;
+        }
+        return sorted[(n - 1) / 2];
+    }
+
+    function _requireCID(string calldata cid) internal pure {
+        if (!isValidCID(cid)) revert ITaskMarket.TaskMarketInvalidCID();
+    }
+}
