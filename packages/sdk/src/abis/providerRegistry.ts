@@ -281,6 +281,17 @@ export const recordFailure = {
   type: 'function',
 } as const
 
+export const recordOverturned = {
+  inputs: [
+    { name: 'provider', type: 'address' },
+    { name: 'slashedAmount', type: 'uint256' },
+  ],
+  name: 'recordOverturned',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
 export const register = {
   inputs: [
     {
