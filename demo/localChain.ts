@@ -56,7 +56,8 @@ function localWallet(rpcUrl: string, privateKey: Hex, pollingInterval: number): 
 }
 
 /**
- * Starts a Hardhat devnet on 127.0.0.1 with the contracts deployed by their Ignition modules.
+ * Starts a Hardhat devnet on 127.0.0.1 with the contracts deployed by their Ignition modules, mining
+ * a block every second.
  *
  * @example
  * const chain = await startLocalChain({ pollingInterval: 100 })
@@ -67,7 +68,10 @@ export async function startLocalChain(parameters: {
   port?: number | undefined
   pollingInterval: number
 }): Promise<LocalChain> {
-  const devnet = await startDevnet({ port: parameters.port })
+  // A block a second, as on a real chain: the agents release held results two blocks after their
+  // submission, and audit rounds move on chain time, neither of which a node mining only on
+  // transactions would ever reach on a quiet network.
+  const devnet = await startDevnet({ port: parameters.port, intervalMiningMs: 1_000 })
   const wallet = (privateKey: Hex) => localWallet(devnet.rpcUrl, privateKey, parameters.pollingInterval)
   const deployer = wallet(devnet.privateKeys[0] as Hex)
   return {

@@ -1,7 +1,8 @@
 /**
  * A whole Gridforge network on this machine, the one bootstrap of `pnpm network` (network.ts), the
  * dashboard's `pnpm dev` and end-to-end test, the examples' smoke tests and `pnpm demo` (main.ts):
- * a Hardhat devnet with the contracts deployed (localChain.ts), a content store served as Kubo's RPC
+ * a Hardhat devnet with the contracts deployed, mining a block a second, and audits' joining window
+ * set to 1 minute (localChain.ts), a content store served as Kubo's RPC
  * subset and a trustless gateway (storeServer.ts), the word-count and SHA-256 sources
  * (localSources.ts), provider agents (one by default; Hardhat accounts #2, #3, …) registered with
  * this host's provider profile (localProviders.ts) and running tasks in Docker containers, and the
@@ -26,7 +27,7 @@ import {
   processRuntime,
   startAgent,
 } from '@gridforge/provider-kit'
-import { type Deployment, subscribeSources } from '@gridforge/sdk'
+import { type Deployment, setParams, subscribeSources } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Hex } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
@@ -156,6 +157,10 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
     cleanups.push(() => chain.stop())
     const { deployment } = chain
     detail(`chain ${chain.chainId} at ${chain.rpcUrl}; market ${deployment.contracts.market}`)
+    // Audits: a drawn result waits for the auditors' joining window; the shortest the market allows
+    // (default 2 minutes) keeps the demo and the smoke tests short.
+    await setParams(chain.wallet(chain.privateKeys[0] as Hex), { deployment, auditJoinWindow: '1m' })
+    detail('audit joining window: 1 minute (the shortest allowed)')
     const known = getDeployment(31337)
     if (known.contracts.market.toLowerCase() !== deployment.contracts.market.toLowerCase())
       warn(

@@ -3,7 +3,10 @@
  * a local chain with the contracts deployed, three provider agents (each its
  * own account, stake and journal) running tasks in Docker containers, a client
  * submitting a batch that includes a 3-replica consensus task, then the
- * results, the verified receipts and the balances that moved.
+ * results, the verified receipts and the balances that moved. The single-
+ * replica results are held for their audit draw and released a couple of
+ * blocks later (the chain mines a block a second); one drawn for an audit is
+ * re-run by another provider before it is paid.
  */
 import type { Logger } from '@gridforge/provider-kit'
 import {
@@ -69,13 +72,24 @@ console.log(dim(`  tasks ${taskIds.join(', ')} escrowed ${formatUnits(submitted.
 
 step('Waiting for every task to settle')
 let last = ''
+// A single-replica result of these deterministic sources is held for two blocks, then released (paid) or,
+// one time in ten, audited: another provider re-runs it after the one-minute joining window.
+let audited = false
 for (;;) {
   const tasks = await getTasks(client, { deployment, taskIds })
   const line = tasks.map((task) => `#${task.taskId} ${task.status}`).join('  ')
   if (line !== last) console.log(dim(`  ${line}`))
   last = line
+  if (!audited && tasks.some((task) => task.status === 'Auditing')) {
+    audited = true
+    console.log(
+      dim(
+        '  a result was drawn for an audit: another provider re-runs it once the 1-minute joining window closes',
+      ),
+    )
+  }
   if (tasks.every((task) => ['Completed', 'Failed', 'Expired', 'Cancelled'].includes(task.status))) break
-  if (Date.now() - started > 110_000) throw new Error('tasks did not settle in time')
+  if (Date.now() - started > (audited ? 240_000 : 110_000)) throw new Error('tasks did not settle in time')
   await new Promise((resolve) => setTimeout(resolve, 250))
 }
 await Promise.all(network.providers.map((provider) => provider.agent.stop()))
@@ -150,6 +164,11 @@ function narrator(name: string, bound: Record<string, unknown> = {}): Logger {
     running: 'runs',
     're-attaching to its container': 're-attaches to',
     'result submitted': 'submitted its result for',
+    'result released': 'was paid (result released) for',
+    'result drawn for an audit': 'had its result drawn for an audit:',
+    'joined an audit': 'joined the audit of',
+    'holds its audit seat: running the task': 'holds the audit seat of',
+    'audit settled': 'saw the audit settle for',
     'result committed': 'committed to its result for',
     'result revealed': 'revealed its result for',
     'task abandoned': 'abandoned',

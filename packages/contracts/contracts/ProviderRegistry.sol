@@ -133,6 +133,8 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     function resume() external {
         Provider storage p = _requireRegistered(msg.sender);
         if (!p.paused) revert ProviderRegistryPausedUnchanged(msg.sender, false);
+        uint256 staked = _staking.stakeOf(msg.sender).staked;
+        if (staked < minProviderStake) revert ProviderRegistryInsufficientStake(msg.sender, staked, minProviderStake);
         p.paused = false;
         emit ProviderResumed(msg.sender);
     }
@@ -178,6 +180,7 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         else ++p.failed;
         // Collateral amounts fit in 88 bits (the market's storage width), so the sum cannot reach 2^128.
         p.slashedAmount += uint128(slashedAmount);
+        _pauseIfUnderstaked(p, provider, slashedAmount);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -186,6 +189,13 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         --p.completed;
         ++p.outvoted;
         p.slashedAmount += uint128(slashedAmount);
+        _pauseIfUnderstaked(p, provider, slashedAmount);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function stakeFloorOf(address provider) external view returns (uint256) {
+        Provider storage p = _providers[provider];
+        return p.registered && !p.paused ? minProviderStake : 0;
     }
 
     // ─── Views ───
@@ -245,6 +255,15 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     function _requireRegistered(address provider) private view returns (Provider storage p) {
         p = _providers[provider];
         if (!p.registered) revert ProviderRegistryNotRegistered(provider);
+    }
+
+    /// @dev Called before the market slashes `amount`: a provider left below the minimum stake stops taking work
+    /// until it tops up and resumes (a claim never checks the stake: this keeps claims cheap).
+    function _pauseIfUnderstaked(Provider storage p, address provider, uint256 amount) private {
+        if (p.paused || !p.registered) return;
+        if (_staking.stakeOf(provider).staked >= amount + minProviderStake) return;
+        p.paused = true;
+        emit ProviderPaused(provider);
     }
 
     function _reputation(Provider storage p) private view returns (Reputation memory) {

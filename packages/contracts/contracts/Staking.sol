@@ -7,6 +7,7 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {DiscountTier, IStaking, StakeInfo} from "./interfaces/IStaking.sol";
+import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ITaskMarket} from "./interfaces/ITaskMarket.sol";
 
 /// @title Staking
@@ -40,6 +41,9 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         // slot 2-3
         uint256 rewardPerTokenPaid;
         uint256 rewards;
+        // slot 4: written only for clients with a fee discount
+        uint128 pinnedStake;
+        uint64 pinnedTasks;
     }
 
     IERC20 private immutable _asset;
@@ -98,6 +102,8 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
         Account storage account = _updateRewards(msg.sender);
         uint256 available = account.staked - account.locked;
         if (amount > available) revert StakingInsufficientAvailable(msg.sender, available, amount);
+        uint256 floor = _floor(msg.sender, account);
+        if (account.staked - amount < floor) revert StakingBelowFloor(msg.sender, account.staked - amount, floor);
         // Cannot overflow: amount ≤ staked < 2^128 and unbonding + staked never exceeds the token supply held here.
         account.staked -= uint128(amount);
         account.unbonding += uint128(amount);
@@ -153,6 +159,27 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IStaking
+    function pinDiscount(address account) external onlyMarket returns (uint16 discountBps) {
+        if (_tiers.length == 0) return 0; // no tiers: the account's stake is not even read
+        (uint256 tier, bool found) = _tierOf(_accounts[account].staked);
+        if (!found) return 0;
+        DiscountTier storage reached = _tiers[tier];
+        discountBps = reached.discountBps;
+        if (discountBps == 0) return 0;
+        Account storage a = _accounts[account];
+        ++a.pinnedTasks;
+        if (reached.minStake > a.pinnedStake) a.pinnedStake = reached.minStake;
+    }
+
+    /// @inheritdoc IStaking
+    function unpinDiscount(address account) external onlyMarket {
+        Account storage a = _accounts[account];
+        uint64 tasks = a.pinnedTasks - 1;
+        a.pinnedTasks = tasks;
+        if (tasks == 0) a.pinnedStake = 0;
+    }
+
+    /// @inheritdoc IStaking
     function slash(address account, uint256 amount) external onlyMarket nonReentrant {
         // Settle the account's rewards on its stake before the stake shrinks, fees still pending in the market
         // included: they accrued over the stake as it was. They cannot be pulled here (the market is
@@ -198,15 +225,13 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
 
     /// @inheritdoc IStaking
     function feeDiscountBps(address account) external view returns (uint16) {
-        uint256 count = _tiers.length;
-        if (count == 0) return 0;
-        uint256 staked = _accounts[account].staked;
-        // Tiers are sorted by increasing minStake: the last one reached applies. At most 8 iterations.
-        for (uint256 i = count; i > 0; --i) {
-            DiscountTier storage tier = _tiers[i - 1];
-            if (staked >= tier.minStake) return tier.discountBps;
-        }
-        return 0;
+        (uint256 tier, bool found) = _tierOf(_accounts[account].staked);
+        return found ? _tiers[tier].discountBps : 0;
+    }
+
+    /// @inheritdoc IStaking
+    function stakeFloorOf(address account) external view returns (uint256) {
+        return _floor(account, _accounts[account]);
     }
 
     /// @inheritdoc IStaking
@@ -234,9 +259,24 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
             _tiers.push(tier);
         }
         emit DiscountTiersUpdated(tiers);
+        ITaskMarket(market).setDiscountsOn(tiers.length != 0);
     }
 
     // ─── Internals ───
+
+    /// @dev The highest tier `staked` reaches. Tiers are sorted by increasing minStake. At most 8 iterations.
+    function _tierOf(uint256 staked) private view returns (uint256 tier, bool found) {
+        for (uint256 i = _tiers.length; i > 0; --i) {
+            if (staked >= _tiers[i - 1].minStake) return (i - 1, true);
+        }
+    }
+
+    /// @dev What `account` must keep staked: the provider minimum while registered and not paused (the registry
+    /// says), and the stake its unsettled discounted tasks were priced with.
+    function _floor(address account, Account storage a) private view returns (uint256 floor) {
+        floor = IProviderRegistry(ITaskMarket(market).providers()).stakeFloorOf(account);
+        if (a.pinnedTasks != 0 && a.pinnedStake > floor) floor = a.pinnedStake;
+    }
 
     function _stake(uint256 amount) private {
         if (amount == 0) revert StakingZeroAmount();

@@ -6,7 +6,7 @@ import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {Requirements} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
-import {AuditVerdict, ITaskMarket, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
+import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
 
 /// @title Audits of single-provider results
 /// @notice Runs in TaskMarket's storage through delegatecall, from the market's entry points (releaseResult,
@@ -28,11 +28,25 @@ contract TaskAudits is TaskMarketBase {
         _;
     }
 
-    /// @notice Opens the first round of a result drawn for an audit.
-    function open(uint256 taskId) external onlyDelegated {
-        TaskData storage t = _tasks[taskId];
-        t.status = TaskStatus.Auditing;
-        _openRound(t, taskId, _audits[taskId], 1, 1, 1);
+    /// @notice releaseResult: draws whether a held result is audited; settles it, or opens the first round.
+    function release(uint256 taskId) external onlyDelegated {
+        TaskData storage t = _task(taskId);
+        if (t.status != TaskStatus.Held) revert ITaskMarket.TaskMarketWrongStatus(taskId, t.status);
+        ClaimData storage c = _claims[taskId][0];
+        (bool ready, bool drawn) = _draw(taskId, c.dueAt, t.auditBps);
+        if (!ready) revert ITaskMarket.TaskMarketDrawNotReady(taskId, uint256(c.dueAt) + 2);
+        emit ITaskMarket.AuditDrawn(taskId, drawn);
+        if (drawn) {
+            t.status = TaskStatus.Auditing;
+            _openRound(t, taskId, _audits[taskId], 1, 1, 1);
+            return;
+        }
+        t.status = TaskStatus.Completed;
+        Settlement memory s;
+        uint32 runtime = uint32(_runtimes[taskId]);
+        // The completion was recorded when the result came in.
+        _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime), runtime, false);
+        _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
     }
 
     function join(uint256 taskId) external onlyDelegated returns (uint8 slot) {
@@ -136,7 +150,8 @@ contract TaskAudits is TaskMarketBase {
         uint8 firstSlot,
         uint8 auditors
     ) internal {
-        uint40 joinDeadline = uint40(block.timestamp) + _params.auditJoinWindow;
+        MarketParams storage terms = _paramsAt[t.paramsVersion];
+        uint40 joinDeadline = uint40(block.timestamp) + terms.auditJoinWindow;
         a.verdict = AuditVerdict.Pending;
         a.round = round;
         a.firstSlot = firstSlot;
@@ -144,7 +159,7 @@ contract TaskAudits is TaskMarketBase {
         a.committed = 0;
         a.revealed = 0;
         a.joinDeadline = joinDeadline;
-        a.commitDeadline = joinDeadline + t.maxRuntimeSec + _params.claimGrace;
+        a.commitDeadline = joinDeadline + t.maxRuntimeSec + terms.claimGrace;
         a.seedBlock = uint40(block.number);
         a.seed = bytes32(0);
         t.revealDeadline = 0;
@@ -170,7 +185,7 @@ contract TaskAudits is TaskMarketBase {
     }
 
     function _openReveal(TaskData storage t, uint256 taskId) internal {
-        uint40 revealDeadline = uint40(block.timestamp) + _params.revealWindow;
+        uint40 revealDeadline = uint40(block.timestamp) + _paramsAt[t.paramsVersion].revealWindow;
         t.revealDeadline = revealDeadline;
         emit ITaskMarket.RevealOpened(taskId, revealDeadline);
     }
@@ -335,7 +350,6 @@ contract TaskAudits is TaskMarketBase {
 
         address provider = claims[0].provider;
         Settlement memory s;
-        uint256 fromClient;
         if (stands) {
             uint32 runtime = uint32(_runtimes[taskId]);
             uint256 payment = _payment(t, runtime);
@@ -351,24 +365,35 @@ contract TaskAudits is TaskMarketBase {
             _stakingContract().unlock(provider, collateral);
         }
 
-        if (count != 0) {
-            // Winners are paid alike, for their lower median runtime, within what the client's share of one
-            // auditor and the slashes can pay.
-            uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end);
-            uint256 each = _payment(t, runtime);
-            fromClient = stands ? each : 0;
-            if (each * count > slashed + fromClient) each = (slashed + fromClient) / count;
-            if (each * count < fromClient) fromClient = each * count;
-            for (uint8 i = 1; i < end; ++i) {
-                if (winners & (1 << i) != 0) _payReplica(s, t, taskId, i, claims[i].provider, each, runtime, true);
-            }
-            s.fromSlashes = each * count - fromClient;
-        }
+        if (count != 0) _payAuditors(s, t, taskId, winners, count, end, slashed, stands);
         uint256 left = slashed - s.fromSlashes;
-        uint256 toClient = left * _params.slashToClientBps / BPS;
+        uint256 toClient = left * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
         s.toClient += toClient;
         s.toTreasury += left - toClient;
         _settle(s, t, taskId, status, truth);
+    }
+
+    /// @dev Pays the winning auditors alike, for their lower median runtime, within what the client's share (one
+    /// auditor, when the result stands) and the slashes can pay; records what the slashes paid in `s`.
+    function _payAuditors(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 winners,
+        uint256 count,
+        uint8 end,
+        uint256 slashed,
+        bool stands
+    ) private {
+        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end);
+        uint256 each = _payment(t, runtime);
+        uint256 fromClient = stands ? each : 0;
+        if (each * count > slashed + fromClient) each = (slashed + fromClient) / count;
+        if (each * count < fromClient) fromClient = each * count;
+        for (uint8 i = 1; i < end; ++i) {
+            if (winners & (1 << i) != 0) _payReplica(s, t, taskId, i, _claims[taskId][i].provider, each, runtime, true);
+        }
+        s.fromSlashes = each * count - fromClient;
     }
 
     /// @dev The caller's slot in the audit's current round. At most 2 iterations.

@@ -169,7 +169,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         if (block.timestamp > deadline) revert TaskMarketTaskDeadlinePassed(taskId, deadline);
         // No claim that could not be honoured before the deadline: the provider would be slashed for the client's
         // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
-        uint256 due = block.timestamp + t.maxRuntimeSec + _params.claimGrace;
+        uint256 due = block.timestamp + t.maxRuntimeSec + _paramsAt[t.paramsVersion].claimGrace;
         if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
         uint8 open = t.openSlots;
         uint8 replicas = t.replicas;
@@ -245,22 +245,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @inheritdoc ITaskMarket
     function releaseResult(uint256 taskId) external nonReentrant {
-        TaskData storage t = _task(taskId);
-        if (t.status != TaskStatus.Held) revert TaskMarketWrongStatus(taskId, t.status);
-        ClaimData storage c = _claims[taskId][0];
-        (bool ready, bool drawn) = _draw(taskId, c.dueAt, t.auditBps);
-        if (!ready) revert TaskMarketDrawNotReady(taskId, uint256(c.dueAt) + 2);
-        emit AuditDrawn(taskId, drawn);
-        if (!drawn) {
-            t.status = TaskStatus.Completed;
-            Settlement memory s;
-            uint32 runtime = uint32(_runtimes[taskId]);
-            // The completion was recorded when the result came in.
-            _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime), runtime, false);
-            _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
-            return;
-        }
-        _delegate(abi.encodeCall(TaskAudits.open, (taskId)));
+        _delegate(abi.encodeCall(TaskAudits.release, (taskId)));
     }
 
     /// @inheritdoc ITaskMarket
@@ -291,7 +276,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         t.committed = committed;
         emit ResultCommitted(taskId, msg.sender, slot, commitment);
         if (committed == t.replicas) {
-            uint40 revealDeadline = uint40(block.timestamp) + _params.revealWindow;
+            uint40 revealDeadline = uint40(block.timestamp) + _paramsAt[t.paramsVersion].revealWindow;
             t.status = TaskStatus.Revealing;
             t.revealDeadline = revealDeadline;
             emit RevealOpened(taskId, revealDeadline);
@@ -424,6 +409,12 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _asset.safeTransfer(msg.sender, amount);
     }
 
+    /// @inheritdoc ITaskMarket
+    function setDiscountsOn(bool on) external {
+        if (msg.sender != address(_staking)) revert TaskMarketNotStaking(msg.sender);
+        _discountsOn = on;
+    }
+
     // ─── Owner ───
 
     /// @inheritdoc ITaskMarket
@@ -489,6 +480,11 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
     }
 
     /// @inheritdoc ITaskMarket
+    function termsOf(uint256 taskId) external view returns (MarketParams memory) {
+        return _paramsAt[_task(taskId).paramsVersion];
+    }
+
+    /// @inheritdoc ITaskMarket
     function treasuryAccrued() external view returns (uint256) {
         return _treasuryAccrued;
     }
@@ -508,7 +504,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         task.openSlots = t.openSlots;
         task.committed = t.committed;
         task.revealed = t.revealed;
-        task.feeBps = t.feeBps;
+        task.feeBps = _paramsAt[t.paramsVersion].protocolFeeBps;
         task.maxPayment = t.maxPayment;
         task.pricePerSecond = t.pricePerSecond;
         task.deadline = t.deadline;
@@ -598,6 +594,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         if (collateral > type(uint88).max) revert TaskMarketAmountTooLarge(collateral);
 
         taskId = ++_taskCount;
+        uint16 paramsVersion = _paramsVersion;
         Requirements calldata asked = params_.requirements;
         // One assignment of the whole struct: whole-slot writes, no read-modify-write of fresh slots.
         _tasks[taskId] = TaskData({
@@ -608,13 +605,13 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             openSlots: _fullMask(replicas),
             committed: 0,
             revealed: 0,
-            feeBps: p.protocolFeeBps,
+            paramsVersion: paramsVersion,
             flags: (params_.pricePerSecond != 0 ? METERED : 0) | (auditBps != 0 ? AUDITED : 0),
             maxPayment: params_.maxPayment,
             collateral: uint88(collateral),
             deadline: params_.deadline,
             creatorFeeBps: creatorFeeBps,
-            discountBps: _staking.feeDiscountBps(msg.sender),
+            discountBps: _discountsOn ? _staking.pinDiscount(msg.sender) : 0,
             pricePerSecond: params_.pricePerSecond,
             minGpus: _max8(asked.minGpus, source.minGpus),
             minVramMiB: asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB,
@@ -662,7 +659,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         bool outvoted
     ) private {
         uint256 amount = t.collateral;
-        uint256 toClient = amount * _params.slashToClientBps / BPS;
+        uint256 toClient = amount * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
         s.toClient += toClient;
         s.toTreasury += amount - toClient;
         emit ProviderSlashed(taskId, provider, slot, amount, toClient, outvoted);
@@ -828,7 +825,10 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
             revert TaskMarketParamOutOfBounds("auditJoinWindow");
         }
+        uint16 version = _paramsVersion + 1; // reverts after 65,535 changes
         _params = p;
+        _paramsAt[version] = p;
+        _paramsVersion = version;
         emit ParamsUpdated(p);
     }
 

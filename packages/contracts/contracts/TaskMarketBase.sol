@@ -31,7 +31,8 @@ abstract contract TaskMarketBase {
         uint8 openSlots;
         uint8 committed;
         uint8 revealed;
-        uint16 feeBps;
+        /// @dev The version of the market parameters in force at submission: the task settles under them.
+        uint16 paramsVersion;
         /// @dev METERED and AUDITED bits: what a k = 1 settlement needs to know without reading slot 2.
         uint8 flags;
         // slot 1
@@ -95,12 +96,19 @@ abstract contract TaskMarketBase {
     }
 
     address internal _treasury;
+    /// @dev The parameters new tasks take.
     MarketParams internal _params;
-    uint256 internal _taskCount;
-
+    /// @dev Every set of parameters ever in force, by version. A task keeps the version in force when it was
+    /// submitted, so no change of parameters alters the terms of work already agreed (fees, shares, windows).
+    mapping(uint16 version => MarketParams) internal _paramsAt;
     // Protocol fees not yet paid out, in one slot: a settlement writes it once.
     uint128 internal _treasuryAccrued;
     uint128 internal _pendingStakerFees;
+    // One slot, read and written by every submission (declared after the fees: they must not share it).
+    uint64 internal _taskCount;
+    uint16 internal _paramsVersion;
+    /// @dev Whether Staking has discount tiers: without them a submission does not call Staking at all.
+    bool internal _discountsOn;
 
     /// @dev Internal balances: free to withdraw or to escrow.
     mapping(address account => uint256) internal _balances;
@@ -154,11 +162,12 @@ abstract contract TaskMarketBase {
         uint32 runtime,
         bool record
     ) internal {
-        uint256 fee = payment * t.feeBps / BPS;
+        MarketParams storage terms = _paramsAt[t.paramsVersion];
+        uint256 fee = payment * terms.protocolFeeBps / BPS;
         uint256 rebate = fee * t.discountBps / BPS;
         uint256 net = fee - rebate;
         uint256 toCreator = net * t.creatorFeeBps / BPS;
-        uint256 toStakers = net * _params.stakerShareBps / BPS;
+        uint256 toStakers = net * terms.stakerShareBps / BPS;
 
         _balances[provider] += payment - fee;
         s.paid += payment;
@@ -179,6 +188,7 @@ abstract contract TaskMarketBase {
     {
         address client = t.client;
         uint256 refund = _escrowOf(t) - (s.paid - s.fromSlashes);
+        if (t.discountBps != 0) _stakingContract().unpinDiscount(client);
         uint256 toClient = refund + s.toClient;
         if (toClient != 0) _balances[client] += toClient;
         if (s.toCreator != 0) _creatorFees[t.sourceId] += s.toCreator;

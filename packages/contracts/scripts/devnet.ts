@@ -5,7 +5,7 @@
  * `pnpm demo`; not part of the published package.
  *
  * @example
- * await using devnet = await startDevnet()
+ * await using devnet = await startDevnet({ intervalMiningMs: 1_000 })
  * devnet.rpcUrl // 'http://127.0.0.1:41234'
  * devnet.deployment.contracts.market
  */
@@ -41,10 +41,25 @@ export interface StartDevnetOptions {
   port?: number
   /** Called with every line the node and the deploy script print. */
   onOutput?: (line: string) => void
+  /**
+   * Mine a block every this many milliseconds once the contracts are deployed, as a real chain
+   * does (`evm_setIntervalMining`); transactions are still mined as they arrive. Default: off, the
+   * node mines only on transactions. Agents need it: a held result can be released only two blocks
+   * after its submission, which never comes on a quiet chain that mines only on transactions.
+   */
+  intervalMiningMs?: number
 }
 
 /** Starts a Hardhat node and deploys LocalGridforge on it. */
-export async function startDevnet({ port, onOutput }: StartDevnetOptions = {}): Promise<Devnet> {
+export async function startDevnet({
+  port,
+  onOutput,
+  intervalMiningMs,
+}: StartDevnetOptions = {}): Promise<Devnet> {
+  if (intervalMiningMs !== undefined && (!Number.isSafeInteger(intervalMiningMs) || intervalMiningMs <= 0))
+    throw new RangeError(
+      `devnet: intervalMiningMs must be a whole number of ms above 0, got ${intervalMiningMs}`,
+    )
   const chosenPort = port ?? (await freePort())
   const rpcUrl = `http://127.0.0.1:${chosenPort}`
   const node = spawn(bin('hardhat'), ['node', '--hostname', '127.0.0.1', '--port', String(chosenPort)], {
@@ -83,6 +98,8 @@ export async function startDevnet({ port, onOutput }: StartDevnetOptions = {}): 
       onOutput,
     )
     const deployment = JSON.parse(await readFile(out, 'utf8')) as GridforgeDeployment
+    // After the deployment, so that Ignition's blocks are its own transactions only.
+    if (intervalMiningMs !== undefined) await rpc(rpcUrl, 'evm_setIntervalMining', [intervalMiningMs])
     const privateKeys = Array.from({ length: 20 }, (_, addressIndex) => {
       const key = mnemonicToAccount(devnetMnemonic, { addressIndex }).getHdKey().privateKey
       if (key === null) throw new Error('devnet: could not derive a private key')
@@ -109,6 +126,19 @@ async function freePort(): Promise<number> {
       )
     })
   })
+}
+
+/** One JSON-RPC call; throws the node's error. */
+async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await response.json()) as { result?: unknown; error?: { message?: string } }
+  if (body.error !== undefined)
+    throw new Error(`devnet: ${method} failed: ${body.error.message ?? 'unknown error'}`)
+  return body.result
 }
 
 async function waitForRpc(rpcUrl: string, node: ChildProcess, output: string[], timeoutMs = 60_000) {
@@ -163,9 +193,12 @@ async function stopProcess(child: ChildProcess) {
   clearTimeout(timer)
 }
 
-// `tsx scripts/devnet.ts`: start a devnet and keep it running until Ctrl-C.
+// `tsx scripts/devnet.ts`: start a devnet and keep it running until Ctrl-C (INTERVAL_MINING_MS=1000: a block a second).
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const devnet = await startDevnet({ port: Number(process.env.PORT ?? 8545) })
+  const devnet = await startDevnet({
+    port: Number(process.env.PORT ?? 8545),
+    intervalMiningMs: process.env.INTERVAL_MINING_MS ? Number(process.env.INTERVAL_MINING_MS) : undefined,
+  })
   console.log(JSON.stringify({ rpcUrl: devnet.rpcUrl, deployment: devnet.deployment }, null, 2))
   const shutdown = () => void devnet.stop().then(() => process.exit(0))
   process.once('SIGINT', shutdown)

@@ -13,7 +13,8 @@ declare module 'vitest' {
 }
 
 /**
- * A Hardhat node on 127.0.0.1 with Gridforge deployed, and a check that a
+ * A Hardhat node on 127.0.0.1 with Gridforge deployed (mining a block every
+ * second, like a real chain, besides the blocks of transactions), and a check that a
  * Docker engine answers: the provider kit is tested on real containers
  * (DESIGN §7), so a missing engine fails the run instead of skipping tests.
  */
@@ -25,7 +26,8 @@ export default async function setup(project: TestProject) {
       `The provider-kit tests need a Docker engine at ${process.env.DOCKER_HOST ?? '/var/run/docker.sock'}: ${(error as Error).message}. Start dockerd (.ci/run shows how) and run the tests again.`,
     )
   }
-  const devnet = await startDevnet()
+  // A block a second, as on a real chain: held results are released two blocks after their submission.
+  const devnet = await startDevnet({ intervalMiningMs: 1_000 })
   project.provide('devnet', {
     rpcUrl: devnet.rpcUrl,
     deployment: devnet.deployment,

@@ -47,6 +47,11 @@ export interface TestSourceOptions {
   store: ContentStore
   /** argv run in the container (default: copy the input to the output). */
   command?: string[]
+  /**
+   * Default false: a single-replica task of a deterministic source is auditable, held until its
+   * audit draw and sometimes audited (test/agent/audit.test.ts); the other tests want the task
+   * settled by its result. Consensus (replicas > 1) needs true.
+   */
   deterministic?: boolean
   maxRuntimeSec?: number
   /** Metadata fields to override, or a raw document (string) stored as is. */
@@ -57,7 +62,7 @@ export interface TestSourceOptions {
 
 /** Publishes a source running the test image; returns its id. */
 export async function publishTestImageSource(options: TestSourceOptions): Promise<number> {
-  const { store, deterministic = true, maxRuntimeSec = 3_600 } = options
+  const { store, deterministic = false, maxRuntimeSec = 3_600 } = options
   const { digest } = await testImage()
   const imageDigest = options.imageDigest ?? digest
   const document =
@@ -148,6 +153,8 @@ export async function submitTestTask(parameters: {
   input: string
   replicas?: number
   maxPayment?: string
+  /** Audit probability in basis points (an auditable task only; default: the market's). */
+  auditBps?: number
   client?: TestClient
 }): Promise<{ taskId: bigint; client: TestClient }> {
   const client = parameters.client ?? (await fundedClient())
@@ -158,6 +165,7 @@ export async function submitTestTask(parameters: {
     input: parameters.input,
     maxPayment: parseUnits(parameters.maxPayment ?? '1', 18),
     replicas: parameters.replicas ?? 1,
+    auditBps: parameters.auditBps,
     deadline: '29d',
   })
   return { taskId, client }
@@ -191,16 +199,17 @@ export async function resultSubmissions(taskId: bigint): Promise<Address[]> {
   return parseEventLogs({ abi: [ResultSubmitted], logs }).map((log) => log.args.provider)
 }
 
-/** Waits until `predicate` is true, polling. */
+/** Waits until `predicate` is true, polling every `intervalMs`. */
 export async function until(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 30_000,
   what = 'condition',
+  intervalMs = 100,
 ) {
   const end = Date.now() + timeoutMs
   while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
 }
 

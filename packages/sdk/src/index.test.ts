@@ -18,7 +18,7 @@ describe('@gridforge/sdk exports', () => {
       if (typeof value !== 'function' || !`${name[0]}`.match(/[a-z]/)) continue
       if (name in actions) expect(typeof (actions as Record<string, unknown>)[name]).toBe('function')
     }
-    expect(Object.keys(sdk.gridforgeActions({ deployment: getDeployment(31337) })(client)).length).toBe(68)
+    expect(Object.keys(sdk.gridforgeActions({ deployment: getDeployment(31337) })(client)).length).toBe(72)
   })
 })
 
@@ -43,7 +43,15 @@ describe('type inference', () => {
   it('infers task reads with status names', () => {
     expectTypeOf<Awaited<ReturnType<typeof client.getTask>>['status']>().toEqualTypeOf<sdk.TaskStatus>()
     expectTypeOf<sdk.TaskStatus>().toEqualTypeOf<
-      'Open' | 'Claimed' | 'Revealing' | 'Completed' | 'Failed' | 'Cancelled' | 'Expired'
+      | 'Open'
+      | 'Claimed'
+      | 'Revealing'
+      | 'Completed'
+      | 'Failed'
+      | 'Cancelled'
+      | 'Expired'
+      | 'Held'
+      | 'Auditing'
     >()
   })
 

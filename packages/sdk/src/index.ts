@@ -424,11 +424,25 @@ export {
   expireTask,
 } from './tasks/expireTask.js'
 export {
+  type FinalizeTaskAdvancedReturnType,
   type FinalizeTaskErrorType,
   type FinalizeTaskParameters,
   type FinalizeTaskReturnType,
+  type FinalizeTaskSettledReturnType,
   finalizeTask,
 } from './tasks/finalizeTask.js'
+export {
+  type GetAuditErrorType,
+  type GetAuditParameters,
+  type GetAuditReturnType,
+  getAudit,
+} from './tasks/getAudit.js'
+export {
+  type GetAuditDrawErrorType,
+  type GetAuditDrawParameters,
+  type GetAuditDrawReturnType,
+  getAuditDraw,
+} from './tasks/getAuditDraw.js'
 export {
   type GetTaskErrorType,
   type GetTaskParameters,
@@ -449,11 +463,24 @@ export {
   getTasks,
 } from './tasks/getTasks.js'
 export {
+  auditReseededSlot,
+  type JoinAuditErrorType,
+  type JoinAuditParameters,
+  type JoinAuditReturnType,
+  joinAudit,
+} from './tasks/joinAudit.js'
+export {
   type ListTasksErrorType,
   type ListTasksParameters,
   type ListTasksReturnType,
   listTasks,
 } from './tasks/listTasks.js'
+export {
+  type ReleaseResultErrorType,
+  type ReleaseResultParameters,
+  type ReleaseResultReturnType,
+  releaseResult,
+} from './tasks/releaseResult.js'
 export {
   type ReopenSlotErrorType,
   type ReopenSlotParameters,
@@ -521,6 +548,7 @@ export {
 export type { Deployment, DeploymentParameter } from './types/deployment.js'
 export type { Requirements } from './types/requirements.js'
 export type {
+  AuditResolution,
   ProviderSlash,
   ReplicaPayment,
   SettledStatus,
@@ -528,12 +556,15 @@ export type {
   TaskSettlementRecord,
 } from './types/settlement.js'
 export {
+  type AuditVerdict,
+  auditVerdicts,
   finalTaskStatuses,
   isFinalStatus,
   type Slot,
   type SlotStatus,
   slotStatuses,
   type Task,
+  type TaskAudit,
   type TaskGates,
   type TaskStatus,
   taskStatuses,

@@ -47,6 +47,7 @@ import {
   commitResult,
   expireTask,
   finalizeTask,
+  releaseResult,
   reopenSlot,
   revealResult,
   submitResult,
@@ -55,9 +56,10 @@ import {
   TaskSubmitted,
   errors as taskMarketErrors,
 } from '../src/abis/taskMarket.js'
+import { resultCidProblem, resultDigest } from '../src/tasks/commitment.js'
 import { type SubmitTaskParameters, type SubmitTaskReturnType, submitTask } from '../src/tasks/submitTask.js'
 import type { Deployment } from '../src/types/deployment.js'
-import { deployerClient, deployment, fundedClient } from './chain.js'
+import { deployerClient, deployment, fundedClient, testClient } from './chain.js'
 
 /** A wallet + public client with an account, as `fundedClient()` and `deployerClient()` return. */
 export type FixtureClient = Client<Transport, Chain, Account> & PublicActions & WalletActions<Chain, Account>
@@ -241,6 +243,8 @@ export interface FixtureTaskOptions {
   deadlineIn?: number
   /** Token units per replica (default '1'). */
   maxPayment?: string
+  /** Audit probability of a single replica on a deterministic source, in basis points (default 0: the market's). */
+  auditBps?: number
 }
 
 /**
@@ -250,14 +254,22 @@ export interface FixtureTaskOptions {
 export async function submitFixtureTasks(
   client: FixtureClient,
   deployment: Deployment,
-  { sourceId, count = 1, replicas = 1, deadlineIn = 29 * 86_400, maxPayment = '1' }: FixtureTaskOptions,
+  {
+    sourceId,
+    count = 1,
+    replicas = 1,
+    deadlineIn = 29 * 86_400,
+    maxPayment = '1',
+    auditBps = 0,
+  }: FixtureTaskOptions,
 ): Promise<{ taskIds: bigint[]; blockNumber: bigint }> {
   const payment = parseUnits(maxPayment, 18)
   await send(client, {
     address: deployment.contracts.token,
     abi: erc20Abi,
     functionName: 'approve',
-    args: [deployment.contracts.market, payment * BigInt(replicas * count)],
+    // An auditable task (one replica, deterministic source) escrows 2 × maxPayment: approve enough for either.
+    args: [deployment.contracts.market, payment * BigInt(Math.max(replicas, 2) * count)],
   })
   const { timestamp } = await client.getBlock({ blockTag: 'latest' })
   const task = {
@@ -276,6 +288,7 @@ export async function submitFixtureTasks(
     },
     minSuccessBps: 0,
     minCompleted: 0,
+    auditBps,
   }
   const receipt = await send(client, {
     address: deployment.contracts.market,
@@ -316,14 +329,74 @@ export async function claim(
   return { slot: log.args.slot, claimedAt: Number(block.timestamp) }
 }
 
-/** Submits a single-replica result (which settles the task). */
+/**
+ * Submits a single-replica result with its digest: this settles the task, or
+ * holds it when it is auditable (a deterministic source; see {@link release}).
+ * The market only checks that the digest is not zero: a `result` that is not
+ * a sha2-256 CID gets {@link digestOf} instead.
+ */
 export function submit(
   client: FixtureClient,
   deployment: Deployment,
   taskId: bigint,
   { result = anyCid, receipt = anyCid, runtimeSec = 42 } = {},
 ): Promise<TransactionReceipt> {
-  return market(client, deployment, [submitResult], 'submitResult', [taskId, result, receipt, runtimeSec])
+  return market(client, deployment, [submitResult], 'submitResult', [
+    taskId,
+    resultCidProblem(result) === undefined ? resultDigest(result) : digestOf(result),
+    result,
+    receipt,
+    runtimeSec,
+  ])
+}
+
+/** Releases a held result (anyone, from two blocks after its submission): settles it or opens its audit. */
+export function release(client: FixtureClient, deployment: Deployment, taskId: bigint) {
+  return market(client, deployment, [releaseResult], 'releaseResult', [taskId])
+}
+
+/**
+ * A single-replica task of a deterministic source (runtime limit 60 s, so that
+ * audit rounds end after minutes) audited with probability 1: claimed by
+ * `provider`, its `result` submitted, and released, so its first audit round
+ * is open. `auditors` more providers subscribed to the source are returned.
+ * Maximum payment 2 GRID: the collateral is 3 × that, 6 GRID.
+ */
+export async function drawnTask({
+  result = cids.output,
+  auditors = 1,
+}: {
+  result?: string
+  auditors?: number
+} = {}) {
+  const d = deployment()
+  const sourceId = await publishTestSource({ deterministic: true, maxRuntimeSec: 60 })
+  const [client, provider, ...others] = await Promise.all([
+    fundedClient(),
+    testProvider([sourceId]),
+    ...Array.from({ length: auditors }, () => testProvider([sourceId])),
+  ])
+  const {
+    taskIds: [taskId = 0n],
+  } = await submitFixtureTasks(client as unknown as FixtureClient, d, {
+    sourceId,
+    maxPayment: '2',
+    auditBps: 10_000,
+  })
+  await claim(provider as unknown as FixtureClient, d, taskId)
+  const submitted = await submit(provider as unknown as FixtureClient, d, taskId, { result })
+  // The draw reads the hash of the block after the submission.
+  await testClient().mine({ blocks: 2 })
+  const released = await release(client as unknown as FixtureClient, d, taskId)
+  return {
+    sourceId,
+    client,
+    provider,
+    auditors: others,
+    taskId,
+    submittedBlock: submitted.blockNumber,
+    releasedBlock: released.blockNumber,
+  }
 }
 
 const fixtureSalt = keccak256(stringToHex('salt'))

@@ -104,6 +104,7 @@ async function submitMany(client: FixtureClient, sourceId: number): Promise<bigi
     },
     minSuccessBps: 0,
     minCompleted: 0,
+    auditBps: 0,
   }
   const hashes: Hex[] = []
   for (let batch = 0; batch < taskCount / perTransaction; batch++) {

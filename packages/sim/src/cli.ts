@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { parseSimArgs, SimArgsError, type SweepSpec, simUsage } from './cli/args.js'
 import { type ExperimentResult, runExperiment, Session, strategiesBeatingHonest } from './experiment.js'
 import { resolveParams, SimParamError, type SimParams } from './params.js'
+import { auditLines, auditMeasures } from './report/audits.js'
 import { type SweepSeries, sweepChartSvg } from './report/chart.js'
 import { toResults, writeResults } from './report/results.js'
 import { formatTable } from './report/table.js'
@@ -173,22 +174,26 @@ function chartOf(sweep: SweepResult): string {
   })
 }
 
-/** Each strategy's own figures (mean over seeds), for the strategies that have any. */
+/**
+ * Each strategy's own figures (mean over seeds), for the strategies that have any, and `audits`: what the
+ * audits of held results did over every run of the experiment.
+ */
 function measuresOf(result: ExperimentResult): Record<string, Record<string, number>> {
-  return Object.fromEntries(
-    result.outcomes
-      .filter((o) => Object.keys(o.measures).length > 0)
-      .map((o) => [o.strategy.name, o.measures]),
-  )
+  const own = result.outcomes
+    .filter((o) => Object.keys(o.measures).length > 0)
+    .map((o): [string, Record<string, number>] => [o.strategy.name, o.measures])
+  return Object.fromEntries([...own, ['audits', auditMeasures(result.audits)]])
 }
 
 function measureLines(result: ExperimentResult, params: SimParams): string[] {
   return Object.entries(measuresOf(result)).flatMap(([name, measures]) =>
-    Object.entries(measures).map(([measure, value]) =>
-      measure === 'capture_rate'
-        ? `${name}: holds a majority of ${(value * 100).toFixed(0)}% of the consensus tasks with ${(params.sybilFraction * 100).toFixed(0)}% of the providers`
-        : `${name}: ${measure} ${value.toFixed(3)}`,
-    ),
+    name === 'audits'
+      ? auditLines(measures, result.runs)
+      : Object.entries(measures).map(([measure, value]) =>
+          measure === 'capture_rate'
+            ? `${name}: holds a majority of ${(value * 100).toFixed(0)}% of the consensus tasks with ${(params.sybilFraction * 100).toFixed(0)}% of the providers`
+            : `${name}: ${measure} ${value.toFixed(3)}`,
+        ),
   )
 }
 

@@ -12,6 +12,7 @@ import { type HonestBehaviours, honestBehaviours, runMarket } from './market/run
 import { accountsNeeded, setUpWorld, type World, type WorldShape } from './market/world.js'
 import type { SimParams } from './params.js'
 import { type Payoff, payoff } from './payoff.js'
+import { type AuditSample, addAudits, emptyAuditSample } from './report/audits.js'
 import { beatsHonest, meanInterval } from './report/stats.js'
 import type { StrategyRow } from './report/table.js'
 import { baselines } from './strategies/index.js'
@@ -84,6 +85,8 @@ export interface StrategyOutcome {
 
 export interface ExperimentResult {
   outcomes: StrategyOutcome[]
+  /** The audits of every run played (honest and deviating markets). */
+  audits: AuditSample
   runs: number
   /** Tasks submitted over all runs, and the wall-clock seconds they took. */
   tasks: number
@@ -108,11 +111,13 @@ export async function runExperiment(session: Session, options: ExperimentOptions
   const started = performance.now()
   let runs = 0
   let tasks = 0
+  const audits = emptyAuditSample()
   const play = async (seed: number, name: string, deviation: Deviation | undefined) => {
     const runStarted = performance.now()
     const record = await runMarket(world, params, seed, deviation, honest)
     runs++
     tasks += record.tasks.length
+    addAudits(audits, record.tasks)
     options.onRun?.({ seed, name, record, ms: performance.now() - runStarted })
     return record
   }
@@ -166,7 +171,7 @@ export async function runExperiment(session: Session, options: ExperimentOptions
       },
     }
   })
-  return { outcomes, runs, tasks, seconds: (performance.now() - started) / 1000 }
+  return { outcomes, audits, runs, tasks, seconds: (performance.now() - started) / 1000 }
 }
 
 /**

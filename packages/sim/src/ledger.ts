@@ -58,11 +58,23 @@ export interface TaskTerms {
   discountBps: bigint
 }
 
+/** What the books follow of an audit, from its events: the collateral it slashed so far. */
+interface AuditBooks {
+  slashed: bigint
+  /** The market's slashToClientBps when the task was submitted (from the last ParamsUpdated). */
+  slashToClientBps: bigint
+}
+
 export class Ledger {
   readonly #accounts = new Map<Address, Account>()
   readonly #contracts: LedgerContracts
   readonly #terms = new Map<bigint, TaskTerms>()
   readonly #escrowOf = new Map<bigint, bigint>()
+  /** slashToClientBps of each task, fixed at submission, and the audits under way. */
+  readonly #slashToClientOf = new Map<bigint, bigint>()
+  readonly #audits = new Map<bigint, AuditBooks>()
+  /** The market's slashToClientBps, from the last ParamsUpdated event (the run writes them first). */
+  #slashToClientBps: bigint | undefined
   #time: number
   #closed = false
 
@@ -156,6 +168,9 @@ export class Ledger {
 
   #bookMarket(event: ReturnType<typeof parseEventLogs<typeof taskMarketAbi>>[number]) {
     switch (event.eventName) {
+      case 'ParamsUpdated':
+        this.#slashToClientBps = BigInt(event.args.params.slashToClientBps)
+        break
       case 'Deposited':
         this.account(event.args.account).internal += event.args.amount
         break
@@ -167,6 +182,22 @@ export class Ledger {
         client.internal -= event.args.escrow
         client.escrow += event.args.escrow
         this.#escrowOf.set(event.args.taskId, event.args.escrow)
+        if (this.#slashToClientBps !== undefined) {
+          this.#slashToClientOf.set(event.args.taskId, this.#slashToClientBps)
+        }
+        break
+      }
+      case 'AuditRoundOpened': {
+        const { taskId } = event.args
+        if (!this.#audits.has(taskId)) {
+          const slashToClientBps = this.#slashToClientOf.get(taskId)
+          if (slashToClientBps === undefined) {
+            throw new Error(
+              `sim ledger: task ${taskId} is audited but no ParamsUpdated preceded its submission`,
+            )
+          }
+          this.#audits.set(taskId, { slashed: 0n, slashToClientBps })
+        }
         break
       }
       case 'ReplicaPaid': {
@@ -178,13 +209,28 @@ export class Ledger {
       }
       case 'ProviderSlashed': {
         this.account(this.#termsOf(event.args.taskId).client).internal += event.args.toClient
+        // An audit's slashes (its events say toClient 0) pay its auditors first; the client's share of the
+        // rest is decided when it settles.
+        const audit = this.#audits.get(event.args.taskId)
+        if (audit !== undefined) audit.slashed += event.args.amount
         break
       }
       case 'TaskFinalized': {
+        const { taskId, paid, refund } = event.args
         const client = this.account(event.args.client)
-        client.internal += event.args.refund
-        client.escrow -= this.#escrowOf.get(event.args.taskId) ?? 0n
-        this.#escrowOf.delete(event.args.taskId)
+        const escrow = this.#escrowOf.get(taskId) ?? 0n
+        client.internal += refund
+        client.escrow -= escrow
+        this.#escrowOf.delete(taskId)
+        this.#slashToClientOf.delete(taskId)
+        const audit = this.#audits.get(taskId)
+        if (audit !== undefined) {
+          // refund = escrow − (paid − paid from slashes): what slashes paid auditors, and the client's share of
+          // what is left of them (no event carries it).
+          const fromSlashes = paid + refund - escrow
+          client.internal += ((audit.slashed - fromSlashes) * audit.slashToClientBps) / BPS
+          this.#audits.delete(taskId)
+        }
         break
       }
       case 'CreatorFeesClaimed':

@@ -61,12 +61,24 @@ export interface SimParams {
   claimGrace: number
   /** Minimum collateral per claim, in GRID. */
   minCollateral: number
+  /**
+   * Probability that a single-replica result is audited, in bps (`MarketParams.auditBps`, 100..10000): every
+   * task of the simulated source (a deterministic one) with one replica is auditable. Tasks ask for the default.
+   */
+  auditBps: number
+  /** Seconds eligible providers have to join an audit round (`MarketParams.auditJoinWindow`, 60..86400). */
+  auditJoinWindow: number
   /** The one fee-discount tier: stake (GRID) and discount of the fee (bps). */
   discountTierStake: number
   discountTierBps: number
   // ─── Strategies ───
   /** Fraction of the provider accounts a sybil operator holds. */
   sybilFraction: number
+  /**
+   * GRID the colluding auditor (and the honest auditor it is compared with) stakes: its chance of an audit's
+   * seat grows with its stake (at most what a spare account holds).
+   */
+  colluderStake: number
 }
 
 export const defaultParams: SimParams = {
@@ -102,10 +114,16 @@ export const defaultParams: SimParams = {
   revealWindow: 600,
   claimGrace: 300,
   minCollateral: 0,
+  auditBps: 1_000,
+  auditJoinWindow: 120,
   discountTierStake: 1000,
   discountTierBps: 2_000,
   sybilFraction: 0.3,
+  colluderStake: 1000,
 }
+
+/** GRID each spare account (a strategy's second identity) is given when a world is set up. */
+export const SPARE_ACCOUNT_GRID = 100_000
 
 /** Parameters that must be whole numbers (counts, seconds, basis points). */
 const integral = new Set<keyof SimParams>([
@@ -123,6 +141,8 @@ const integral = new Set<keyof SimParams>([
   'revealWindow',
   'claimGrace',
   'discountTierBps',
+  'auditBps',
+  'auditJoinWindow',
 ])
 
 /** Thrown for an unknown parameter name or a value it cannot take. */
@@ -151,5 +171,10 @@ export function resolveParams(overrides: Readonly<Record<string, number>> = {}):
     throw new SimParamError('providers must be at least 3 (tasks have up to 3 replicas)')
   if (params.k2Share + params.k3Share > 1) throw new SimParamError('k2Share + k3Share must be at most 1')
   if (params.runtimeMin > params.runtimeMax) throw new SimParamError('runtimeMin must not exceed runtimeMax')
+  if (params.colluderStake > SPARE_ACCOUNT_GRID || params.colluderStake < 100) {
+    throw new SimParamError(
+      `colluderStake must be between 100 (the least stake to register) and ${SPARE_ACCOUNT_GRID} (what a spare account holds)`,
+    )
+  }
   return params
 }

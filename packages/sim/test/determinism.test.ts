@@ -31,6 +31,23 @@ describe('runExperiment', () => {
     )
   })
 
+  it('gives the same samples on a fresh chain (block hashes, which audit draws read, do not follow the clock)', async () => {
+    const options = {
+      params: smallParams({ auditBps: 5_000 }),
+      seeds: [7],
+      strategies: [lazyProviderStrategy],
+    }
+    const first = await runExperiment(session, options)
+    const fresh = await openSession()
+    try {
+      const second = await runExperiment(fresh, options)
+      expect(second.outcomes.map((o) => o.samples)).toEqual(first.outcomes.map((o) => o.samples))
+      expect(second.audits).toEqual(first.audits)
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('fails the check when the honest provider it compares with is broken', async () => {
     // Broken on purpose: runs every task three times over (and pays for it).
     const wasteful = (): ProviderBehaviour => {

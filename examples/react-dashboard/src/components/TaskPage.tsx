@@ -3,11 +3,15 @@ import { formatGrid } from '../amount'
 import { ErrorAlert } from './ErrorAlert'
 import { Panel } from './Panel'
 import { SourceLabel } from './SourceLabel'
+import { TaskAudit } from './TaskAudit'
 import { TaskReceipts } from './TaskReceipts'
 import { TaskSlots } from './TaskSlots'
 import { TaskStatusBadge } from './TaskStatusBadge'
 
-/** `#/tasks/<id>`: a task, live, with its slots and, once settled, its verified receipts, output and logs. */
+/**
+ * `#/tasks/<id>`: a task, live, with its slots, its audit (an auditable task) and, once settled, its
+ * verified receipts, output and logs.
+ */
 export function TaskPage({ taskId }: { taskId: bigint }) {
   const task = useTask({ taskId, includeInput: true })
   const data = task.data
@@ -59,8 +63,11 @@ export function TaskPage({ taskId }: { taskId: bigint }) {
                   <dd>{data.revealDeadline.toLocaleString()}</dd>
                 </>
               )}
+              {data.auditBps > 0 && (
+                <TaskAudit auditBps={data.auditBps} audit={data.audit} status={data.status} />
+              )}
             </dl>
-            <TaskSlots slots={data.slots} />
+            <TaskSlots slots={data.slots} replicas={data.replicas} />
           </>
         )}
       </Panel>

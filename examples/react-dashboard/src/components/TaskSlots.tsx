@@ -1,7 +1,7 @@
 import type { Slot } from '@gridforge/sdk'
 
-/** Who claimed each replica slot and where it stands. */
-export function TaskSlots({ slots }: { slots: readonly Slot[] }) {
+/** Who claimed each replica slot (and each auditor's, after an audited result's) and where it stands. */
+export function TaskSlots({ slots, replicas }: { slots: readonly Slot[]; replicas: number }) {
   return (
     <table className="slots">
       <thead>
@@ -16,7 +16,10 @@ export function TaskSlots({ slots }: { slots: readonly Slot[] }) {
       <tbody>
         {slots.map((slot) => (
           <tr key={slot.index} data-testid={`task-slot-${slot.index}`}>
-            <td>{slot.index}</td>
+            <td>
+              {slot.index}
+              {slot.index >= replicas && <span className="muted"> · auditor</span>}
+            </td>
             <td>{slot.status}</td>
             <td>{slot.provider ? <code>{slot.provider}</code> : <span className="muted">–</span>}</td>
             <td>{slot.claimedAt?.toLocaleTimeString() ?? '–'}</td>

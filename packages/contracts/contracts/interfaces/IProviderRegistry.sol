@@ -132,6 +132,9 @@ interface IProviderRegistry {
     function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
     /// @notice Market only: an audit overturned a result counted as completed; it counts as outvoted instead.
     function recordOverturned(address provider, uint256 slashedAmount) external;
+    /// @notice The stake `provider` must keep: minProviderStake while registered and not paused, else 0. A slash
+    /// that leaves less pauses the provider; resuming needs the minimum again.
+    function stakeFloorOf(address provider) external view returns (uint256);
 
     /// @notice Owner only: stake needed to register (≤ MAX_MIN_PROVIDER_STAKE).
     function setMinProviderStake(uint256 minProviderStake) external;

@@ -67,6 +67,9 @@ interface IStaking {
     error StakingInvalidTier(uint256 index);
     /// @notice An amount does not fit in 128 bits.
     error StakingAmountTooLarge(uint256 amount);
+    /// @notice The unbond would leave `remaining` staked, below `floor`: the minimum stake of an active provider
+    /// (pause first) and the stake behind fee discounts of tasks not settled yet (wait for them to settle).
+    error StakingBelowFloor(address account, uint256 remaining, uint256 floor);
 
     /// @notice Most discount tiers the owner may set.
     function MAX_DISCOUNT_TIERS() external view returns (uint256);
@@ -111,6 +114,14 @@ interface IStaking {
     function availableOf(address account) external view returns (uint256);
     /// @notice Client fee discount of `account`, in basis points of the protocol fee.
     function feeDiscountBps(address account) external view returns (uint16);
+    /// @notice Stake `account` cannot unbond: the minimum stake while it is an active provider, and the stake
+    /// of the discount tier its unsettled discounted tasks were submitted with.
+    function stakeFloorOf(address account) external view returns (uint256);
+    /// @notice Market only: the fee discount of a task `account` submits now. A non-zero discount pins the tier's
+    /// stake until the task settles (`unpinDiscount`): a discount is only for stake held while the work is done.
+    function pinDiscount(address account) external returns (uint16 discountBps);
+    /// @notice Market only: a discounted task of `account` settled.
+    function unpinDiscount(address account) external;
     /// @notice The discount tiers, by increasing stake.
     function discountTiers() external view returns (DiscountTier[] memory);
 

@@ -323,7 +323,11 @@ interface ITaskMarket {
     /// @notice The TaskAudits code the market runs audits with (delegatecall).
     function auditsModule() external view returns (address);
     function treasury() external view returns (address);
+    /// @notice The parameters new tasks take.
     function params() external view returns (MarketParams memory);
+    /// @notice The parameters `taskId` settles under: those in force when it was submitted. Changing the
+    /// parameters never alters the terms of a task already submitted.
+    function termsOf(uint256 taskId) external view returns (MarketParams memory);
     /// @notice Number of tasks submitted (the highest id; ids start at 1).
     function taskCount() external view returns (uint256);
     /// @notice Internal balance of `account` (free to withdraw or to escrow).
@@ -425,6 +429,8 @@ interface ITaskMarket {
     // ─── Staking ───
     /// @notice Staking only: sends pending stakers' fees to Staking and returns the amount.
     function releaseStakerFees() external returns (uint256 amount);
+    /// @notice Staking only: whether discount tiers exist (submissions skip the discount lookup without them).
+    function setDiscountsOn(bool on) external;
 
     // ─── Owner ───
     /// @notice Replaces the parameters; each is checked against its bound.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { type Address, parseEther, zeroAddress } from 'viem'
+import { type Address, keccak256, parseEther, toHex, zeroAddress } from 'viem'
 import {
   assertAddress,
   DEFAULT_CAPABILITIES,
@@ -419,7 +419,7 @@ describe('ProviderRegistry', () => {
   })
 
   describe('market hooks', () => {
-    it('recordClaim, recordCompletion and recordFailure are market only', async () => {
+    it('recordClaim, recordCompletion, recordFailure and recordOverturned are market only', async () => {
       const { providers, owner, others } = await networkHelpers.loadFixture(deployGridforge)
       const target = others[1]!.account.address
       for (const caller of [owner, others[0]!]) {
@@ -428,6 +428,7 @@ describe('ProviderRegistry', () => {
           () => providers.write.recordClaim([target, 1, NO_EXTRA_REQUIREMENTS, 0, 0], { account }),
           () => providers.write.recordCompletion([target, 10], { account }),
           () => providers.write.recordFailure([target, false, 1n], { account }),
+          () => providers.write.recordOverturned([target, 1n], { account }),
         ]
         for (const call of calls) {
           await viem.assertions.revertWithCustomErrorWithArgs(
@@ -476,6 +477,16 @@ describe('ProviderRegistry', () => {
 
       await providers.write.recordFailure([provider, false, 0n], { account: market })
       assert.equal(await providers.read.successBps([provider]), 4_000) // 2 / 5
+
+      // An audit overturns a result counted as completed: it counts as outvoted instead, and its slash is added.
+      await providers.write.recordOverturned([provider, grid(3)], { account: market })
+      const overturned = await providers.read.getReputation([provider])
+      assert.equal(overturned.completed, 1)
+      assert.equal(overturned.outvoted, 2)
+      assert.equal(overturned.failed, 2)
+      assert.equal(overturned.claimed, 3)
+      assert.equal(overturned.slashedAmount, grid(10))
+      assert.equal(await providers.read.successBps([provider]), 2_000) // 1 / 5
       await networkHelpers.stopImpersonatingAccount(market)
     })
 
@@ -561,15 +572,18 @@ describe('ProviderRegistry', () => {
       const { providers, market } = gf
       const alice = gf.providerWallets[0]!
       const provider = alice.account.address
-      const sourceId = await gf.publishSource(gf.owner)
+      // not deterministic: a k = 1 result settles at submission, without an audit
+      const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
       await gf.registerProvider(alice, { sourceIds: [sourceId] })
-      const collateral = await market.read.collateralFor([grid(10)])
+      const collateral = await market.read.collateralFor([grid(10), 0])
 
       const done = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
       await market.write.claimTask([done], { account: alice.account })
       assert.equal((await providers.read.getReputation([provider])).claimed, 1)
       await networkHelpers.time.increase(100)
-      await market.write.submitResult([done, 'bafyresult', 'bafyreceipt', 60], { account: alice.account })
+      await market.write.submitResult([done, keccak256(toHex('result')), 'bafyresult', 'bafyreceipt', 60], {
+        account: alice.account,
+      })
 
       const missed = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
       await market.write.claimTask([missed], { account: alice.account })

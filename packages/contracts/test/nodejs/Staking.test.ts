@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { type Address, maxUint128, parseEther, zeroAddress } from 'viem'
+import { type Address, keccak256, maxUint128, parseEther, toHex, zeroAddress } from 'viem'
 import { assertAddress, deployGridforge, type Gridforge, grid, type Wallet } from './helpers/fixture.js'
 
 const connection = await network.create()
@@ -13,7 +13,9 @@ const UNBONDING_PERIOD = 7 * DAY
 const TASK_PAYMENT = grid(10)
 const TASK_FEE = (TASK_PAYMENT * 500n) / 10_000n // 0.5 GRID
 const STAKER_FEES = (TASK_FEE * 1_200n) / 10_000n // 0.06 GRID
-const COLLATERAL = (TASK_PAYMENT * 5_000n) / 10_000n // 5 GRID
+const COLLATERAL = (TASK_PAYMENT * 5_000n) / 10_000n // 5 GRID (not audited)
+/** The result digest the tests' k = 1 results carry. */
+const RESULT_DIGEST = keccak256(toHex('result'))
 
 /** Approves and stakes `amount` as `wallet`; returns the transaction hash. */
 async function stake(gf: Gridforge, wallet: Wallet, amount: bigint) {
@@ -21,9 +23,12 @@ async function stake(gf: Gridforge, wallet: Wallet, amount: bigint) {
   return gf.staking.write.stake([amount], { account: wallet.account })
 }
 
-/** A published source and a registered, subscribed provider (stake 1000 GRID) to run tasks with. */
+/**
+ * A published source and a registered, subscribed provider (stake 1000 GRID) to run tasks with. The source is
+ * not deterministic: its k = 1 results are not audited, so they settle (and unlock the collateral) at submission.
+ */
 async function withProvider(gf: Gridforge) {
-  const sourceId = await gf.publishSource(gf.owner)
+  const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
   const provider = gf.providerWallets[0]!
   await gf.registerProvider(provider, { sourceIds: [sourceId] })
   return { sourceId, provider }
@@ -36,7 +41,9 @@ async function runTask(gf: Gridforge, sourceId: number, provider: Wallet, client
     await gf.defaultTaskParams(sourceId, { maxPayment: TASK_PAYMENT }),
   )
   await gf.market.write.claimTask([taskId], { account: provider.account })
-  await gf.market.write.submitResult([taskId, 'bafyresult', 'bafyreceipt', 60], { account: provider.account })
+  await gf.market.write.submitResult([taskId, RESULT_DIGEST, 'bafyresult', 'bafyreceipt', 60], {
+    account: provider.account,
+  })
   return taskId
 }
 
@@ -309,6 +316,8 @@ describe('Staking', () => {
         'StakingInsufficientAvailable',
         [provider.account.address, available, info.staked],
       )
+      // An active provider keeps the minimum stake: it pauses before unbonding the rest.
+      await gf.providers.write.pause({ account: provider.account })
       await staking.write.requestUnbond([available], { account: provider.account })
       assert.equal(await staking.read.availableOf([provider.account.address]), 0n)
       await gf.checkInvariants()
@@ -492,7 +501,9 @@ describe('Staking', () => {
       )
       assert.equal((await staking.read.stakeOf([provider.account.address])).locked, COLLATERAL)
       await viem.assertions.emitWithArgs(
-        market.write.submitResult([taskId, 'bafyresult', 'bafyreceipt', 60], { account: provider.account }),
+        market.write.submitResult([taskId, RESULT_DIGEST, 'bafyresult', 'bafyreceipt', 60], {
+          account: provider.account,
+        }),
         staking,
         'CollateralUnlocked',
         [provider.account.address, COLLATERAL],
@@ -505,6 +516,8 @@ describe('Staking', () => {
       const gf = await networkHelpers.loadFixture(deployGridforge)
       const { staking, market } = gf
       const { sourceId, provider } = await withProvider(gf)
+      // Below the collateral but above the provider minimum (lowered to 1 wei for the test).
+      await gf.providers.write.setMinProviderStake([1n], { account: gf.owner.account })
       await staking.write.requestUnbond([grid(1_000) - 1n], { account: provider.account })
       const taskId = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
       await viem.assertions.revertWithCustomErrorWithArgs(
@@ -581,7 +594,8 @@ describe('Staking', () => {
       const { staking, market, token, others } = gf
       const carol = others[2]!
       const { sourceId, provider } = await withProvider(gf)
-      // The provider is the only staker and keeps exactly one collateral staked.
+      // The provider is the only staker and keeps exactly one collateral staked (no provider minimum here).
+      await gf.providers.write.setMinProviderStake([0n], { account: gf.owner.account })
       await staking.write.requestUnbond([grid(1_000) - COLLATERAL], { account: provider.account })
       await runTask(gf, sourceId, provider) // all of STAKER_FEES is its, pending in the market
       // It claims again and does not show up: slashed to zero.

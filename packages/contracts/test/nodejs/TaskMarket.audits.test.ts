@@ -22,7 +22,15 @@ const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
 const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
 
 const TaskStatus = { Completed: 4, Failed: 5, Held: 8, Auditing: 9 } as const
-const Verdict = { None: 0, NotDrawn: 1, Pending: 2, Upheld: 3, Overturned: 4, Unresolved: 5, Lapsed: 6 } as const
+const Verdict = {
+  None: 0,
+  NotDrawn: 1,
+  Pending: 2,
+  Upheld: 3,
+  Overturned: 4,
+  Unresolved: 5,
+  Lapsed: 6,
+} as const
 
 /** A deterministic source (creator fee 10 %) and seven providers subscribed to it, 1,000 GRID staked each. */
 async function deployAudits() {
@@ -124,7 +132,11 @@ describe('TaskMarket: audited k = 1 results', () => {
     assert.equal(await w.market.read.balanceOf([provider.account.address]), before)
     assert.equal((await w.staking.read.stakeOf([provider.account.address])).locked, 9n * M)
     const [slot] = await w.market.read.getSlots([taskId])
-    assert.equal(slot?.commitment, `${HONEST.slice(0, 12)}${'0'.repeat(54)}`, 'only the tag of the digest is kept')
+    assert.equal(
+      slot?.commitment,
+      `${HONEST.slice(0, 12)}${'0'.repeat(54)}`,
+      'only the tag of the digest is kept',
+    )
     assert.equal(BigInt(slot?.dueAt ?? 0), block)
     await w.checkInvariants()
   })
@@ -328,10 +340,16 @@ describe('TaskMarket: audited k = 1 results', () => {
     const audit = await w.market.read.getAudit([taskId])
     const seedHash = (await w.publicClient.getBlock({ blockNumber: BigInt(audit.seedBlock) + 1n })).hash
     const seed = keccak256(
-      encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }, { type: 'uint8' }], [seedHash, taskId, 1]),
+      encodeAbiParameters(
+        [{ type: 'bytes32' }, { type: 'uint256' }, { type: 'uint8' }],
+        [seedHash, taskId, 1],
+      ),
     )
     const stake = grid(1_000)
-    const scored = candidates.map((wallet) => ({ wallet, score: ticket(seed, wallet.account.address, stake) }))
+    const scored = candidates.map((wallet) => ({
+      wallet,
+      score: ticket(seed, wallet.account.address, stake),
+    }))
     // Join from the worst ticket to the best: each better one replaces the holder.
     scored.sort((a, b) => (a.score > b.score ? -1 : 1))
     const [worst, ...better] = scored as [(typeof scored)[number], ...typeof scored]
@@ -393,7 +411,9 @@ function account(label: string): Hex {
 
 /** TaskAudits._ticket: (−log2(u) with 32 fractional bits << 96) / stake, u = top 64 bits of keccak(seed, auditor) + 1. */
 function ticket(seed: Hex, auditor: Hex, stake: bigint): bigint {
-  const word = BigInt(keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'address' }], [seed, auditor])))
+  const word = BigInt(
+    keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'address' }], [seed, auditor])),
+  )
   const u = (word >> 192n) + 1n
   const negLog2 = (64n << 32n) - log2(u)
   return (negLog2 << 96n) / stake

@@ -16,11 +16,15 @@ import {
   digestOf,
   ledger,
   type Market,
+  releaseNotDrawn,
   reveal,
   saltOf,
   settlementModel,
   splitPayment,
+  submitAndRelease,
+  submitHeld,
   submitOnSource,
+  submitOpaque,
   submitResult,
   TaskStatus,
   taskTerms,
@@ -48,6 +52,8 @@ describe('TaskMarket balances and fees', () => {
     const { market, staking, token, client, creator } = m
     const alice = m.provs[0]!
     const newOwner = m.others[2]!
+    // The non-deterministic source: the result settles at submission (no audit hold).
+    const sourceId = m.opaqueSourceId
 
     // A discount tier: 500 GRID staked gives 20 % of the fee back. The client stakes for it.
     await staking.write.setDiscountTiers([[{ minStake: grid(500), discountBps: 2_000 }]])
@@ -55,7 +61,7 @@ describe('TaskMarket balances and fees', () => {
     await staking.write.stake([grid(500)], { account: client.account })
     assert.equal(await staking.read.feeDiscountBps([client.account.address]), 2_000)
 
-    const taskId = await submitOnSource(m, { maxPayment: grid(100) })
+    const taskId = await submitOpaque(m, { maxPayment: grid(100) })
     const task = await market.read.getTask([taskId])
     assert.equal(task.feeBps, 500)
     assert.equal(task.discountBps, 2_000)
@@ -63,7 +69,7 @@ describe('TaskMarket balances and fees', () => {
 
     // The source changes hands before the task settles: the fee accrues to the source, and whoever owns it
     // when claiming gets it.
-    await m.sources.write.transfer([m.sourceId, newOwner.account.address], { account: creator.account })
+    await m.sources.write.transfer([sourceId, newOwner.account.address], { account: creator.account })
     await claim(m, alice, taskId)
 
     const stakers = [...m.provs.map((w) => w.account.address), client.account.address]
@@ -94,7 +100,7 @@ describe('TaskMarket balances and fees', () => {
     })
     assert.equal(await market.read.balanceOf([alice.account.address]), grid(95))
     assert.equal(await market.read.balanceOf([client.account.address]), grid(1))
-    assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.4'))
+    assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.4'))
     assert.equal(await market.read.balanceOf([newOwner.account.address]), 0n)
     assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
     assert.equal(await market.read.pendingStakerFees(), grid('0.48'))
@@ -103,18 +109,18 @@ describe('TaskMarket balances and fees', () => {
 
     // The former owner cannot claim; the current owner moves the fees into its internal balance.
     await revertWithCustomErrorWithArgs(
-      market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+      market.write.claimCreatorFees([sourceId], { account: creator.account }),
       market,
       'TaskMarketNotSourceOwner',
-      [m.sourceId, creator.account.address],
+      [sourceId, creator.account.address],
     )
-    const claimHash = await market.write.claimCreatorFees([m.sourceId], { account: newOwner.account })
+    const claimHash = await market.write.claimCreatorFees([sourceId], { account: newOwner.account })
     await viem.assertions.emitWithArgs(claimHash, market, 'CreatorFeesClaimed', [
-      m.sourceId,
+      sourceId,
       newOwner.account.address,
       grid('0.4'),
     ])
-    assert.equal(await market.read.creatorFeesOf([m.sourceId]), 0n)
+    assert.equal(await market.read.creatorFeesOf([sourceId]), 0n)
     assert.equal(await market.read.balanceOf([newOwner.account.address]), grid('0.4'))
     await checkSums(m)
 
@@ -172,7 +178,7 @@ describe('TaskMarket balances and fees', () => {
     await m.token.write.approve([m.staking.address, 7n], { account: m.client.account })
     await m.staking.write.stake([7n], { account: m.client.account })
     const alice = m.provs[0]!
-    const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: 123_456_789_012_347n })
+    const taskId = await submitOpaque(m, { maxPayment: grid(10), pricePerSecond: 123_456_789_012_347n })
     await claim(m, alice, taskId)
     const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
     const terms = await taskTerms(m, taskId)
@@ -207,7 +213,7 @@ describe('TaskMarket balances and fees', () => {
       [bob, 0],
     ] as const) {
       await m.market.write.setParams([{ ...DEFAULT_MARKET_PARAMS, slashToClientBps }])
-      const taskId = await submitOnSource(m, { maxPayment: grid(30) })
+      const taskId = await submitOpaque(m, { maxPayment: grid(30) })
       const { dueAt } = await claim(m, wallet, taskId)
       const terms = await taskTerms(m, taskId)
       const before = await ledger(m, [m.client, wallet, m.creator])
@@ -240,10 +246,13 @@ describe('TaskMarket balances and fees', () => {
   it('collateral is max(minCollateral, maxPayment × collateralBps), fixed at submission', async () => {
     const m = await load()
     await m.market.write.setParams([{ ...DEFAULT_MARKET_PARAMS, minCollateral: grid(8) }])
-    const small = await submitOnSource(m, { maxPayment: grid(10) })
-    const large = await submitOnSource(m, { maxPayment: grid(40) })
+    const small = await submitOpaque(m, { maxPayment: grid(10) })
+    const large = await submitOpaque(m, { maxPayment: grid(40) })
+    // an audited result's bond, (1 − p) / p × maxPayment at p = 10 %, is above both
+    const audited = await submitOnSource(m, { maxPayment: grid(1) })
     assert.equal((await m.market.read.getTask([small])).collateral, grid(8))
     assert.equal((await m.market.read.getTask([large])).collateral, grid(20))
+    assert.equal((await m.market.read.getTask([audited])).collateral, grid(9))
     await m.market.write.setParams([DEFAULT_MARKET_PARAMS])
     const hash = await m.market.write.claimTask([small], { account: m.provs[0]!.account })
     await viem.assertions.emitWithArgs(hash, m.market, 'TaskClaimed', [
@@ -265,49 +274,51 @@ describe('TaskMarket balances and fees', () => {
       const { market, token, creator } = m
       const [alice, bob] = m.provs as [Wallet, Wallet]
       const newOwner = m.others[2]!
+      // The non-deterministic source: results settle at submission.
+      const sourceId = m.opaqueSourceId
 
       // before the transfer: payment 100, fee 5, creator 0.5 (10 %)
-      const before = await submitOnSource(m, { maxPayment: grid(100) })
+      const before = await submitOpaque(m, { maxPayment: grid(100) })
       await claim(m, alice, before)
       await submitResult(m, alice, before)
-      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.5'))
+      assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.5'))
       assert.equal(
         await market.read.balanceOf([creator.account.address]),
         0n,
         'nothing credited at settlement',
       )
 
-      await m.sources.write.transfer([m.sourceId, newOwner.account.address], { account: creator.account })
+      await m.sources.write.transfer([sourceId, newOwner.account.address], { account: creator.account })
       await revertWithCustomErrorWithArgs(
-        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market.write.claimCreatorFees([sourceId], { account: creator.account }),
         market,
         'TaskMarketNotSourceOwner',
-        [m.sourceId, creator.account.address],
+        [sourceId, creator.account.address],
       )
 
       // after the transfer: payment 40, fee 2, creator 0.2
-      const after = await submitOnSource(m, { maxPayment: grid(40) })
+      const after = await submitOpaque(m, { maxPayment: grid(40) })
       await claim(m, bob, after)
       await submitResult(m, bob, after)
-      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.7'))
+      assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.7'))
       assert.equal(await market.read.balanceOf([newOwner.account.address]), 0n)
 
-      const { result } = await market.simulate.claimCreatorFees([m.sourceId], {
+      const { result } = await market.simulate.claimCreatorFees([sourceId], {
         account: newOwner.account.address,
       })
       assert.equal(result, grid('0.7'))
       const marketTokens = await token.read.balanceOf([market.address])
       const owedBefore = await m.liabilities()
-      const hash = await market.write.claimCreatorFees([m.sourceId], { account: newOwner.account })
+      const hash = await market.write.claimCreatorFees([sourceId], { account: newOwner.account })
       await viem.assertions.emitWithArgs(hash, market, 'CreatorFeesClaimed', [
-        m.sourceId,
+        sourceId,
         newOwner.account.address,
         grid('0.7'),
       ])
       const [event] = await m.getEvents(hash, market, 'CreatorFeesClaimed')
-      assert.equal(event!.sourceId, m.sourceId)
+      assert.equal(event!.sourceId, sourceId)
       assert.equal(getAddress(event!.owner), getAddress(newOwner.account.address))
-      assert.equal(await market.read.creatorFeesOf([m.sourceId]), 0n)
+      assert.equal(await market.read.creatorFeesOf([sourceId]), 0n)
       assert.equal(await market.read.balanceOf([newOwner.account.address]), grid('0.7'))
       assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
       // an internal move: no token leaves the market, fees become balance one for one
@@ -325,7 +336,7 @@ describe('TaskMarket balances and fees', () => {
 
       // nothing is claimed twice
       await revertWithCustomError(
-        market.write.claimCreatorFees([m.sourceId], { account: newOwner.account }),
+        market.write.claimCreatorFees([sourceId], { account: newOwner.account }),
         market,
         'TaskMarketNothingToWithdraw',
       )
@@ -342,13 +353,16 @@ describe('TaskMarket balances and fees', () => {
       const [alice, , , dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
       const otherCreator = m.others[1]!
       const stranger = m.others[3]!
-      const source2 = await m.publishSource(otherCreator, { creatorFeeBps: 5_000 })
-      const free = await m.publishSource(otherCreator, { creatorFeeBps: 0 })
+      // Non-deterministic sources, so that the k = 1 results below settle at submission.
+      const sourceId = m.opaqueSourceId
+      const opaque = { deterministic: false }
+      const source2 = await m.publishSource(otherCreator, { creatorFeeBps: 5_000, requirements: opaque })
+      const free = await m.publishSource(otherCreator, { creatorFeeBps: 0, requirements: opaque })
       await m.providers.write.subscribe([[source2, free]], { account: dave.account })
 
       // nothing accrued yet: the owner has nothing to claim
       await revertWithCustomError(
-        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market.write.claimCreatorFees([sourceId], { account: creator.account }),
         market,
         'TaskMarketNothingToWithdraw',
       )
@@ -358,7 +372,7 @@ describe('TaskMarket balances and fees', () => {
       await claim(m, dave, t2)
       await submitResult(m, dave, t2)
       // a task on source 1: creator 0.05 (10 %)
-      const t1 = await submitOnSource(m, { maxPayment: grid(10) })
+      const t1 = await submitOpaque(m, { maxPayment: grid(10) })
       await claim(m, alice, t1)
       await submitResult(m, alice, t1)
       // a task on a source without creator fee: nothing accrues
@@ -366,7 +380,7 @@ describe('TaskMarket balances and fees', () => {
       await claim(m, dave, t3)
       await submitResult(m, dave, t3)
       assert.equal(await market.read.creatorFeesOf([source2]), grid('0.25'))
-      assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.05'))
+      assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.05'))
       assert.equal(await market.read.creatorFeesOf([free]), 0n)
       await revertWithCustomError(
         market.write.claimCreatorFees([free], { account: otherCreator.account }),
@@ -382,26 +396,26 @@ describe('TaskMarket balances and fees', () => {
         [source2, creator.account.address],
       )
       await revertWithCustomErrorWithArgs(
-        market.write.claimCreatorFees([m.sourceId], { account: otherCreator.account }),
+        market.write.claimCreatorFees([sourceId], { account: otherCreator.account }),
         market,
         'TaskMarketNotSourceOwner',
-        [m.sourceId, otherCreator.account.address],
+        [sourceId, otherCreator.account.address],
       )
-      for (const sourceId of [m.sourceId, source2]) {
+      for (const id of [sourceId, source2]) {
         await revertWithCustomErrorWithArgs(
-          market.write.claimCreatorFees([sourceId], { account: stranger.account }),
+          market.write.claimCreatorFees([id], { account: stranger.account }),
           market,
           'TaskMarketNotSourceOwner',
-          [sourceId, stranger.account.address],
+          [id, stranger.account.address],
         )
       }
       // unknown sources (including id 0) revert in the registry
-      for (const sourceId of [0, free + 1]) {
+      for (const unknown of [0, free + 1]) {
         await revertWithCustomErrorWithArgs(
-          market.write.claimCreatorFees([sourceId], { account: stranger.account }),
+          market.write.claimCreatorFees([unknown], { account: stranger.account }),
           m.sources,
           'SourceRegistryUnknownSource',
-          [sourceId],
+          [unknown],
         )
       }
 
@@ -414,10 +428,10 @@ describe('TaskMarket balances and fees', () => {
         [source2, otherCreator.account.address, grid('0.25')],
       )
       await viem.assertions.emitWithArgs(
-        market.write.claimCreatorFees([m.sourceId], { account: creator.account }),
+        market.write.claimCreatorFees([sourceId], { account: creator.account }),
         market,
         'CreatorFeesClaimed',
-        [m.sourceId, creator.account.address, grid('0.05')],
+        [sourceId, creator.account.address, grid('0.05')],
       )
       assert.equal(await market.read.balanceOf([otherCreator.account.address]), grid('0.25'))
       assert.equal(await market.read.balanceOf([creator.account.address]), grid('0.05'))
@@ -430,18 +444,46 @@ describe('TaskMarket balances and fees', () => {
     it('a completed k = 1 task: every further call reverts and no balance moves', async () => {
       const m = await load()
       const [alice, bob] = m.provs as [Wallet, Wallet]
-      const taskId = await submitOnSource(m, { maxPayment: grid(10) })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10) })
       await claim(m, alice, taskId)
       await submitResult(m, alice, taskId)
+      // and one of a deterministic source, held, then released without an audit
+      const released = await submitOnSource(m, { maxPayment: grid(10) })
+      await claim(m, bob, released)
+      await submitAndRelease(m, bob, released)
       const tracked = [m.client, alice, bob, m.creator, m.treasury, m.market.address, m.staking.address]
       const before = await ledger(m, tracked)
+      for (const [id, wallet] of [
+        [released, bob],
+        [taskId, alice],
+      ] as const) {
+        const wrongStatus: [bigint, number] = [id, TaskStatus.Completed]
+        await revertWithCustomErrorWithArgs(
+          submitResult(m, wallet, id),
+          m.market,
+          'TaskMarketWrongStatus',
+          wrongStatus,
+        )
+        await revertWithCustomErrorWithArgs(
+          m.market.write.releaseResult([id]),
+          m.market,
+          'TaskMarketWrongStatus',
+          wrongStatus,
+        )
+        await revertWithCustomErrorWithArgs(
+          m.market.write.joinAudit([id], { account: m.provs[2]!.account }),
+          m.market,
+          'TaskMarketWrongStatus',
+          wrongStatus,
+        )
+        await revertWithCustomErrorWithArgs(
+          m.market.write.finalizeTask([id]),
+          m.market,
+          'TaskMarketWrongStatus',
+          wrongStatus,
+        )
+      }
       const wrong: [bigint, number] = [taskId, TaskStatus.Completed]
-      await revertWithCustomErrorWithArgs(
-        submitResult(m, alice, taskId),
-        m.market,
-        'TaskMarketWrongStatus',
-        wrong,
-      )
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([taskId], { account: bob.account }),
         m.market,
@@ -575,7 +617,7 @@ describe('TaskMarket balances and fees', () => {
     it('withdrawals, treasury payouts and rewards are paid once', async () => {
       const m = await load()
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(10) })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10) })
       await claim(m, alice, taskId)
       await submitResult(m, alice, taskId)
       await m.market.write.withdraw([grid('9.5')], { account: alice.account })
@@ -616,10 +658,14 @@ describe('TaskMarket balances and fees', () => {
     await token.write.approve([staking.address, grid(1_000)], { account: c2.account })
     await staking.write.stake([grid(1_000)], { account: c2.account })
     await step()
-    const source2 = await m.publishSource(m.others[1]!, { creatorFeeBps: 5_000 })
+    // A non-deterministic source: its k = 1 results settle at submission.
+    const source2 = await m.publishSource(m.others[1]!, {
+      creatorFeeBps: 5_000,
+      requirements: { deterministic: false },
+    })
     await m.providers.write.subscribe([[source2]], { account: dave.account })
 
-    // k = 1 metered, by c1 (from balance)
+    // k = 1 metered on the deterministic source, by c1 (from balance): held, then released without an audit
     const t1 = await m.submitTask(
       c1,
       await m.defaultTaskParams(m.sourceId, { maxPayment: grid(50), pricePerSecond: grid('0.1') }),
@@ -627,7 +673,9 @@ describe('TaskMarket balances and fees', () => {
     await step()
     await claim(m, alice, t1)
     await time.increase(123)
-    await submitResult(m, alice, t1, 10_000)
+    await submitHeld(m, alice, t1, digestOf('t1'), 10_000)
+    await step()
+    await releaseNotDrawn(m, t1)
     await step()
 
     // k = 3 with one outvoted, by c2 (discount 30 %)
@@ -658,7 +706,7 @@ describe('TaskMarket balances and fees', () => {
     await market.write.reopenSlot([t3, 0])
     await step()
     await claim(m, carol, t3)
-    await submitResult(m, carol, t3)
+    await submitAndRelease(m, carol, t3)
     await step()
     const t4 = await m.submitTask(c3, await m.defaultTaskParams(source2, { maxPayment: grid(9) }))
     await claim(m, dave, t4)

@@ -15,10 +15,14 @@ import {
   type Market,
   RECEIPT_CID,
   RESULT_CID,
+  RESULT_DIGEST,
+  releaseNotDrawn,
   reveal,
   saltOf,
   settlementModel,
+  submitHeld,
   submitOnSource,
+  submitOpaque,
   submitResult,
   TaskStatus,
   taskTerms,
@@ -101,9 +105,9 @@ describe('TaskMarket hostile paths', () => {
           [deadline],
         )
       }
-      // exactly MAX_TASK_DURATION away is allowed
+      // exactly MAX_TASK_DURATION away is allowed (k = 1 of a deterministic source: 2 × 10 escrowed)
       const at = (await time.latest()) + 10
-      await m.token.write.approve([m.market.address, grid(10)], { account: m.client.account })
+      await m.token.write.approve([m.market.address, grid(20)], { account: m.client.account })
       await atTime(m, at)
       await m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, { deadline: at + 30 * DAY })], {
         account: m.client.account,
@@ -149,13 +153,23 @@ describe('TaskMarket hostile paths', () => {
       const m = await load()
       await m.market.write.setParams([{ ...DEFAULT_MARKET_PARAMS, collateralBps: 20_000 }])
       const maxPayment = 2n ** 88n
+      // not audited: maxPayment × collateralBps
+      await revertWithCustomErrorWithArgs(
+        m.market.write.submitTask([await m.defaultTaskParams(m.opaqueSourceId, { maxPayment })], {
+          account: m.client.account,
+        }),
+        m.market,
+        'TaskMarketAmountTooLarge',
+        [2n ** 89n],
+      )
+      // audited at p = 10 %: the bond, 9 × maxPayment
       await revertWithCustomErrorWithArgs(
         m.market.write.submitTask([await m.defaultTaskParams(m.sourceId, { maxPayment })], {
           account: m.client.account,
         }),
         m.market,
         'TaskMarketAmountTooLarge',
-        [2n ** 89n],
+        [9n * 2n ** 88n],
       )
     })
 
@@ -163,10 +177,19 @@ describe('TaskMarket hostile paths', () => {
       const m = await load()
       await m.deposit(m.client, grid(3))
       await revertWithCustomErrorWithArgs(
-        m.market.write.submitTask([await m.defaultTaskParams(m.sourceId)], { account: m.client.account }),
+        m.market.write.submitTask([await m.defaultTaskParams(m.opaqueSourceId)], {
+          account: m.client.account,
+        }),
         m.market,
         'TaskMarketInsufficientBalance',
         [m.client.account.address, grid(3), grid(10)],
+      )
+      // an auditable k = 1 task needs 2 × maxPayment
+      await revertWithCustomErrorWithArgs(
+        m.market.write.submitTask([await m.defaultTaskParams(m.sourceId)], { account: m.client.account }),
+        m.market,
+        'TaskMarketInsufficientBalance',
+        [m.client.account.address, grid(3), grid(20)],
       )
       await revertWithCustomError(
         m.market.write.submitTasks([[]], { account: m.client.account }),
@@ -303,8 +326,9 @@ describe('TaskMarket hostile paths', () => {
     it('rejects an under-staked provider (StakingInsufficientAvailable)', async () => {
       const m = await load()
       const thin = m.providerWallets[4]!
-      await m.registerProvider(thin, { stake: grid(100), sourceIds: [m.sourceId] })
-      const taskId = await submitOnSource(m, { maxPayment: grid(300) })
+      await m.registerProvider(thin, { stake: grid(100), sourceIds: [m.sourceId, m.opaqueSourceId] })
+      // not audited: collateral 50 % of maxPayment
+      const taskId = await submitOpaque(m, { maxPayment: grid(300) })
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([taskId], { account: thin.account }),
         m.staking,
@@ -322,7 +346,7 @@ describe('TaskMarket hostile paths', () => {
       )
       // collateral already locked on another task is not available
       const bob = m.provs[1]!
-      const big = await submitOnSource(m, { maxPayment: grid(1_900) })
+      const big = await submitOpaque(m, { maxPayment: grid(1_900) })
       await claim(m, bob, big)
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([taskId], { account: bob.account }),
@@ -376,10 +400,10 @@ describe('TaskMarket hostile paths', () => {
         'ProviderRegistryReputationTooLow',
         [alice.account.address, 0, 10_000],
       )
-      // Alice completes one task and passes the gate.
+      // Alice completes one task and passes the gate: an auditable result counts as soon as it is in, held.
       const warmup = await submitOnSource(m)
       await claim(m, alice, warmup)
-      await submitResult(m, alice, warmup)
+      await submitHeld(m, alice, warmup)
       await claim(m, alice, gated)
 
       // Bob no-shows once: 0 completed, success 0 %.
@@ -453,12 +477,19 @@ describe('TaskMarket hostile paths', () => {
         bob.account.address,
       ])
       await revertWithCustomError(
-        m.market.write.submitResult([taskId, '', RECEIPT_CID, 1], { account: alice.account }),
+        m.market.write.submitResult([taskId, zeroHash, RESULT_CID, RECEIPT_CID, 1], {
+          account: alice.account,
+        }),
+        m.market,
+        'TaskMarketZeroDigest',
+      )
+      await revertWithCustomError(
+        m.market.write.submitResult([taskId, RESULT_DIGEST, '', RECEIPT_CID, 1], { account: alice.account }),
         m.market,
         'TaskMarketInvalidCID',
       )
       await revertWithCustomError(
-        m.market.write.submitResult([taskId, RESULT_CID, '', 1], { account: alice.account }),
+        m.market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, '', 1], { account: alice.account }),
         m.market,
         'TaskMarketInvalidCID',
       )
@@ -473,12 +504,17 @@ describe('TaskMarket hostile paths', () => {
 
     it('k = 1: a result exactly at dueAt is on time', async () => {
       const m = await load()
-      const alice = m.provs[0]!
-      const taskId = await submitOnSource(m)
+      const [alice, bob] = m.provs as [Wallet, Wallet]
+      const taskId = await submitOpaque(m)
       const { dueAt } = await claim(m, alice, taskId)
       await atTime(m, dueAt)
       await submitResult(m, alice, taskId)
       assert.equal((await m.market.read.getTask([taskId])).status, TaskStatus.Completed)
+      // an auditable one is accepted (held) too
+      const audited = await submitOnSource(m)
+      const claimed = await claim(m, bob, audited)
+      await atTime(m, claimed.dueAt)
+      await submitHeld(m, bob, audited)
     })
 
     it('mode checks: k > 1 cannot submitResult, k = 1 cannot commit', async () => {
@@ -671,8 +707,17 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketUnknownTask',
         [99n],
       )
-      const { taskId: done } = await claimedTask(m, 1)
-      await submitResult(m, m.provs[0]!, done)
+      const { taskId: done, claims } = await claimedTask(m, 1)
+      await submitHeld(m, m.provs[0]!, done)
+      // a held result is not a claim any more, even once its due time passed
+      await time.increaseTo(claims[0]!.dueAt + 1)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.reopenSlot([done, 0]),
+        m.market,
+        'TaskMarketWrongStatus',
+        [done, TaskStatus.Held],
+      )
+      await releaseNotDrawn(m, done)
       await revertWithCustomErrorWithArgs(
         m.market.write.reopenSlot([done, 0]),
         m.market,
@@ -778,6 +823,10 @@ describe('TaskMarket hostile paths', () => {
         ['claimGrace', { claimGrace: 59 }],
         ['claimGrace', { claimGrace: 86_401 }],
         ['minCollateral', { minCollateral: 10n ** 24n + 1n }],
+        ['auditBps', { auditBps: 99 }],
+        ['auditBps', { auditBps: 10_001 }],
+        ['auditJoinWindow', { auditJoinWindow: 59 }],
+        ['auditJoinWindow', { auditJoinWindow: 86_401 }],
       ]
       for (const [name, change] of cases) {
         await revertWithCustomErrorWithArgs(
@@ -795,6 +844,8 @@ describe('TaskMarket hostile paths', () => {
         revealWindow: 86_400,
         claimGrace: 86_400,
         minCollateral: 10n ** 24n,
+        auditBps: 10_000,
+        auditJoinWindow: 86_400,
       }
       await m.market.write.setParams([upper])
       assert.deepEqual(await m.market.read.params(), upper)
@@ -806,6 +857,8 @@ describe('TaskMarket hostile paths', () => {
         revealWindow: 60,
         claimGrace: 60,
         minCollateral: 0n,
+        auditBps: 100,
+        auditJoinWindow: 60,
       }
       await m.market.write.setParams([lower])
       assert.deepEqual(await m.market.read.params(), lower)
@@ -813,6 +866,7 @@ describe('TaskMarket hostile paths', () => {
 
     it('the constructor rejects zero addresses and out-of-bounds parameters', async () => {
       const m = await load()
+      const audits = await viem.deployContract('TaskAudits', [])
       type Overrides = {
         asset?: `0x${string}`
         sources?: `0x${string}`
@@ -820,6 +874,7 @@ describe('TaskMarket hostile paths', () => {
         params?: object
         unbondingPeriod?: number
         minProviderStake?: bigint
+        auditsModule?: `0x${string}`
       }
       const args = (overrides: Overrides = {}) =>
         [
@@ -830,12 +885,26 @@ describe('TaskMarket hostile paths', () => {
           { ...DEFAULT_MARKET_PARAMS, ...overrides.params },
           overrides.unbondingPeriod ?? 7 * DAY,
           overrides.minProviderStake ?? grid(100),
+          overrides.auditsModule ?? audits.address,
         ] as const
       const deploy = (overrides: Overrides) =>
         viem.deployContract('TaskMarket', args(overrides)) as unknown as Promise<`0x${string}`>
-      for (const overrides of [{ asset: zeroAddress }, { sources: zeroAddress }, { treasury: zeroAddress }]) {
+      for (const overrides of [
+        { asset: zeroAddress },
+        { sources: zeroAddress },
+        { treasury: zeroAddress },
+        { auditsModule: zeroAddress },
+        // the audits module must be code: an account without any is refused
+        { auditsModule: m.treasury },
+      ]) {
         await revertWithCustomError(deploy(overrides), m.market, 'TaskMarketZeroAddress')
       }
+      await revertWithCustomErrorWithArgs(
+        deploy({ params: { auditBps: 99 } }),
+        m.market,
+        'TaskMarketParamOutOfBounds',
+        ['auditBps'],
+      )
       await revertWithCustomErrorWithArgs(
         deploy({ params: { protocolFeeBps: 2_001 } }),
         m.market,

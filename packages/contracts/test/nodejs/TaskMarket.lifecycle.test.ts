@@ -11,6 +11,7 @@ import {
   type TaskParams,
 } from './helpers/fixture.js'
 import {
+  AuditVerdict,
   addressOf,
   assertSettlement,
   atTime,
@@ -22,12 +23,15 @@ import {
   ledger,
   RECEIPT_CID,
   RESULT_CID,
+  releaseNotDrawn,
   SlotStatus,
   SOURCE_CREATOR_FEE_BPS,
   SOURCE_MAX_RUNTIME_SEC,
   saltOf,
   settlementModel,
+  submitHeld,
   submitOnSource,
+  submitOpaque,
   submitResult,
   TaskStatus,
   taskTerms,
@@ -66,13 +70,21 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(getAddress(await m.providers.read.market()), getAddress(market.address))
     assert.equal(getAddress(await m.staking.read.owner()), addressOf(m.owner))
     assert.equal(getAddress(await m.providers.read.owner()), addressOf(m.owner))
-    assert.equal(await market.read.collateralFor([grid(10)]), grid(5))
+    // not audited: maxPayment × collateralBps (50 %)
+    assert.equal(await market.read.collateralFor([grid(10), 0]), grid(5))
+    // audited with p = 10 %: max(50 %, (1 − p) / p = 9, 3) × maxPayment
+    assert.equal(await market.read.collateralFor([grid(10), DEFAULT_MARKET_PARAMS.auditBps]), grid(90))
+    // the audits module the market delegates to is deployed code
+    const audits = await market.read.auditsModule()
+    assert.notEqual(getAddress(audits), getAddress(zeroAddress))
+    assert.ok(((await m.publicClient.getCode({ address: audits })) ?? '0x').length > 2, 'TaskAudits has code')
   })
 
   it('the constructor deploys Staking and ProviderRegistry with itself as their immutable market, owned by the initial owner', async () => {
     const m = await load()
     const initialOwner = m.others[5]!
     // deployed by account 0 for another owner, with its own unbonding period and minimum stake
+    const audits = await viem.deployContract('TaskAudits', [])
     const deployed = await viem.deployContract('TaskMarket', [
       m.token.address,
       m.sources.address,
@@ -81,7 +93,9 @@ describe('TaskMarket lifecycle', () => {
       DEFAULT_MARKET_PARAMS,
       3 * DAY,
       grid(42),
+      audits.address,
     ])
+    assert.equal(getAddress(await deployed.read.auditsModule()), getAddress(audits.address))
     const staking = await viem.getContractAt('Staking', await deployed.read.staking())
     const providers = await viem.getContractAt('ProviderRegistry', await deployed.read.providers())
     assert.notEqual(getAddress(staking.address), getAddress(m.staking.address), 'a new Staking')
@@ -106,12 +120,13 @@ describe('TaskMarket lifecycle', () => {
       )
     }
     // the new ProviderRegistry reads the new Staking: a provider staked there registers and claims on the new market
+    // (a task of the non-deterministic source: not audited, so the collateral is 50 % of the payment)
     const alice = m.provs[0]!
     await m.token.write.approve([staking.address, grid(42)], { account: alice.account })
     await staking.write.stake([grid(42)], { account: alice.account })
     await providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: alice.account })
-    await providers.write.subscribe([[m.sourceId]], { account: alice.account })
-    const params = await m.defaultTaskParams(m.sourceId, { maxPayment: grid(10) })
+    await providers.write.subscribe([[m.opaqueSourceId]], { account: alice.account })
+    const params = await m.defaultTaskParams(m.opaqueSourceId, { maxPayment: grid(10) })
     await m.token.write.approve([deployed.address, grid(10)], { account: m.client.account })
     await deployed.write.submitTask([params], { account: m.client.account })
     await deployed.write.claimTask([1n], { account: alice.account })
@@ -133,10 +148,12 @@ describe('TaskMarket lifecycle', () => {
   })
 
   it('k = 1, fixed price: submit → claim → submitResult settles in one transaction', async () => {
+    // A non-deterministic source: its results cannot be audited, so nothing is held.
     const m = await load()
     const { market, client, creator } = m
+    const sourceId = m.opaqueSourceId
     const [alice] = m.provs as [typeof client]
-    const params = await m.defaultTaskParams(m.sourceId, {
+    const params = await m.defaultTaskParams(sourceId, {
       maxPayment: grid(40),
       minCompleted: 0,
       minSuccessBps: 0,
@@ -150,7 +167,7 @@ describe('TaskMarket lifecycle', () => {
     await viem.assertions.emitWithArgs(submitHash, market, 'TaskSubmitted', [
       1n,
       client.account.address,
-      m.sourceId,
+      sourceId,
       DEFAULT_INPUT_CID,
       escrow,
     ])
@@ -162,7 +179,7 @@ describe('TaskMarket lifecycle', () => {
 
     const task = await market.read.getTask([1n])
     assert.equal(getAddress(task.client), addressOf(client))
-    assert.equal(task.sourceId, m.sourceId)
+    assert.equal(task.sourceId, sourceId)
     assert.equal(task.replicas, 1)
     assert.equal(task.status, TaskStatus.Open)
     assert.equal(task.openSlots, 0b1)
@@ -179,7 +196,9 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(task.requirements.minVramMiB, DEFAULT_SOURCE_REQUIREMENTS.minVramMiB)
     assert.equal(task.requirements.minComputeCapability, DEFAULT_SOURCE_REQUIREMENTS.minComputeCapability)
     assert.equal(task.requirements.maxRuntimeSec, SOURCE_MAX_RUNTIME_SEC)
+    assert.equal(task.requirements.deterministic, false)
     assert.equal(task.revealDeadline, 0)
+    assert.equal(task.auditBps, 0, 'not auditable')
     const [freeSlot] = await market.read.getSlots([1n])
     assert.equal(freeSlot!.status, SlotStatus.Free)
 
@@ -249,7 +268,7 @@ describe('TaskMarket lifecycle', () => {
     // 40 − 5 % = 38 to Alice; fee 2 = 0.2 creator (10 %) + 0.24 stakers (12 %) + 1.56 treasury (the rest).
     // The creator's part accrues to the source; its owner claims it into its balance.
     assert.equal(await market.read.balanceOf([alice.account.address]), grid(38))
-    assert.equal(await market.read.creatorFeesOf([m.sourceId]), grid('0.2'))
+    assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.2'))
     assert.equal(await market.read.balanceOf([creator.account.address]), 0n)
     assert.equal(await market.read.pendingStakerFees(), grid('0.24'))
     assert.equal(await market.read.treasuryAccrued(), grid('1.56'))
@@ -259,6 +278,7 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(settled.status, TaskStatus.Completed)
     const [done] = await market.read.getSlots([1n])
     assert.equal(done!.status, SlotStatus.Submitted)
+    assert.equal((await market.read.getAudit([1n])).verdict, AuditVerdict.None, 'no audit')
     const reputation = await m.providers.read.getReputation([alice.account.address])
     assert.equal(reputation.claimed, 1)
     assert.equal(reputation.completed, 1)
@@ -271,6 +291,93 @@ describe('TaskMarket lifecycle', () => {
     await market.write.withdraw([grid(38)], { account: alice.account })
     assert.equal(await m.token.read.balanceOf([alice.account.address]), aliceTokens + grid(38))
     assert.equal(await market.read.balanceOf([alice.account.address]), 0n)
+  })
+
+  it('k = 1 on a deterministic source: the result is held, and released without an audit it settles as above', async () => {
+    const m = await load()
+    const { market, client, creator } = m
+    const [alice] = m.provs as [typeof client]
+    const keeper = m.others[1]!
+    const taskId = await submitOnSource(m, { maxPayment: grid(40) })
+    // auditable: 2 × 40 escrowed (the first auditor's payment too), collateral 9 × 40 at p = 10 %
+    assert.equal(await m.totalEscrow(), grid(80))
+    const task = await market.read.getTask([taskId])
+    assert.equal(task.auditBps, DEFAULT_MARKET_PARAMS.auditBps)
+    assert.equal(task.collateral, grid(360))
+    const { dueAt } = await claim(m, alice, taskId)
+    const claimedAt = (await market.read.getSlots([taskId]))[0]!.claimedAt
+    const terms = await taskTerms(m, taskId)
+    const before = await ledger(m, [client, alice, creator, keeper, m.treasury])
+
+    // The result is in; nothing is paid and the collateral stays locked. The completion counts now.
+    await atTime(m, claimedAt + 90)
+    const digest = digestOf('held')
+    const { hash: submitHash, blockNumber } = await submitHeld(m, alice, taskId, digest, 75)
+    await viem.assertions.emitWithArgs(submitHash, market, 'ResultSubmitted', [
+      taskId,
+      alice.account.address,
+      0,
+      RESULT_CID,
+      RECEIPT_CID,
+      75,
+    ])
+    assert.deepEqual(await m.getEvents(submitHash, market, 'ReplicaPaid'), [])
+    assert.deepEqual(await m.getEvents(submitHash, market, 'TaskFinalized'), [])
+    const [held] = await market.read.getSlots([taskId])
+    assert.equal(held!.status, SlotStatus.Submitted)
+    assert.equal(held!.claimedAt, 0)
+    assert.ok(held!.dueAt < dueAt, 'dueAt now holds the submission block')
+    const mid = await ledger(m, [client, alice, creator, keeper, m.treasury])
+    assert.deepEqual(mid.balances, before.balances)
+    assert.equal(mid.totalEscrow, grid(80))
+    assert.equal(mid.stakes.get(addressOf(alice))!.locked, grid(360))
+    assert.equal((await m.providers.read.getReputation([alice.account.address])).completed, 1)
+    assert.equal((await market.read.getAudit([taskId])).verdict, AuditVerdict.None)
+    await m.checkInvariants()
+
+    // The draw reads the hash of the block after the submission: not before the one after that.
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      market.write.releaseResult([taskId], { account: keeper.account }),
+      market,
+      'TaskMarketDrawNotReady',
+      [taskId, blockNumber + 2n],
+    )
+    const releaseHash = await releaseNotDrawn(m, taskId, keeper)
+    const after = await ledger(m, [client, alice, creator, keeper, m.treasury])
+    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
+      { provider: alice.account.address, kind: 'paid', runtimeSec: 75 },
+    ])
+    assert.equal(model.escrow, grid(80))
+    assert.equal(model.refund, grid(40))
+    assertSettlement(before, after, model)
+    await viem.assertions.emitWithArgs(releaseHash, market, 'AuditDrawn', [taskId, false])
+    await viem.assertions.emitWithArgs(releaseHash, market, 'ReplicaPaid', [
+      taskId,
+      alice.account.address,
+      0,
+      grid(40),
+      grid(2),
+    ])
+    await viem.assertions.emitWithArgs(releaseHash, market, 'TaskFinalized', [
+      taskId,
+      client.account.address,
+      TaskStatus.Completed,
+      zeroHash,
+      grid(40),
+      grid(40),
+    ])
+    assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Completed)
+    assert.equal((await market.read.getAudit([taskId])).verdict, AuditVerdict.NotDrawn)
+    // the completion was counted once, at submission
+    const reputation = await m.providers.read.getReputation([alice.account.address])
+    assert.equal(reputation.completed, 1)
+    assert.equal(reputation.totalRuntimeSec, 75n)
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      market.write.releaseResult([taskId]),
+      market,
+      'TaskMarketWrongStatus',
+      [taskId, TaskStatus.Completed],
+    )
   })
 
   it('getTask reports the merged requirements: minimums raised, maxRuntimeSec lowered, deterministic = source’s', async () => {
@@ -326,6 +433,8 @@ describe('TaskMarket lifecycle', () => {
     // deterministic is the source's (true), whatever the task asked and whatever k is
     assert.equal(looseTask.requirements.deterministic, true, 'k = 1 task on a deterministic source')
     assert.equal(strictTask.requirements.deterministic, true, 'k = 1 task on a deterministic source')
+    // so a k = 1 result there is audited, with the market's default probability
+    assert.equal(looseTask.auditBps, DEFAULT_MARKET_PARAMS.auditBps)
   })
 
   it('refuses a claim whose due time would pass the deadline: the runtime limit and the grace must fit', async () => {
@@ -352,13 +461,14 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(claimed.dueAt, fits)
   })
 
+  // A non-deterministic source: the result settles at submission (an audited one is held; see the audits suite).
   describe('k = 1, metered', () => {
     it('pays pricePerSecond × runtime, refunds the rest, and caps the runtime by the time since the claim', async () => {
       const m = await load()
       const { market, client, creator } = m
       const alice = m.provs[0]!
       // 0.01 GRID/s up to 10 GRID: 1000 s reach the cap
-      const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       const { dueAt } = await claim(m, alice, taskId)
       const claimedAt = (await market.read.getSlots([taskId]))[0]!.claimedAt
       assert.equal(dueAt, claimedAt + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace)
@@ -405,7 +515,7 @@ describe('TaskMarket lifecycle', () => {
       // The due time is the limit + the claim grace: a provider that waits until then must not bill the grace.
       const m = await load()
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(100), pricePerSecond: grid('0.01') })
+      const taskId = await submitOpaque(m, { maxPayment: grid(100), pricePerSecond: grid('0.01') })
       const { dueAt } = await claim(m, alice, taskId)
       const terms = await taskTerms(m, taskId)
       const before = await ledger(m, [m.client, alice, m.creator])
@@ -430,7 +540,7 @@ describe('TaskMarket lifecycle', () => {
     it('reports the counted (capped) runtime in ResultSubmitted; k = 1 slots do not store it (saves a write)', async () => {
       const m = await load()
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
       const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
       await atTime(m, claimedAt + 200)
@@ -446,7 +556,7 @@ describe('TaskMarket lifecycle', () => {
     it('uses the reported runtime when it is below the elapsed time', async () => {
       const m = await load()
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
       const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
       const terms = await taskTerms(m, taskId)
@@ -472,7 +582,7 @@ describe('TaskMarket lifecycle', () => {
     it('never pays more than maxPayment', async () => {
       const m = await load()
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
+      const taskId = await submitOpaque(m, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
       await claim(m, alice, taskId)
       const claimedAt = (await m.market.read.getSlots([taskId]))[0]!.claimedAt
       await atTime(m, claimedAt + 3_000)
@@ -495,7 +605,7 @@ describe('TaskMarket lifecycle', () => {
     const { market, client, creator } = m
     const [alice, bob] = m.provs as [typeof client, typeof client]
     const keeper = m.others[1]!
-    const taskId = await submitOnSource(m, { maxPayment: grid(30) })
+    const taskId = await submitOpaque(m, { maxPayment: grid(30) })
     const { dueAt } = await claim(m, alice, taskId)
     const terms = await taskTerms(m, taskId)
     assert.equal(terms.collateral, grid(15))
@@ -625,7 +735,9 @@ describe('TaskMarket lifecycle', () => {
     it('refunds an unclaimed task', async () => {
       const m = await load()
       const now = await time.latest()
+      // k = 1 on the deterministic source: auditable, so it escrowed 2 × 7 (the first auditor's payment too)
       const taskId = await submitOnSource(m, { maxPayment: grid(7), deadline: now + 100 })
+      assert.equal(await m.totalEscrow(), grid(14))
       await atTime(m, now + 101)
       const hash = await m.market.write.expireTask([taskId])
       await viem.assertions.emitWithArgs(hash, m.market, 'TaskFinalized', [
@@ -634,9 +746,9 @@ describe('TaskMarket lifecycle', () => {
         TaskStatus.Expired,
         zeroHash,
         0n,
-        grid(7),
+        grid(14),
       ])
-      assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(7))
+      assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(14))
       assert.equal(await m.totalEscrow(), 0n)
     })
   })
@@ -664,9 +776,9 @@ describe('TaskMarket lifecycle', () => {
       'TaskMarketWrongStatus',
       [taskId, TaskStatus.Cancelled],
     )
-    // the refunded balance pays for the next task: no token transfer needed
+    // the refunded balance pays for the next task (k = 1, not audited: escrow 24): no token transfer needed
     const tokens = await m.token.read.balanceOf([client.account.address])
-    await market.write.submitTask([await m.defaultTaskParams(m.sourceId, { maxPayment: grid(24) })], {
+    await market.write.submitTask([await m.defaultTaskParams(m.opaqueSourceId, { maxPayment: grid(24) })], {
       account: client.account,
     })
     assert.equal(await m.token.read.balanceOf([client.account.address]), tokens)
@@ -688,7 +800,9 @@ describe('TaskMarket lifecycle', () => {
         }),
       )
     }
-    const total = batch.reduce((sum, p) => sum + p.maxPayment * BigInt(p.replicas), 0n)
+    // k = 1 on this deterministic source is auditable: it escrows 2 × maxPayment; k > 1 replicas × maxPayment
+    const escrowOf = (p: TaskParams) => p.maxPayment * BigInt(p.replicas === 1 ? 2 : p.replicas)
+    const total = batch.reduce((sum, p) => sum + escrowOf(p), 0n)
     const shortfall = total - grid(50)
     await m.token.write.approve([market.address, shortfall], { account: client.account })
     const { result: firstId } = await market.simulate.submitTasks([batch], {
@@ -708,7 +822,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(getAddress(event.client), addressOf(client))
       assert.equal(event.sourceId, batch[i]!.sourceId)
       assert.equal(event.inputCID, batch[i]!.inputCID)
-      assert.equal(event.escrow, batch[i]!.maxPayment * BigInt(batch[i]!.replicas))
+      assert.equal(event.escrow, escrowOf(batch[i]!))
     }
     const transfers = await m.getEvents(hash, m.token, 'Transfer')
     assert.equal(transfers.length, 1, 'exactly one token transfer')
@@ -734,6 +848,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(task.deadline, params.deadline)
       assert.equal(task.minSuccessBps, params.minSuccessBps)
       assert.equal(task.minCompleted, params.minCompleted)
+      assert.equal(task.auditBps, params.replicas === 1 ? DEFAULT_MARKET_PARAMS.auditBps : 0)
       assert.equal(task.status, TaskStatus.Open)
     }
   })
@@ -746,7 +861,8 @@ describe('TaskMarket lifecycle', () => {
       await m.defaultTaskParams(m.sourceId, { replicas: 2 }),
     ]
     const hash = await m.market.write.submitTasks([batch], { account: m.client.account })
-    assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(70))
+    // 2 × 10 for the auditable k = 1 task, 2 × 10 for the k = 2 one
+    assert.equal(await m.market.read.balanceOf([m.client.account.address]), grid(60))
     const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
     assert.equal(
       receipt.logs.filter((log) => getAddress(log.address) === getAddress(m.token.address)).length,
@@ -845,7 +961,8 @@ describe('TaskMarket lifecycle', () => {
       const { market } = m
       // A deadline that leaves room for the new claim grace (1 day) too.
       const deadline = (await time.latest()) + 3 * 86_400
-      const oldTask = await submitOnSource(m, { maxPayment: grid(10), deadline })
+      const oldTask = await submitOpaque(m, { maxPayment: grid(10), deadline })
+      const oldAudited = await submitOnSource(m, { maxPayment: grid(10) })
       const next = {
         protocolFeeBps: 1_000,
         stakerShareBps: 2_500,
@@ -854,21 +971,36 @@ describe('TaskMarket lifecycle', () => {
         revealWindow: 60,
         claimGrace: 86_400,
         minCollateral: grid(30),
+        auditBps: 2_000,
+        auditJoinWindow: 600,
       }
       const hash = await market.write.setParams([next])
       await viem.assertions.emitWithArgs(hash, market, 'ParamsUpdated', [next])
       assert.deepEqual(await market.read.params(), next)
       // collateral = max(minCollateral, maxPayment × collateralBps)
-      assert.equal(await market.read.collateralFor([grid(10)]), grid(30))
-      assert.equal(await market.read.collateralFor([grid(20)]), grid(40))
+      assert.equal(await market.read.collateralFor([grid(10), 0]), grid(30))
+      assert.equal(await market.read.collateralFor([grid(20), 0]), grid(40))
+      // audited at p = 20 %: also at least (1 − p) / p = 4 and 3 × maxPayment
+      assert.equal(await market.read.collateralFor([grid(10), 2_000]), grid(40))
+      assert.equal(await market.read.collateralFor([grid(10), 10_000]), grid(30))
 
-      const newTask = await submitOnSource(m, { maxPayment: grid(10) })
+      const newTask = await submitOpaque(m, { maxPayment: grid(10) })
+      const newAudited = await submitOnSource(m, { maxPayment: grid(10) })
       const oldTerms = await market.read.getTask([oldTask])
       const newTerms = await market.read.getTask([newTask])
       assert.equal(oldTerms.feeBps, 500)
       assert.equal(oldTerms.collateral, grid(5))
       assert.equal(newTerms.feeBps, 1_000)
       assert.equal(newTerms.collateral, grid(30))
+      // the audit probability and the collateral it implies are fixed at submission too
+      const [oldAuditedTerms, newAuditedTerms] = [
+        await market.read.getTask([oldAudited]),
+        await market.read.getTask([newAudited]),
+      ]
+      assert.equal(oldAuditedTerms.auditBps, 1_000)
+      assert.equal(oldAuditedTerms.collateral, grid(90))
+      assert.equal(newAuditedTerms.auditBps, 2_000)
+      assert.equal(newAuditedTerms.collateral, grid(40))
 
       // the old task settles at its fixed 5 % fee
       const alice = m.provs[0]!
@@ -886,7 +1018,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(getAddress(await market.read.treasury()), getAddress(newTreasury))
 
       const alice = m.provs[0]!
-      const taskId = await submitOnSource(m, { maxPayment: grid(100) })
+      const taskId = await submitOpaque(m, { maxPayment: grid(100) })
       await claim(m, alice, taskId)
       await submitResult(m, alice, taskId)
       const accrued = await market.read.treasuryAccrued()
@@ -926,7 +1058,7 @@ describe('TaskMarket lifecycle', () => {
     const m = await load()
     const { market, staking } = m
     const alice = m.provs[0]!
-    const taskId = await submitOnSource(m, { maxPayment: grid(100) })
+    const taskId = await submitOpaque(m, { maxPayment: grid(100) })
     await claim(m, alice, taskId)
     await submitResult(m, alice, taskId)
     const pending = await market.read.pendingStakerFees()

@@ -22,7 +22,7 @@ import {
   NO_EXTRA_REQUIREMENTS,
   type TaskParams,
 } from './helpers/fixture.js'
-import { digestOf, RECEIPT_CID, RESULT_CID, saltOf, TaskStatus } from './helpers/market.js'
+import { digestOf, RECEIPT_CID, RESULT_CID, RESULT_DIGEST, saltOf, TaskStatus } from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -31,12 +31,15 @@ const { time } = networkHelpers
 /** Mirrors ReentrantToken.Trigger. */
 const Trigger = { Any: 0, Transfer: 1, TransferFrom: 2 } as const
 const UNBONDING_PERIOD = 7 * 24 * 60 * 60
+/** The default source's requirements on a non-deterministic source: its k = 1 results settle at submission. */
+const OPAQUE_REQUIREMENTS = { ...DEFAULT_SOURCE_REQUIREMENTS, deterministic: false }
 
 /**
- * Deploys SourceRegistry and TaskMarket directly on a ReentrantToken (the market's constructor deploys
- * Staking and ProviderRegistry; their addresses are read from it); funds a client and three providers,
- * publishes a deterministic source, registers the providers, and gives the token contract itself an
- * internal market balance (so a reentrant withdraw has something to take if the guard were missing).
+ * Deploys SourceRegistry, TaskAudits and TaskMarket directly on a ReentrantToken (the market's constructor
+ * deploys Staking and ProviderRegistry; their addresses are read from it); funds a client and three providers,
+ * publishes a deterministic source (1: k > 1, audited k = 1) and a non-deterministic one (2: k = 1 settled at
+ * submission), registers the providers, and gives the token contract itself an internal market balance (so a
+ * reentrant withdraw has something to take if the guard were missing).
  */
 async function deployReentrantSystem(connection: NetworkConnection) {
   const { viem, networkHelpers } = connection
@@ -50,6 +53,7 @@ async function deployReentrantSystem(connection: NetworkConnection) {
 
   const token = await viem.deployContract('ReentrantToken', [])
   const sources = await viem.deployContract('SourceRegistry', [])
+  const audits = await viem.deployContract('TaskAudits', [])
   const market = await viem.deployContract('TaskMarket', [
     token.address,
     sources.address,
@@ -58,6 +62,7 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     defaultMarketParams,
     UNBONDING_PERIOD,
     grid(100),
+    audits.address,
   ])
   const staking = await viem.getContractAt('Staking', await market.read.staking())
   const providers = await viem.getContractAt('ProviderRegistry', await market.read.providers())
@@ -79,7 +84,11 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     },
   )
   const sourceId = 1
-  for (const w of provs) await providers.write.subscribe([[sourceId]], { account: w.account })
+  await sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0], {
+    account: owner.account,
+  })
+  const opaqueSourceId = 2
+  for (const w of provs) await providers.write.subscribe([[sourceId, opaqueSourceId]], { account: w.account })
 
   // The token contract, as an account, holds 100 RENT in the market.
   await token.write.mint([token.address, grid(1_000)])
@@ -103,6 +112,7 @@ async function deployReentrantSystem(connection: NetworkConnection) {
       requirements: NO_EXTRA_REQUIREMENTS,
       minSuccessBps: 0,
       minCompleted: 0,
+      auditBps: 0,
       ...overrides,
     }
   }
@@ -148,6 +158,7 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     providers,
     market,
     sourceId,
+    opaqueSourceId,
     taskParams,
     liabilities,
     totalEscrow,
@@ -218,9 +229,15 @@ async function signPermit(s: System, wallet: System['client'], spender: Address,
   return { value, deadline, v: v === undefined ? yParity + 27 : Number(v), r, s: sig }
 }
 
+/**
+ * Submits a task as the client, approving its escrow (2 × maxPayment for a k = 1 task of a deterministic
+ * source, whose result is auditable), and returns its id. The default source is the deterministic one.
+ */
 async function submit(s: System, overrides: Partial<TaskParams> = {}) {
   const params = await s.taskParams(overrides)
-  const escrow = params.maxPayment * BigInt(params.replicas)
+  const [, , requirements] = await s.sources.read.getSourceTerms([params.sourceId])
+  const auditable = params.replicas === 1 && requirements.deterministic
+  const escrow = params.maxPayment * (auditable ? 2n : BigInt(params.replicas))
   await s.token.write.approve([s.market.address, escrow], { account: s.client.account })
   await s.market.write.submitTask([params], { account: s.client.account })
   return s.market.read.taskCount()
@@ -276,9 +293,9 @@ describe('TaskMarket reentrancy through a malicious token', () => {
 
     it('submitTask: a reentrant submitTask is blocked; exactly one task exists', async () => {
       const s = await load()
-      const inner = await s.taskParams({ maxPayment: grid(10) })
+      const inner = await s.taskParams({ sourceId: s.opaqueSourceId, maxPayment: grid(10) })
       await arm(s, s.market.address, marketCall(s, 'submitTask', [inner]))
-      const taskId = await submit(s, { maxPayment: grid(10) })
+      const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(10) })
       await assertBlocked(s, 'submitTask → submitTask')
       assert.equal(taskId, 1n)
       assert.equal(await s.market.read.taskCount(), 1n)
@@ -292,11 +309,13 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, token, client } = s
       await token.write.execute([
         market.address,
-        marketCall(s, 'submitTask', [await s.taskParams({ maxPayment: grid(40) })]),
+        marketCall(s, 'submitTask', [
+          await s.taskParams({ sourceId: s.opaqueSourceId, maxPayment: grid(40) }),
+        ]),
       ])
       assert.equal(await market.read.balanceOf([token.address]), grid(60))
       await arm(s, market.address, marketCall(s, 'cancelTask', [1n]))
-      const batch = [await s.taskParams(), await s.taskParams({ replicas: 2 })]
+      const batch = [await s.taskParams({ sourceId: s.opaqueSourceId }), await s.taskParams({ replicas: 2 })]
       await token.write.approve([market.address, grid(30)], { account: client.account })
       await market.write.submitTasks([batch], { account: client.account })
       await assertBlocked(s, 'submitTasks → cancelTask')
@@ -312,7 +331,9 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, client } = s
       await arm(s, market.address, marketCall(s, 'withdraw', [grid(1)]))
       const permit = await signPermit(s, client, market.address, grid(10))
-      await market.write.submitTaskWithPermit([await s.taskParams(), permit], { account: client.account })
+      await market.write.submitTaskWithPermit([await s.taskParams({ sourceId: s.opaqueSourceId }), permit], {
+        account: client.account,
+      })
       await assertBlocked(s, 'submitTaskWithPermit → withdraw')
       assert.equal(await s.totalEscrow(), grid(10))
       assert.equal(await market.read.balanceOf([s.token.address]), grid(100))
@@ -358,9 +379,11 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     it('withdrawTreasury: a reentrant withdrawTreasury is blocked and the treasury is paid once', async () => {
       const s = await load()
       const { market, token } = s
-      const taskId = await submit(s, { maxPayment: grid(100) })
+      const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: s.provs[0]!.account })
-      await market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, 60], { account: s.provs[0]!.account })
+      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+        account: s.provs[0]!.account,
+      })
       const accrued = await market.read.treasuryAccrued()
       assert.ok(accrued > 0n)
       await arm(s, market.address, marketCall(s, 'withdrawTreasury'))
@@ -375,21 +398,24 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const s = await load()
       const { market, token, sources, client } = s
       const alice = s.provs[0]!
-      // The token contract publishes source 2 (10 % creator fee) and earns its creator fees.
+      // The token contract publishes source 3 (non-deterministic, 10 % creator fee) and earns its creator fees.
       await token.write.execute([
         sources.address,
         encodeFunctionData({
           abi: sources.abi,
           functionName: 'publish',
-          args: [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0],
+          args: [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0],
         }),
       ])
-      const sourceId = 2
+      const sourceId = 3
+      assert.equal(await sources.read.sourceCount(), sourceId)
       assert.equal(getAddress(await sources.read.ownerOf([sourceId])), getAddress(token.address))
       await s.providers.write.subscribe([[sourceId]], { account: alice.account })
       const taskId = await submit(s, { sourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: alice.account })
-      await market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, 60], { account: alice.account })
+      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+        account: alice.account,
+      })
       // fee 5, creator 0.5
       assert.equal(await market.read.creatorFeesOf([sourceId]), grid('0.5'))
       await s.checkInvariants()
@@ -414,9 +440,11 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const s = await load()
       const { market, staking, token } = s
       const alice = s.provs[0]!
-      const taskId = await submit(s, { maxPayment: grid(100) })
+      const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: alice.account })
-      await market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, 60], { account: alice.account })
+      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+        account: alice.account,
+      })
       const pending = await market.read.pendingStakerFees()
       assert.ok(pending > 0n)
 
@@ -486,6 +514,37 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await s.checkInvariants()
     })
 
+    it('finalizeTask on an audit: a reentrant finalizeTask is blocked; the auditor that missed its commitment is slashed once', async () => {
+      const s = await load()
+      const { market, staking } = s
+      const [alice, bob] = s.provs as [System['client'], System['client']]
+      // k = 1 on the deterministic source, audited with probability 100 %: the draw always opens an audit.
+      const taskId = await submit(s, { maxPayment: grid(10), auditBps: 10_000 })
+      await market.write.claimTask([taskId], { account: alice.account })
+      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+        account: alice.account,
+      })
+      await networkHelpers.mine(2)
+      await market.write.releaseResult([taskId])
+      assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Auditing)
+      // Bob joins the first round (from two blocks after it opened) and never commits.
+      await networkHelpers.mine(2)
+      await market.write.joinAudit([taskId], { account: bob.account })
+      const { collateral } = await market.read.getTask([taskId])
+      assert.equal(collateral, grid(30), 'at p = 100 %: 3 × maxPayment')
+      await time.increaseTo((await market.read.getAudit([taskId])).commitDeadline + 1)
+      await arm(s, market.address, marketCall(s, 'finalizeTask', [taskId]), Trigger.Transfer)
+      await market.write.finalizeTask([taskId])
+      await assertBlocked(s, 'finalizeTask (audit) → finalizeTask')
+      // slashed once; the slash is held by the audit to pay the next round, which opened
+      assert.equal((await staking.read.stakeOf([bob.account.address])).staked, grid(1_000) - collateral)
+      const audit = await market.read.getAudit([taskId])
+      assert.equal(audit.slashed, collateral)
+      assert.equal(audit.round, 2)
+      assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Auditing)
+      await s.checkInvariants()
+    })
+
     it('expireTask: a reentrant expireTask is blocked; the overdue claimant is slashed once', async () => {
       const s = await load()
       const { market, staking } = s
@@ -493,7 +552,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const now = await time.latest()
       // The shortest deadline a claim accepts: the source's runtime limit (1 h) and the claim grace (5 min).
       const deadline = now + 10 + 3_600 + 300
-      const taskId = await submit(s, { maxPayment: grid(20), deadline })
+      const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(20), deadline })
       await time.setNextBlockTimestamp(now + 10)
       await market.write.claimTask([taskId], { account: alice.account })
       await time.increaseTo(deadline + 1)
@@ -535,11 +594,17 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     const { market, token, client } = s
     const [alice, bob] = s.provs as [System['client'], System['client']]
 
-    const t1 = await submit(s, { maxPayment: grid(10), pricePerSecond: grid('0.01') })
+    const t1 = await submit(s, {
+      sourceId: s.opaqueSourceId,
+      maxPayment: grid(10),
+      pricePerSecond: grid('0.01'),
+    })
     await market.write.claimTask([t1], { account: alice.account })
     const [slot] = await market.read.getSlots([t1])
     await time.setNextBlockTimestamp(slot!.claimedAt + 100)
-    await market.write.submitResult([t1, RESULT_CID, RECEIPT_CID, 100], { account: alice.account })
+    await market.write.submitResult([t1, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 100], {
+      account: alice.account,
+    })
     // payment 1: provider 0.95, client refund 9
     assert.equal(await market.read.balanceOf([alice.account.address]), grid('0.95'))
     assert.equal(await market.read.balanceOf([client.account.address]), grid(9))
@@ -566,9 +631,11 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     assert.equal(await market.read.balanceOf([bob.account.address]), grid(19))
     assert.equal(await s.totalEscrow(), 0n)
 
-    // the source's owner claims the creator fees of both tasks, then everyone withdraws
-    assert.ok((await market.read.creatorFeesOf([s.sourceId])) > 0n)
-    await market.write.claimCreatorFees([s.sourceId], { account: s.owner.account })
+    // the sources' owner claims the creator fees of both tasks, then everyone withdraws
+    for (const sourceId of [s.opaqueSourceId, s.sourceId]) {
+      assert.ok((await market.read.creatorFeesOf([sourceId])) > 0n)
+      await market.write.claimCreatorFees([sourceId], { account: s.owner.account })
+    }
     for (const w of [alice, bob, client, s.owner]) {
       const balance = await market.read.balanceOf([w.account.address])
       if (balance === 0n) continue

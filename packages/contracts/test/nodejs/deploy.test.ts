@@ -69,7 +69,14 @@ describe('deployment', () => {
         revealWindow: 600,
         claimGrace: 300,
         minCollateral: 0n,
+        auditBps: 1_000,
+        auditJoinWindow: 120,
       })
+      // the audits module the market runs audits with (delegatecall) is deployed code
+      const audits = await market.read.auditsModule()
+      assert.ok(!isAddressEqual(audits, zeroAddress))
+      const publicClient = await connection.viem.getPublicClient()
+      assert.ok(((await publicClient.getCode({ address: audits })) ?? '0x').length > 2, 'TaskAudits has code')
       assert.equal(await staking.read.unbondingPeriod(), 7 * 24 * 60 * 60)
       assert.equal(await providers.read.minProviderStake(), 100n * 10n ** 18n)
     })

@@ -7,7 +7,16 @@ import {SourceRegistry} from "../../contracts/SourceRegistry.sol";
 import {Staking} from "../../contracts/Staking.sol";
 import {TaskMarket} from "../../contracts/TaskMarket.sol";
 import {DiscountTier} from "../../contracts/interfaces/IStaking.sol";
-import {ITaskMarket, Slot, SlotStatus, Task, TaskParams, TaskStatus} from "../../contracts/interfaces/ITaskMarket.sol";
+import {
+    Audit,
+    AuditVerdict,
+    ITaskMarket,
+    Slot,
+    SlotStatus,
+    Task,
+    TaskParams,
+    TaskStatus
+} from "../../contracts/interfaces/ITaskMarket.sol";
 import {Fixture, System} from "./Fixture.sol";
 import {TestBase, Vm} from "./Vm.sol";
 
@@ -19,18 +28,25 @@ import {TestBase, Vm} from "./Vm.sol";
 /// comparing their code with the artifacts, and dozens of filled-in immutable slots defeat that comparison.
 /// Ghost ledgers fed from the market's own ReplicaPaid / TaskFinalized logs check that nothing is paid
 /// twice. block.timestamp is kept in `currentTime` and re-applied at the start of every action, so time only
-/// moves through `warp`.
+/// moves through `warp`; likewise block.number is kept in `currentBlock`, and every action runs one block after
+/// the previous one (`mine` skips more, sometimes past the 256 blocks whose hashes the EVM keeps).
+/// Audits: k = 1 results of deterministic sources are held; `release` draws them (choosing the draw's block hash
+/// with setBlockhash half of the time, so that drawn and passed results are both common), other providers
+/// `joinAudit`, auditors commit and reveal agreeing or disagreeing digests through `commit` / `reveal`, and
+/// `finalize` moves rounds whose time is over, until a verdict.
 contract Handler is TestBase {
     uint256 internal constant CLIENTS = 3;
-    uint256 internal constant PROVIDERS = 4;
+    /// @dev Eight providers: the one that ran a result and up to six auditors (1 + 2 + 2 + 1 over four rounds).
+    uint256 internal constant PROVIDERS = 8;
     uint256 internal constant CREATORS = 2;
     uint256 internal constant CLIENT_TOKENS = 1_000_000e18;
     uint256 internal constant PROVIDER_TOKENS = 100_000e18;
-    uint256 internal constant PROVIDER_STAKE = 2_000e18;
+    /// @dev Provider i stakes (i + 1) × this: audit tickets are stake-weighted, and an audited result's collateral
+    /// is 9 × maxPayment (4,500e18 at MAX_PAYMENT), which the smallest stake can lock once.
+    uint256 internal constant PROVIDER_STAKE = 5_000e18;
     uint96 internal constant MAX_PAYMENT = 500e18;
     string internal constant CID = "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku";
-    /// @dev Stands for the sha2-256 digest of CID (the market compares digests; it does not parse CIDs).
-    bytes32 internal constant DIGEST = keccak256("output");
+    uint256 internal constant BPS = 10_000;
 
     GridToken public token;
     SourceRegistry public sources;
@@ -48,8 +64,10 @@ contract Handler is TestBase {
     uint32[] internal _deterministicSources;
     uint32[] internal _allSources;
     mapping(uint32 sourceId => address) public sourceOwner;
+    mapping(uint32 sourceId => bool) internal _deterministic;
 
     uint256 public currentTime;
+    uint256 public currentBlock;
 
     /// @dev Tasks not yet in a final status; `_liveIndex` is position + 1.
     uint256[] internal _live;
@@ -62,6 +80,27 @@ contract Handler is TestBase {
 
     mapping(uint256 taskId => mapping(address provider => Committed)) internal _committed;
 
+    /// @dev What the handler knows of a task from its own parameters and the market's logs.
+    struct GhostTask {
+        uint96 maxPayment;
+        uint80 pricePerSecond;
+        uint8 replicas;
+        /// @dev k = 1 of a deterministic source: held for the audit draw.
+        bool auditable;
+        /// @dev AuditDrawn logs seen, and whether the draw opened an audit.
+        uint8 draws;
+        bool audited;
+        AuditVerdict verdict;
+        /// @dev The runtime the market counted for the k = 1 result (ResultSubmitted).
+        uint32 runtime;
+        /// @dev The digest the provider submitted (k = 1).
+        bytes32 digest;
+        /// @dev Σ collateral slashed since the audit opened: what may pay auditors beyond the escrow.
+        uint256 auditSlashed;
+    }
+
+    mapping(uint256 taskId => GhostTask) internal _ghost;
+
     // ─── Ghosts ───
     mapping(uint256 taskId => uint256) public ghostEscrow;
     mapping(uint256 taskId => uint256) public ghostPaid;
@@ -71,6 +110,17 @@ contract Handler is TestBase {
     uint256 public ghostFinalizedTasks;
     uint256 public ghostPaidReplicas;
     uint256 public ghostSlashes;
+    /// @notice Audit coverage: draws that passed / opened an audit, rounds opened by round number (index 0: a
+    /// round re-opened because its seed block's hash was gone), auditors joined, replaced by a better ticket,
+    /// slashed for a missed commitment or reveal, slashed as outvoted, and verdicts by AuditVerdict.
+    uint256 public ghostNotDrawn;
+    uint256 public ghostDrawn;
+    uint256[5] public ghostRounds;
+    uint256 public ghostJoins;
+    uint256 public ghostReplaced;
+    uint256 public ghostForfeits;
+    uint256 public ghostOutvotedAuditors;
+    uint256[7] public ghostVerdicts;
     /// @notice Broken "paid once" rules; the invariant requires zero. The first one is described below.
     uint256 public ghostViolations;
     string public firstViolation;
@@ -84,6 +134,7 @@ contract Handler is TestBase {
 
     modifier action() {
         vm.warp(currentTime);
+        vm.roll(++currentBlock);
         // Restarts (and empties) the log buffer: logs of a discarded, reverted call must not be counted.
         vm.recordLogs();
         _acted = false;
@@ -95,6 +146,7 @@ contract Handler is TestBase {
     constructor() {
         currentTime = 1_750_000_000;
         vm.warp(currentTime);
+        currentBlock = vm.getBlockNumber();
         System memory s = Fixture.deploy(Fixture.defaultParams(), TREASURY);
         (token, sources, staking, providers, market) = (s.token, s.sources, s.staking, s.providers, s.market);
 
@@ -121,7 +173,7 @@ contract Handler is TestBase {
             token.transfer(provider, PROVIDER_TOKENS);
             _approveAll(provider);
             vm.prank(provider);
-            staking.stake(PROVIDER_STAKE);
+            staking.stake(PROVIDER_STAKE * (i + 1));
             vm.prank(provider);
             providers.register(Fixture.capabilities(), CID);
             vm.prank(provider);
@@ -250,9 +302,29 @@ contract Handler is TestBase {
         if (found) _claim(taskId, t.collateral, providerSeed);
     }
 
-    function submitResult(uint256 taskSeed, uint32 runtimeSec) external action {
+    /// @param honesty 0-1: the honest digest; 2: the colluding auditors' wrong digest; 3: a wrong digest of its own.
+    function submitResult(uint256 taskSeed, uint32 runtimeSec, uint8 honesty) external action {
         (bool found, uint256 taskId, Task memory t) = _find(taskSeed, _submittable);
-        if (found) _submitResult(taskId, t, runtimeSec);
+        if (found) _submitResult(taskId, t, runtimeSec, honesty);
+    }
+
+    /// @notice Draws a held result (or checks that it cannot be drawn yet).
+    function release(uint256 taskSeed, uint256 seed) external action {
+        (bool found, uint256 taskId,) = _find(taskSeed, _held);
+        if (found) _release(taskId, seed);
+    }
+
+    /// @notice Another registered provider joins an audit round that is open for joining.
+    function joinAudit(uint256 taskSeed, uint256 providerSeed) external action {
+        (bool found, uint256 taskId, Task memory t) = _find(taskSeed, _joinable);
+        if (found) _join(taskId, t, providerSeed);
+    }
+
+    /// @notice Moves block.number forward: mostly a block or two, sometimes past the 256 blocks of known hashes.
+    function mine(uint256 blocks) external action {
+        _acted = true;
+        currentBlock += blocks % 8 == 0 ? bound(blocks, 250, 300) : bound(blocks, 1, 3);
+        vm.roll(currentBlock);
     }
 
     /// @param honesty 0-1: the honest digest; 2: a wrong digest shared by every dishonest provider (collusion);
@@ -283,13 +355,19 @@ contract Handler is TestBase {
     }
 
     /// @notice Takes a random live task up to twelve steps along its lifecycle (claims, result or commitments,
-    /// reveals, keeper exits), so that complete k-replica lifecycles are common rather than rare. Each step may
-    /// also be a no-show: a reveal is sometimes withheld.
+    /// reveals, keeper exits; draws, joins and audit rounds), so that complete k-replica lifecycles and audits are
+    /// common rather than rare. Each step may also be a no-show: a reveal is sometimes withheld. Half of the
+    /// time a held or audited task is taken if there is one (audits take the most steps).
     function advance(uint256 taskSeed, uint256 seed) external action {
         if (_live.length == 0) return;
         uint256 taskId = _live[taskSeed % _live.length];
+        if (seed % 2 == 0) {
+            (bool found, uint256 held,) = _find(taskSeed, _heldOrAuditing);
+            if (found) taskId = held;
+        }
         uint256 steps = 1 + seed % 12;
         for (uint256 i; i < steps && _liveIndex[taskId] != 0; ++i) {
+            if (i != 0) vm.roll(++currentBlock); // one transaction per block
             _step(taskId, market.getTask(taskId), uint256(keccak256(abi.encode(seed, i))));
             _readLogs();
             vm.recordLogs();
@@ -310,6 +388,8 @@ contract Handler is TestBase {
 
     // ─── Staking ───
 
+    /// @notice Stakes more; a provider the registry paused for being under its minimum stake resumes once it
+    /// has it again.
     function stake(uint256 actorSeed, uint256 amount) external action {
         address actor = _actor(actorSeed);
         uint256 held = token.balanceOf(actor);
@@ -318,11 +398,21 @@ contract Handler is TestBase {
         _acted = true;
         vm.prank(actor);
         staking.stake(amount);
+        if (providers.getProvider(actor).paused && staking.stakeOf(actor).staked >= providers.minProviderStake()) {
+            vm.prank(actor);
+            providers.resume();
+        }
     }
 
+    /// @notice Unbonds available stake above the account's floor (an active provider's minimum, the stake behind
+    /// its discounted tasks).
     function requestUnbond(uint256 actorSeed, uint256 amount) external action {
         address actor = _actor(actorSeed);
         uint256 available = staking.availableOf(actor);
+        uint256 staked = staking.stakeOf(actor).staked;
+        uint256 floor = _stakeFloorOf(actor);
+        uint256 aboveFloor = staked > floor ? staked - floor : 0;
+        if (aboveFloor < available) available = aboveFloor;
         if (available == 0) return;
         amount = bound(amount, 1, available);
         _acted = true;
@@ -366,7 +456,8 @@ contract Handler is TestBase {
         return _allSources;
     }
 
-    /// @notice Σ replicas × maxPayment over tasks not yet final: what the market must hold in escrow.
+    /// @notice Σ escrow over tasks not yet final: what the market must hold for them besides what their audits
+    /// slashed (maxPayment × replicas, or × 2 for an auditable k = 1 result).
     function liveEscrow() external view returns (uint256 escrow) {
         for (uint256 i; i < _live.length; ++i) {
             escrow += ghostEscrow[_live[i]];
@@ -377,6 +468,18 @@ contract Handler is TestBase {
     function setTime(uint256 time) external {
         currentTime = time;
         vm.warp(time);
+    }
+
+    /// @notice Moves the handler's block number (used by the exit after a run).
+    function setBlock(uint256 number) external {
+        currentBlock = number;
+        vm.roll(number);
+    }
+
+    /// @notice BLOCKHASH at the current block, read in a frame of its own (the optimizer may reuse a value read
+    /// before a setBlockhash in the same function).
+    function blockHashOf(uint256 number) external view returns (bytes32) {
+        return blockhash(number);
     }
 
     /// @notice Tasks not yet final.
@@ -407,6 +510,7 @@ contract Handler is TestBase {
         );
         _allSources.push(sourceId);
         sourceOwner[sourceId] = creator;
+        _deterministic[sourceId] = deterministic;
         if (deterministic) _deterministicSources.push(sourceId);
     }
 
@@ -419,28 +523,49 @@ contract Handler is TestBase {
         bool metered
     ) private view returns (TaskParams memory) {
         replicas = uint8(bound(replicas, 1, 3));
-        uint32 sourceId = replicas > 1
+        // k = 1 takes a deterministic source (an audited result) three times out of four.
+        uint32 sourceId = replicas > 1 || (sourceSeed >> 128) % 4 != 0
             ? _deterministicSources[sourceSeed % _deterministicSources.length]
             : _allSources[sourceSeed % _allSources.length];
         maxPayment = uint96(bound(maxPayment, 1e9, MAX_PAYMENT));
         // Metered prices reach maxPayment somewhere between a few seconds and a couple of hours of runtime.
         pricePerSecond = metered ? uint80(bound(pricePerSecond, 1, maxPayment / 30 + 1)) : 0;
         uint40 deadline = uint40(currentTime + bound(duration, 10 minutes, 2 days));
-        return Fixture.task(sourceId, maxPayment, pricePerSecond, replicas, deadline);
+        TaskParams memory p = Fixture.task(sourceId, maxPayment, pricePerSecond, replicas, deadline);
+        // Half of the tasks buy a higher audit probability than the protocol's (ignored unless k = 1 of a
+        // deterministic source), up to certainty.
+        uint256 r = uint256(keccak256(abi.encode(sourceSeed, maxPayment, duration)));
+        if (r % 2 == 0) p.auditBps = uint16(bound(r >> 8, market.params().auditBps, BPS));
+        return p;
     }
 
     function _track(uint256 taskId, TaskParams memory p) private {
-        ghostEscrow[taskId] = uint256(p.maxPayment) * p.replicas;
+        bool auditable = p.replicas == 1 && _deterministic[p.sourceId];
+        ghostEscrow[taskId] = uint256(p.maxPayment) * (auditable ? 2 : p.replicas);
+        GhostTask storage g = _ghost[taskId];
+        (g.maxPayment, g.pricePerSecond, g.replicas, g.auditable) =
+            (p.maxPayment, p.pricePerSecond, p.replicas, auditable);
         ++ghostTasks;
         _live.push(taskId);
         _liveIndex[taskId] = _live.length;
+        // The audit probability and the collateral the task was given.
+        Task memory t = market.getTask(taskId);
+        uint16 auditBps = !auditable ? 0 : p.auditBps == 0 ? market.params().auditBps : p.auditBps;
+        if (t.auditBps != auditBps) _violation(taskId, "task auditBps != the submission rule");
+        if (t.collateral != market.collateralFor(p.maxPayment, auditBps)) {
+            _violation(taskId, "collateral != collateralFor");
+        }
     }
 
     function _step(uint256 taskId, Task memory t, uint256 seed) private {
-        if (_claimable(taskId, t) && (t.replicas == 1 || seed % 2 == 0 || !_committable(taskId, t))) {
+        if (t.status == TaskStatus.Held) {
+            if (currentBlock >= market.getSlots(taskId)[0].dueAt + 2) _release(taskId, seed);
+        } else if (t.status == TaskStatus.Auditing) {
+            _stepAudit(taskId, t, seed);
+        } else if (_claimable(taskId, t) && (t.replicas == 1 || seed % 2 == 0 || !_committable(taskId, t))) {
             _claim(taskId, t.collateral, seed);
         } else if (_submittable(taskId, t)) {
-            _submitResult(taskId, t, uint32(seed >> 8));
+            _submitResult(taskId, t, uint32(seed >> 8), uint8(seed >> 48));
         } else if (_committable(taskId, t)) {
             _commit(taskId, seed, uint8(seed >> 8));
         } else if (_revealable(taskId, t)) {
@@ -454,13 +579,145 @@ contract Handler is TestBase {
         }
     }
 
-    /// @dev Claims with the first provider, from a random start, that is not on the task and can lock the
-    /// collateral (providers unbond too, so some cannot).
+    /// @dev One step of an audit: joins while joining is open (or lets it close), commits and reveals (or misses
+    /// them), finalizes a round whose time is over, or lets the round's time run out.
+    function _stepAudit(uint256 taskId, Task memory t, uint256 seed) private {
+        Audit memory a = market.getAudit(taskId);
+        if (currentTime <= a.joinDeadline) {
+            if (currentBlock < uint256(a.seedBlock) + 2) return; // the round's seed is not known yet
+            if (seed % 16 == 1) {
+                // Nobody joins for 256 blocks: the seed block's hash is gone (a first joiner re-opens the round).
+                _acted = true;
+                currentBlock += 257;
+                vm.roll(currentBlock);
+                return;
+            }
+            if (seed % 4 != 0 && _join(taskId, t, seed >> 8)) return;
+            _warpTo(a.joinDeadline + 1);
+        } else if (_committable(taskId, t) && seed % 8 != 0) {
+            _commit(taskId, seed >> 8, uint8(seed >> 16));
+        } else if (_revealable(taskId, t) && seed % 8 != 0) {
+            _reveal(taskId, t, seed >> 8, uint32(seed >> 16));
+        } else if (_finalizable(taskId, t)) {
+            _finalize(taskId);
+        } else if (seed % 4 == 0) {
+            _warpTo((t.revealDeadline != 0 ? t.revealDeadline : a.commitDeadline) + 1);
+        }
+    }
+
+    function _warpTo(uint256 time) private {
+        if (time <= currentTime) return;
+        _acted = true;
+        currentTime = time;
+        vm.warp(time);
+    }
+
+    /// @dev Draws a held result. Half of the time the draw's block hash is chosen (setBlockhash) so that the
+    /// draw comes out as `seed` says; otherwise the chain's hash decides (or its absence, 256 blocks later).
+    /// The outcome must follow the rule: keccak256(hash, taskId) % 10000 < auditBps, a missing hash drawing.
+    function _release(uint256 taskId, uint256 seed) private {
+        uint256 submitted = market.getSlots(taskId)[0].dueAt;
+        _acted = true;
+        if (currentBlock < submitted + 2) {
+            // Too early: the hash of the block after the submission is not known when the result is sent.
+            (bool ready,) = market.auditDraw(taskId);
+            if (ready) _violation(taskId, "draw ready before submittedBlock + 2");
+            try market.releaseResult(taskId) {
+                _violation(taskId, "held result released before its draw block");
+            } catch (bytes memory reason) {
+                bytes memory notReady =
+                    abi.encodeWithSelector(ITaskMarket.TaskMarketDrawNotReady.selector, taskId, submitted + 2);
+                if (keccak256(reason) != keccak256(notReady)) {
+                    _violation(taskId, "early release: not TaskMarketDrawNotReady");
+                }
+            }
+            return;
+        }
+        uint16 auditBps = market.getTask(taskId).auditBps;
+        if (seed % 2 == 0 && currentBlock <= submitted + 1 + 256) {
+            bool want = (seed >> 1) % 2 == 0;
+            for (uint256 k; k < 64; ++k) {
+                bytes32 candidate = keccak256(abi.encode(seed, k));
+                if (_drawnBy(candidate, taskId, auditBps) == want) {
+                    vm.setBlockhash(submitted + 1, candidate);
+                    break;
+                }
+            }
+        }
+        bool expected = _drawnBy(this.blockHashOf(submitted + 1), taskId, auditBps);
+        (bool isReady, bool drawn) = market.auditDraw(taskId);
+        if (!isReady || drawn != expected) _violation(taskId, "auditDraw != the draw rule");
+        market.releaseResult(taskId);
+        TaskStatus status = market.getTask(taskId).status;
+        if (status != (expected ? TaskStatus.Auditing : TaskStatus.Completed)) {
+            _violation(taskId, "released status != the draw rule");
+        }
+    }
+
+    function _drawnBy(bytes32 hash, uint256 taskId, uint16 auditBps) private pure returns (bool) {
+        return hash == bytes32(0) || uint256(keccak256(abi.encode(hash, taskId))) % BPS < auditBps;
+    }
+
+    /// @dev Joins the audit's current round with the first provider, from a random start, that is not on the
+    /// task (nor was in an earlier round), is active and can lock the collateral. A worse ticket than every
+    /// holder's reverts (TaskMarketAuditTicketTooHigh) and changes nothing; any other revert is a violation.
+    /// Returns whether it called joinAudit.
+    function _join(uint256 taskId, Task memory t, uint256 providerSeed) private returns (bool) {
+        Audit memory a = market.getAudit(taskId);
+        Slot[] memory slots = market.getSlots(taskId);
+        // Nobody holds a slot of this round yet, and its seed block's hash is gone: the round re-opens.
+        bool stale = currentBlock > uint256(a.seedBlock) + 1 + 256;
+        for (uint256 i = a.firstSlot; i < slots.length; ++i) {
+            if (slots[i].provider != address(0)) stale = false;
+        }
+        for (uint256 i; i < PROVIDERS; ++i) {
+            address provider = _providers[(providerSeed + i) % PROVIDERS];
+            if (_onTask(slots, provider) || !_active(provider) || staking.availableOf(provider) < t.collateral) {
+                continue;
+            }
+            _acted = true;
+            vm.prank(provider);
+            try market.joinAudit(taskId) returns (uint8 slot) {
+                if (slot == type(uint8).max) {
+                    if (!stale) _violation(taskId, "joinAudit re-opened a round with a known seed");
+                    ++ghostRounds[0];
+                } else if (stale) {
+                    _violation(taskId, "joinAudit joined a round whose seed hash is gone");
+                } else if (slot < a.firstSlot || slot >= a.firstSlot + a.auditors) {
+                    _violation(taskId, "auditor slot outside the round");
+                } else if (market.getSlots(taskId)[slot].provider != provider) {
+                    _violation(taskId, "auditor not in its slot");
+                }
+            } catch (bytes memory reason) {
+                if (bytes4(reason) != ITaskMarket.TaskMarketAuditTicketTooHigh.selector) {
+                    _violation(taskId, "joinAudit reverted for an eligible provider");
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /// @dev Stake the account may not unbond, where Staking has such a floor (stakeFloorOf); 0 where it has none.
+    function _stakeFloorOf(address account) private view returns (uint256) {
+        (bool ok, bytes memory floor) =
+            address(staking).staticcall(abi.encodeWithSignature("stakeFloorOf(address)", account));
+        return ok && floor.length == 32 ? abi.decode(floor, (uint256)) : 0;
+    }
+
+    function _active(address provider) private view returns (bool) {
+        return !providers.getProvider(provider).paused;
+    }
+
+    /// @dev Claims with the first provider, from a random start, that is not on the task, is active and can lock
+    /// the collateral (providers unbond too, so some cannot; a slash below the minimum stake pauses).
     function _claim(uint256 taskId, uint256 collateral, uint256 providerSeed) private {
         Slot[] memory slots = market.getSlots(taskId);
         for (uint256 i; i < PROVIDERS; ++i) {
             address provider = _providers[(providerSeed + i) % PROVIDERS];
-            if (_onTask(slots, provider) || staking.availableOf(provider) < collateral) continue;
+            if (_onTask(slots, provider) || !_active(provider) || staking.availableOf(provider) < collateral) {
+                continue;
+            }
             _acted = true;
             vm.prank(provider);
             market.claimTask(taskId);
@@ -468,22 +725,29 @@ contract Handler is TestBase {
         }
     }
 
-    function _submitResult(uint256 taskId, Task memory t, uint32 runtimeSec) private {
+    function _submitResult(uint256 taskId, Task memory t, uint32 runtimeSec, uint8 honesty) private {
         address provider = market.getSlots(taskId)[0].provider;
         runtimeSec = uint32(bound(runtimeSec, 0, uint256(t.requirements.maxRuntimeSec) * 2));
+        bytes32 digest = _digest(taskId, provider, honesty);
+        _ghost[taskId].digest = digest;
         _acted = true;
         vm.prank(provider);
-        market.submitResult(taskId, DIGEST, CID, CID, runtimeSec);
+        market.submitResult(taskId, digest, CID, CID, runtimeSec);
+    }
+
+    /// @dev 0-1: the honest digest; 2: a wrong digest shared by every dishonest provider (collusion); 3: a wrong
+    /// digest of the provider's own.
+    function _digest(uint256 taskId, address provider, uint8 honesty) private pure returns (bytes32) {
+        honesty %= 4;
+        if (honesty < 2) return keccak256(abi.encode("honest", taskId));
+        if (honesty == 2) return keccak256(abi.encode("colluding", taskId));
+        return keccak256(abi.encode("own", taskId, provider));
     }
 
     function _commit(uint256 taskId, uint256 slotSeed, uint8 honesty) private {
         (bool ok,, Slot memory slot) = _slotWhere(taskId, slotSeed, SlotStatus.Claimed, true);
         if (!ok) return;
-        bytes32 digest;
-        honesty %= 4;
-        if (honesty < 2) digest = keccak256(abi.encode("honest", taskId));
-        else if (honesty == 2) digest = keccak256(abi.encode("colluding", taskId));
-        else digest = keccak256(abi.encode("own", taskId, slot.provider));
+        bytes32 digest = _digest(taskId, slot.provider, honesty);
         bytes32 salt = keccak256(abi.encode("salt", taskId, slot.provider, slotSeed));
         _committed[taskId][slot.provider] = Committed(digest, salt);
         _acted = true;
@@ -544,14 +808,36 @@ contract Handler is TestBase {
         return t.replicas == 1 && t.status == TaskStatus.Claimed && currentTime <= market.getSlots(taskId)[0].dueAt;
     }
 
+    function _held(uint256, Task memory t) private pure returns (bool) {
+        return t.status == TaskStatus.Held;
+    }
+
+    function _heldOrAuditing(uint256, Task memory t) private pure returns (bool) {
+        return t.status == TaskStatus.Held || t.status == TaskStatus.Auditing;
+    }
+
+    /// @dev An audit round open for joining: before its deadline, from two blocks after it opened.
+    function _joinable(uint256 taskId, Task memory t) private view returns (bool) {
+        if (t.status != TaskStatus.Auditing) return false;
+        Audit memory a = market.getAudit(taskId);
+        return currentTime <= a.joinDeadline && currentBlock >= uint256(a.seedBlock) + 2;
+    }
+
+    /// @dev k > 1 with a claim in time; or an audit whose joining closed, before its reveals, with an auditor
+    /// in time.
     function _committable(uint256 taskId, Task memory t) private view returns (bool) {
-        if (t.replicas == 1 || (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed)) return false;
+        if (t.status == TaskStatus.Auditing) {
+            if (t.revealDeadline != 0 || currentTime <= market.getAudit(taskId).joinDeadline) return false;
+        } else if (t.replicas == 1 || (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed)) {
+            return false;
+        }
         (bool ok,,) = _slotWhere(taskId, 0, SlotStatus.Claimed, true);
         return ok;
     }
 
     function _revealable(uint256, Task memory t) private view returns (bool) {
-        return t.status == TaskStatus.Revealing && currentTime <= t.revealDeadline;
+        return (t.status == TaskStatus.Revealing || (t.status == TaskStatus.Auditing && t.revealDeadline != 0))
+            && currentTime <= t.revealDeadline;
     }
 
     function _reopenable(uint256 taskId, Task memory t) private view returns (bool) {
@@ -560,8 +846,20 @@ contract Handler is TestBase {
         return ok;
     }
 
-    function _finalizable(uint256, Task memory t) private view returns (bool) {
-        return t.status == TaskStatus.Revealing && currentTime > t.revealDeadline;
+    /// @dev A consensus past its reveal window; an audit round whose joining closed with nobody in it, or
+    /// whose commitments or reveals are past due.
+    function _finalizable(uint256 taskId, Task memory t) private view returns (bool) {
+        if (t.status == TaskStatus.Revealing) return currentTime > t.revealDeadline;
+        if (t.status != TaskStatus.Auditing) return false;
+        Audit memory a = market.getAudit(taskId);
+        if (currentTime <= a.joinDeadline) return false;
+        if (t.revealDeadline != 0) return currentTime > t.revealDeadline;
+        if (currentTime > a.commitDeadline) return true;
+        Slot[] memory slots = market.getSlots(taskId);
+        for (uint256 i = a.firstSlot; i < slots.length; ++i) {
+            if (slots[i].provider != address(0)) return false;
+        }
+        return true;
     }
 
     function _expirable(uint256, Task memory t) private view returns (bool) {
@@ -611,26 +909,119 @@ contract Handler is TestBase {
             Vm.Log memory log = logs[i];
             if (log.emitter != address(market)) continue;
             bytes32 topic = log.topics[0];
+            uint256 taskId = log.topics.length > 1 ? uint256(log.topics[1]) : 0;
             if (topic == ITaskMarket.ReplicaPaid.selector) {
-                uint256 taskId = uint256(log.topics[1]);
                 (uint8 slot, uint256 payment,) = abi.decode(log.data, (uint8, uint256, uint256));
-                ++ghostPaidReplicas;
-                ghostPaid[taskId] += payment;
-                if (++ghostSlotPaid[taskId][slot] > 1) _violation(taskId, "slot paid twice");
-                if (ghostFinalized[taskId] != 0) _violation(taskId, "replica paid after finalization");
-                if (ghostPaid[taskId] > ghostEscrow[taskId]) _violation(taskId, "paid more than escrow");
+                _onPaid(taskId, slot, payment);
             } else if (topic == ITaskMarket.TaskFinalized.selector) {
-                uint256 taskId = uint256(log.topics[1]);
-                (, , uint256 paid, uint256 refund) = abi.decode(log.data, (uint8, bytes32, uint256, uint256));
-                ++ghostFinalizedTasks;
-                if (++ghostFinalized[taskId] > 1) _violation(taskId, "finalized twice");
-                if (paid != ghostPaid[taskId]) _violation(taskId, "paid != sum of ReplicaPaid");
-                if (paid + refund != ghostEscrow[taskId]) _violation(taskId, "paid + refund != escrow");
-                _untrack(taskId);
+                (uint8 status,, uint256 paid, uint256 refund) =
+                    abi.decode(log.data, (uint8, bytes32, uint256, uint256));
+                _onFinalized(taskId, TaskStatus(status), paid, refund);
             } else if (topic == ITaskMarket.ProviderSlashed.selector) {
+                (uint8 slot, uint256 amount, uint256 toClient, bool outvoted) =
+                    abi.decode(log.data, (uint8, uint256, uint256, bool));
                 ++ghostSlashes;
+                GhostTask storage g = _ghost[taskId];
+                if (g.audited) {
+                    // Audit slashes stay in the market until the verdict splits what the auditors do not get.
+                    g.auditSlashed += amount;
+                    if (toClient != 0) _violation(taskId, "audit slash paid the client before the verdict");
+                    if (slot != 0 && outvoted) ++ghostOutvotedAuditors;
+                    if (slot != 0 && !outvoted) ++ghostForfeits;
+                }
+            } else if (topic == ITaskMarket.ResultSubmitted.selector) {
+                (,,, uint32 runtime) = abi.decode(log.data, (uint8, string, string, uint32));
+                _ghost[taskId].runtime = runtime;
+            } else if (topic == ITaskMarket.TaskSubmitted.selector) {
+                (, uint256 escrow) = abi.decode(log.data, (string, uint256));
+                if (escrow != ghostEscrow[taskId]) _violation(taskId, "TaskSubmitted escrow != the escrow rule");
+            } else if (topic == ITaskMarket.AuditDrawn.selector) {
+                bool drawn = abi.decode(log.data, (bool));
+                GhostTask storage g = _ghost[taskId];
+                if (!g.auditable) _violation(taskId, "audit draw of a task that is not auditable");
+                if (++g.draws > 1) _violation(taskId, "drawn twice");
+                g.audited = drawn;
+                if (drawn) ++ghostDrawn;
+                else ++ghostNotDrawn;
+            } else if (topic == ITaskMarket.AuditRoundOpened.selector) {
+                (uint8 round,,,) = abi.decode(log.data, (uint8, uint8, uint8, uint40));
+                if (!_ghost[taskId].audited) _violation(taskId, "audit round opened without a draw");
+                if (round >= 1 && round <= 4) ++ghostRounds[round];
+                else _violation(taskId, "audit round out of 1..4");
+            } else if (topic == ITaskMarket.AuditorJoined.selector) {
+                ++ghostJoins;
+            } else if (topic == ITaskMarket.AuditorReplaced.selector) {
+                ++ghostReplaced;
+            } else if (topic == ITaskMarket.AuditResolved.selector) {
+                (uint8 verdict, bytes32 digest) = abi.decode(log.data, (uint8, bytes32));
+                _onResolved(taskId, AuditVerdict(verdict), digest);
             }
         }
+    }
+
+    function _onPaid(uint256 taskId, uint8 slot, uint256 payment) private {
+        GhostTask storage g = _ghost[taskId];
+        ++ghostPaidReplicas;
+        ghostPaid[taskId] += payment;
+        if (++ghostSlotPaid[taskId][slot] > 1) _violation(taskId, "slot paid twice");
+        if (ghostFinalized[taskId] != 0) _violation(taskId, "replica paid after finalization");
+        // Auditors may be paid from collateral slashed during the audit, never from anything else.
+        if (ghostPaid[taskId] > ghostEscrow[taskId] + g.auditSlashed) _violation(taskId, "paid more than escrow");
+        if (g.replicas != 1 || slot != 0) return;
+        // The provider of a k = 1 result: after its draw only, and exactly what an unaudited settlement pays.
+        if (g.auditable && g.draws == 0) _violation(taskId, "held result paid before releaseResult");
+        if (g.audited && g.verdict != AuditVerdict.Upheld && g.verdict != AuditVerdict.Lapsed) {
+            _violation(taskId, "provider paid without an upheld or lapsed audit");
+        }
+        uint256 expected = g.maxPayment;
+        if (g.pricePerSecond != 0 && uint256(g.pricePerSecond) * g.runtime < expected) {
+            expected = uint256(g.pricePerSecond) * g.runtime;
+        }
+        if (payment != expected) _violation(taskId, "k = 1 payment != the unaudited payment");
+    }
+
+    function _onResolved(uint256 taskId, AuditVerdict verdict, bytes32 digest) private {
+        GhostTask storage g = _ghost[taskId];
+        if (!g.audited) _violation(taskId, "audit resolved without a draw");
+        if (g.verdict != AuditVerdict.None) _violation(taskId, "audit resolved twice");
+        g.verdict = verdict;
+        ++ghostVerdicts[uint8(verdict)];
+        bool tagMatches = bytes5(digest) == bytes5(g.digest);
+        if (verdict == AuditVerdict.Upheld && !tagMatches) {
+            _violation(taskId, "upheld a result the auditors did not find");
+        }
+        if (verdict == AuditVerdict.Overturned && (tagMatches || digest == bytes32(0))) {
+            _violation(taskId, "overturned a result the auditors found");
+        }
+        if ((verdict == AuditVerdict.Lapsed || verdict == AuditVerdict.Unresolved) && digest != bytes32(0)) {
+            _violation(taskId, "no verdict digest expected");
+        }
+        if (verdict < AuditVerdict.Upheld) _violation(taskId, "resolved with a non-final verdict");
+    }
+
+    function _onFinalized(uint256 taskId, TaskStatus status, uint256 paid, uint256 refund) private {
+        GhostTask storage g = _ghost[taskId];
+        uint256 escrow = ghostEscrow[taskId];
+        ++ghostFinalizedTasks;
+        if (++ghostFinalized[taskId] > 1) _violation(taskId, "finalized twice");
+        if (paid != ghostPaid[taskId]) _violation(taskId, "paid != sum of ReplicaPaid");
+        if (!g.audited) {
+            if (paid + refund != escrow) _violation(taskId, "paid + refund != escrow");
+            if (g.auditable && status == TaskStatus.Completed && g.draws == 0) {
+                _violation(taskId, "auditable result settled without a draw");
+            }
+        } else {
+            // The client pays its escrow at most; what auditors get beyond it comes from the audit's slashes.
+            if (paid + refund < escrow) _violation(taskId, "paid + refund < escrow");
+            if (paid + refund > escrow + g.auditSlashed) _violation(taskId, "auditors paid more than was slashed");
+            AuditVerdict v = g.verdict;
+            if (v == AuditVerdict.None) _violation(taskId, "audited task finalized without a verdict");
+            bool stands = v == AuditVerdict.Upheld || v == AuditVerdict.Lapsed;
+            if (status != (stands ? TaskStatus.Completed : TaskStatus.Failed)) _violation(taskId, "status != verdict");
+            if (!stands && refund < escrow) _violation(taskId, "client refunded less than its escrow");
+            if (stands && ghostSlotPaid[taskId][0] != 1) _violation(taskId, "result stands but provider unpaid");
+        }
+        _untrack(taskId);
     }
 
     function _untrack(uint256 taskId) private {

@@ -4,16 +4,20 @@ pragma solidity ^0.8.28;
 import {GridToken} from "../../contracts/GridToken.sol";
 import {Staking} from "../../contracts/Staking.sol";
 import {TaskMarket} from "../../contracts/TaskMarket.sol";
-import {Slot, SlotStatus, Task, TaskStatus} from "../../contracts/interfaces/ITaskMarket.sol";
+import {ProviderRegistry} from "../../contracts/ProviderRegistry.sol";
+import {
+    Audit, AuditVerdict, MarketParams, Slot, SlotStatus, Task, TaskStatus
+} from "../../contracts/interfaces/ITaskMarket.sol";
 import {Fixture} from "./Fixture.sol";
 import {Handler} from "./Handler.sol";
 import {TestBase} from "./Vm.sol";
 
 /// @title Market invariants
 /// @notice DESIGN.md §2.5: the market and Staking always hold exactly what their ledgers owe (for the market:
-/// Σ internal balances + Σ unclaimed creator fees + Σ escrow of tasks not final + treasury + stakers' fees),
-/// revenue share never exceeds what was received, tokens are neither minted nor burnt, nothing is paid twice,
-/// and after any sequence of actions every token can leave the system.
+/// Σ internal balances + Σ unclaimed creator fees + Σ escrow of tasks not final + Σ what their audits slashed
+/// so far + treasury + stakers' fees), revenue share never exceeds what was received, tokens are neither minted
+/// nor burnt, nothing is paid twice, every task not final can be finished by anyone, and after any sequence of
+/// actions every token can leave the system.
 /// @dev Campaign size is set per function for the `default` test profile (kept small for CI); a profile declared
 /// in hardhat.config.ts under test.solidity.profiles runs with that profile's invariant settings instead.
 contract MarketInvariantsTest is TestBase {
@@ -27,16 +31,25 @@ contract MarketInvariantsTest is TestBase {
     /// below one wei per staker per fee release, far below this.
     uint256 internal constant MAX_REWARD_DUST = 1e12;
 
+    /// @dev Most permissionless steps (releaseResult, finalizeTask, expireTask) that may take a task to a final
+    /// status: a draw, then four audit rounds of at most three steps each (joining, commitments, reveals).
+    uint256 internal constant MAX_EXIT_STEPS = 16;
+
     Handler internal handler;
     GridToken internal token;
     TaskMarket internal market;
     Staking internal staking;
+    ProviderRegistry internal providers;
+
+    /// @dev probeExit's answer when the task reached a final status (it always reverts, to leave no trace).
+    error ExitFound(uint256 steps);
 
     function setUp() public {
         handler = new Handler();
         token = handler.token();
         market = handler.market();
         staking = handler.staking();
+        providers = handler.providers();
     }
 
     function targetContracts() public view returns (address[] memory targets) {
@@ -46,8 +59,8 @@ contract MarketInvariantsTest is TestBase {
 
     function targetSelectors() public view returns (FuzzSelector[] memory targets) {
         targets = new FuzzSelector[](1);
-        // `advance` is listed five times: the runner draws from this list, so it gets about a fifth of the calls.
-        bytes4[] memory selectors = new bytes4[](26);
+        // `advance` is listed five times: the runner draws from this list, so it gets about a sixth of the calls.
+        bytes4[] memory selectors = new bytes4[](29);
         selectors[0] = Handler.deposit.selector;
         selectors[1] = Handler.withdraw.selector;
         selectors[2] = Handler.publish.selector;
@@ -70,7 +83,10 @@ contract MarketInvariantsTest is TestBase {
         selectors[19] = Handler.claimRewards.selector;
         selectors[20] = Handler.transferSource.selector;
         selectors[21] = Handler.claimCreatorFees.selector;
-        for (uint256 i = 22; i < 26; ++i) {
+        selectors[22] = Handler.release.selector;
+        selectors[23] = Handler.joinAudit.selector;
+        selectors[24] = Handler.mine.selector;
+        for (uint256 i = 25; i < 29; ++i) {
             selectors[i] = Handler.advance.selector;
         }
         targets[0] = FuzzSelector({addr: address(handler), selectors: selectors});
@@ -83,9 +99,9 @@ contract MarketInvariantsTest is TestBase {
     function invariant_marketHoldsItsLedger() public view {
         assertEq(
             token.balanceOf(address(market)),
-            _internalBalances() + _creatorFees() + handler.liveEscrow() + market.treasuryAccrued()
-                + market.pendingStakerFees(),
-            "market token balance != balances + creator fees + live escrow + treasury + staker fees"
+            _internalBalances() + _creatorFees() + handler.liveEscrow() + _liveAuditSlashes()
+                + market.treasuryAccrued() + market.pendingStakerFees(),
+            "market token balance != balances + creator fees + live escrow + audit slashes + treasury + staker fees"
         );
     }
 
@@ -166,7 +182,8 @@ contract MarketInvariantsTest is TestBase {
             Task memory t = market.getTask(live[i]);
             Slot[] memory slots = market.getSlots(live[i]);
             for (uint256 j; j < slots.length; ++j) {
-                if (slots[j].status == SlotStatus.Free) continue;
+                // A forfeited auditor's collateral was slashed; a replaced one's slot names its replacement.
+                if (slots[j].status == SlotStatus.Free || slots[j].status == SlotStatus.Forfeited) continue;
                 for (uint256 p; p < providers.length; ++p) {
                     if (providers[p] == slots[j].provider) expectedLocked[p] += t.collateral;
                 }
@@ -177,12 +194,115 @@ contract MarketInvariantsTest is TestBase {
         }
     }
 
+    // No task is stuck: every held or audited task reaches a final status through permissionless calls only
+    // (releaseResult once its draw block is known, finalizeTask once a round's time is over), whatever its state,
+    // and an audit round's deadlines are bounded by the parameters. Each exit is tried, then undone.
+    /**
+     * hardhat-config: default.invariant.runs = 48
+     * hardhat-config: default.invariant.depth = 100
+     */
+    function invariant_noTaskStuck() public {
+        uint256[] memory live = handler.liveTasks();
+        uint256 time = handler.currentTime();
+        for (uint256 i; i < live.length; ++i) {
+            Task memory t = market.getTask(live[i]);
+            if (t.status == TaskStatus.Auditing) _assertRoundBounded(live[i], t, time);
+            else if (t.status != TaskStatus.Held) continue;
+            try this.probeExit(live[i]) {}
+            catch (bytes memory reason) {
+                if (bytes4(reason) != ExitFound.selector) {
+                    revert AssertionFailed(string.concat("task stuck: ", _reason(reason)), live[i], t.auditBps);
+                }
+            }
+        }
+        // The probes moved time and blocks; their state changes were undone, the clock is not.
+        vm.warp(time);
+        vm.roll(handler.currentBlock());
+    }
+
+    /// @notice Takes `taskId` to a final status with permissionless calls, then reverts with ExitFound.
+    function probeExit(uint256 taskId) external {
+        require(msg.sender == address(this), "probe only");
+        revert ExitFound(_exit(taskId));
+    }
+
+    /// @dev An audit round's deadlines follow from when it opened (not after now) and the parameters (which the
+    /// handler never changes).
+    function _assertRoundBounded(uint256 taskId, Task memory t, uint256 time) internal view {
+        Audit memory a = market.getAudit(taskId);
+        MarketParams memory p = market.params();
+        assertEq(uint8(a.verdict), uint8(AuditVerdict.Pending), "audit under way without a Pending verdict");
+        assertTrue(a.round >= 1 && a.round <= 4 && a.firstSlot + a.auditors <= 7, "audit round out of range");
+        assertLe(a.joinDeadline, time + p.auditJoinWindow, "join deadline beyond one window from now");
+        assertEq(
+            a.commitDeadline,
+            uint256(a.joinDeadline) + t.requirements.maxRuntimeSec + p.claimGrace,
+            "commit deadline != join deadline + runtime + grace"
+        );
+        assertLe(t.revealDeadline, time + p.revealWindow, "reveal deadline beyond one window");
+        assertLe(a.seedBlock, handler.currentBlock(), "round seeded by a future block");
+    }
+
+    /// @dev Takes a task to a final status with permissionless calls only, moving the clock and the block number
+    /// to the earliest moment each is allowed (and re-applying them: the runner does not keep them between
+    /// calls). Returns the number of calls.
+    function _exit(uint256 taskId) internal returns (uint256 steps) {
+        for (; steps < MAX_EXIT_STEPS; ++steps) {
+            Task memory t = market.getTask(taskId);
+            if (_final(t.status)) return steps;
+            uint256 due; // the exit is allowed after this time
+            if (t.status == TaskStatus.Held) {
+                handler.setBlock(_max(handler.currentBlock(), market.getSlots(taskId)[0].dueAt + 2));
+            } else if (t.status == TaskStatus.Auditing) {
+                due = t.revealDeadline != 0 ? t.revealDeadline : market.getAudit(taskId).commitDeadline;
+            } else if (t.status == TaskStatus.Revealing) {
+                due = t.revealDeadline;
+            } else {
+                due = t.deadline;
+            }
+            handler.setTime(_max(handler.currentTime(), due + 1));
+            handler.setBlock(handler.currentBlock());
+            if (t.status == TaskStatus.Held) market.releaseResult(taskId);
+            else if (t.status == TaskStatus.Auditing || t.status == TaskStatus.Revealing) market.finalizeTask(taskId);
+            else market.expireTask(taskId);
+        }
+        revert AssertionFailed("not final after the most exit steps", taskId, uint8(market.getTask(taskId).status));
+    }
+
+    function _max(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a > b ? a : b;
+    }
+
+    function _final(TaskStatus status) internal pure returns (bool) {
+        return status == TaskStatus.Completed || status == TaskStatus.Failed || status == TaskStatus.Cancelled
+            || status == TaskStatus.Expired;
+    }
+
+    /// @dev An AssertionFailed message, or the raw revert data.
+    function _reason(bytes memory reason) internal pure returns (string memory) {
+        if (reason.length >= 4 && bytes4(reason) == AssertionFailed.selector) {
+            bytes memory data = new bytes(reason.length - 4);
+            for (uint256 i; i < data.length; ++i) {
+                data[i] = reason[i + 4];
+            }
+            (string memory message,,) = abi.decode(data, (string, uint256, uint256));
+            return message;
+        }
+        bytes memory hex_ = new bytes(2 + 2 * reason.length);
+        (hex_[0], hex_[1]) = ("0", "x");
+        for (uint256 i; i < reason.length; ++i) {
+            hex_[2 + 2 * i] = bytes("0123456789abcdef")[uint8(reason[i]) >> 4];
+            hex_[3 + 2 * i] = bytes("0123456789abcdef")[uint8(reason[i]) & 15];
+        }
+        return string(hex_);
+    }
+
     /// @notice After every run: settle everything and take every token out; nothing may stay behind.
     function afterInvariant() public {
         _exitAll();
         uint256[] memory tasks = handler.liveTasks(); // as the handler last saw them; all settled by the exit
         for (uint256 i; i < tasks.length; ++i) {
-            assertGe(uint8(market.getTask(tasks[i]).status), uint8(TaskStatus.Completed), "a task is not final");
+            assertTrue(_final(market.getTask(tasks[i]).status), "a task is not final");
         }
         assertEq(_internalBalances(), 0, "internal balances left after every withdrawal");
         assertEq(_creatorFees(), 0, "creator fees left after every claim");
@@ -202,6 +322,14 @@ contract MarketInvariantsTest is TestBase {
         }
     }
 
+    /// @dev Σ collateral the audits of tasks not final slashed so far (it pays their later rounds).
+    function _liveAuditSlashes() internal view returns (uint256 sum) {
+        uint256[] memory live = handler.liveTasks();
+        for (uint256 i; i < live.length; ++i) {
+            sum += market.getAudit(live[i]).slashed;
+        }
+    }
+
     /// @dev Σ creator fees accrued to every source and not yet claimed.
     function _creatorFees() internal view returns (uint256 sum) {
         uint32[] memory sourceIds = handler.sourceList();
@@ -210,15 +338,14 @@ contract MarketInvariantsTest is TestBase {
         }
     }
 
-    /// @dev Lets every deadline pass, settles every live task and takes every token out: internal balances,
-    /// treasury fees, revenue share and stake.
+    /// @dev Lets every deadline pass, settles every live task (held results are drawn, audits run out of time)
+    /// and takes every token out: internal balances, treasury fees, revenue share and stake (providers pause
+    /// first: an active provider keeps its minimum stake).
     function _exitAll() internal {
-        uint256 time = handler.currentTime() + market.MAX_TASK_DURATION() + 1 days;
-        handler.setTime(time);
+        handler.setTime(handler.currentTime() + market.MAX_TASK_DURATION() + 1 days);
         uint256[] memory live = handler.liveTasks();
         for (uint256 i; i < live.length; ++i) {
-            if (market.getTask(live[i]).status == TaskStatus.Revealing) market.finalizeTask(live[i]);
-            else market.expireTask(live[i]);
+            _exit(live[i]);
         }
         if (market.treasuryAccrued() != 0) market.withdrawTreasury();
         uint32[] memory sourceIds = handler.sourceList();
@@ -234,6 +361,12 @@ contract MarketInvariantsTest is TestBase {
             vm.prank(accounts[i]);
             market.withdraw(balance);
         }
+        address[] memory providerList = handler.providerList();
+        for (uint256 i; i < providerList.length; ++i) {
+            if (providers.getProvider(providerList[i]).paused) continue;
+            vm.prank(providerList[i]);
+            providers.pause();
+        }
         address[] memory stakers = handler.stakers();
         for (uint256 i; i < stakers.length; ++i) {
             if (staking.earned(stakers[i]) != 0) {
@@ -246,7 +379,7 @@ contract MarketInvariantsTest is TestBase {
                 staking.requestUnbond(available);
             }
         }
-        handler.setTime(time + staking.unbondingPeriod());
+        handler.setTime(handler.currentTime() + staking.unbondingPeriod());
         for (uint256 i; i < stakers.length; ++i) {
             if (staking.stakeOf(stakers[i]).unbonding == 0) continue;
             vm.prank(stakers[i]);

@@ -7,13 +7,23 @@ import {SourceRegistry} from "../../contracts/SourceRegistry.sol";
 import {Staking} from "../../contracts/Staking.sol";
 import {TaskMarket} from "../../contracts/TaskMarket.sol";
 import {DiscountTier} from "../../contracts/interfaces/IStaking.sol";
-import {MarketParams, Task, TaskParams} from "../../contracts/interfaces/ITaskMarket.sol";
+import {
+    Audit,
+    AuditVerdict,
+    ITaskMarket,
+    MarketParams,
+    Slot,
+    Task,
+    TaskParams,
+    TaskStatus
+} from "../../contracts/interfaces/ITaskMarket.sol";
 import {Fixture, System} from "./Fixture.sol";
 import {TestBase} from "./Vm.sol";
 
 /// @title Settlement fuzz tests
 /// @notice Drives real tasks through the deployed contracts with random parameters and checks every amount
-/// against DESIGN.md §2.3: the payment split, the metering cap, collateral and slashing.
+/// against DESIGN.md §2.3: the payment split, the metering cap, collateral and slashing; and the audit of k = 1
+/// results of deterministic sources: its collateral, the hold until the draw, and what each verdict pays.
 contract SettlementFuzzTest is TestBase {
     uint256 internal constant BPS = 10_000;
     uint96 internal constant MAX_PAYMENT = 1_000_000e18;
@@ -27,6 +37,11 @@ contract SettlementFuzzTest is TestBase {
     address internal constant CREATOR = address(0xC4EA70);
     address internal constant PROVIDER = address(0x9E0F1DE4);
     address internal constant PROVIDER_2 = address(0x9E0F1DE5);
+    /// @dev Auditors of the second round.
+    address internal constant PROVIDER_3 = address(0x9E0F1DE6);
+    address internal constant PROVIDER_4 = address(0x9E0F1DE7);
+    /// @dev The auditors' result when the provider's is wrong.
+    bytes32 internal constant OTHER_DIGEST = keccak256("other output");
 
     GridToken internal token;
     SourceRegistry internal sources;
@@ -57,6 +72,8 @@ contract SettlementFuzzTest is TestBase {
         token.approve(address(staking), type(uint256).max);
         _provider(PROVIDER);
         _provider(PROVIDER_2);
+        _provider(PROVIDER_3);
+        _provider(PROVIDER_4);
     }
 
     function _provider(address provider) internal {
@@ -80,6 +97,10 @@ contract SettlementFuzzTest is TestBase {
         vm.prank(PROVIDER);
         providers.subscribe(ids);
         vm.prank(PROVIDER_2);
+        providers.subscribe(ids);
+        vm.prank(PROVIDER_3);
+        providers.subscribe(ids);
+        vm.prank(PROVIDER_4);
         providers.subscribe(ids);
     }
 
@@ -129,7 +150,8 @@ contract SettlementFuzzTest is TestBase {
     /// @dev The market holds Σ internal balances + Σ creator fees + `liveEscrow` + treasury + stakers' fees.
     function _assertMarketLedger(uint256 liveEscrow) internal view {
         uint256 owed = market.balanceOf(CLIENT) + market.balanceOf(CREATOR) + market.balanceOf(PROVIDER)
-            + market.balanceOf(PROVIDER_2) + liveEscrow + market.treasuryAccrued() + market.pendingStakerFees();
+            + market.balanceOf(PROVIDER_2) + market.balanceOf(PROVIDER_3) + market.balanceOf(PROVIDER_4) + liveEscrow
+            + market.treasuryAccrued() + market.pendingStakerFees();
         for (uint32 id = 1; id <= sources.sourceCount(); ++id) {
             owed += market.creatorFeesOf(id);
         }
@@ -325,6 +347,328 @@ contract SettlementFuzzTest is TestBase {
         assertEq(d.treasury, amount - toClient, "treasury's share of the slash");
         assertEq(providers.getReputation(PROVIDER).failed, 1, "failure not counted");
         _assertMarketLedger(maxPayment);
+    }
+
+    // ─── Audits of k = 1 results ───
+
+    /// @notice An auditable result's collateral is max(collateralBps × M, ceil((1 − p) / p × M), 3 × M,
+    /// minCollateral), quoted by collateralFor(M, p) and locked by claimTask; p is the protocol's audit
+    /// probability or more, as the client asks (less reverts); a source that is not deterministic is not audited.
+    function testFuzz_auditCollateralFormula(
+        uint96 maxPayment,
+        uint16 collateralBps,
+        uint80 minCollateral,
+        uint16 defaultAuditBps,
+        uint16 auditBps
+    ) public {
+        // The largest collateral (99 × M at p = 1 %) stays within the providers' stake.
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT / 10));
+        MarketParams memory p = Fixture.defaultParams();
+        p.collateralBps = uint16(bound(collateralBps, 1_000, 20_000));
+        p.minCollateral = uint80(bound(minCollateral, 0, 1e24));
+        p.auditBps = uint16(bound(defaultAuditBps, 100, BPS));
+        market.setParams(p);
+        auditBps = uint16(bound(auditBps, 0, BPS));
+        uint32 deterministic = _publish(0, true);
+
+        if (auditBps != 0 && auditBps < p.auditBps) {
+            TaskParams memory tooLow =
+                Fixture.task(deterministic, maxPayment, 0, 1, uint40(vm.getBlockTimestamp() + 1 days));
+            tooLow.auditBps = auditBps;
+            vm.expectRevert(
+                abi.encodeWithSelector(ITaskMarket.TaskMarketInvalidAuditBps.selector, auditBps, p.auditBps)
+            );
+            vm.prank(CLIENT);
+            market.submitTask(tooLow);
+            auditBps = 0;
+        }
+        uint16 applied = auditBps == 0 ? p.auditBps : auditBps;
+        uint256 expected = _max(
+            _max(uint256(maxPayment) * p.collateralBps / BPS, _ceilDiv(uint256(maxPayment) * (BPS - applied), applied)),
+            _max(3 * uint256(maxPayment), p.minCollateral)
+        );
+        assertEq(market.collateralFor(maxPayment, applied), expected, "collateralFor(M, p)");
+
+        uint256 held = token.balanceOf(address(market));
+        uint256 taskId = _submitAudited(deterministic, maxPayment, 0, auditBps);
+        Task memory t = market.getTask(taskId);
+        assertEq(t.auditBps, applied, "task audit probability");
+        assertEq(t.collateral, expected, "task collateral");
+        assertEq(token.balanceOf(address(market)) - held, 2 * uint256(maxPayment), "escrow != 2 x maxPayment");
+        uint256 lockedBefore = staking.stakeOf(PROVIDER).locked;
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+        assertEq(staking.stakeOf(PROVIDER).locked - lockedBefore, expected, "locked at claim");
+
+        // The same task on a source that is not deterministic: not audited, whatever the client asked.
+        uint256 plain = _submitAudited(_publish(0, false), maxPayment, 0, auditBps);
+        assertEq(market.getTask(plain).auditBps, 0, "audit probability of a non-deterministic source");
+        assertEq(market.getTask(plain).collateral, market.collateralFor(maxPayment, 0), "unaudited collateral");
+    }
+
+    /// @notice A held result pays nobody and keeps its collateral locked until releaseResult, which cannot run
+    /// before the block after the submission is known; the draw follows keccak256(blockhash(submitted + 1),
+    /// taskId) % 10000 < p, a hash no longer known counting as drawn. Passed: exactly the unaudited settlement.
+    function testFuzz_heldResultNotPaidBeforeRelease(
+        uint96 maxPayment,
+        uint80 pricePerSecond,
+        uint32 reported,
+        uint32 elapsed,
+        uint16 auditBps,
+        bytes32 drawHash,
+        uint256 wait
+    ) public {
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT));
+        if (pricePerSecond % 2 == 0) pricePerSecond = 0;
+        else pricePerSecond = uint80(bound(pricePerSecond, 1, uint256(maxPayment)));
+        elapsed = uint32(bound(elapsed, 0, MAX_RUNTIME));
+        auditBps = uint16(bound(auditBps, market.params().auditBps, BPS));
+        wait = bound(wait, 2, 600);
+        uint256 taskId = _submitAudited(_publish(0, true), maxPayment, pricePerSecond, auditBps);
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+        vm.warp(vm.getBlockTimestamp() + elapsed);
+        uint256 locked = staking.stakeOf(PROVIDER).locked;
+        uint256 completed = providers.getReputation(PROVIDER).completed;
+        Deltas memory before = _snapshot();
+        uint256 submitted = vm.getBlockNumber();
+        vm.prank(PROVIDER);
+        market.submitResult(taskId, DIGEST, CID, CID, reported);
+
+        // Held: nothing moved but the completion count.
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Held), "not held");
+        _assertNothingMoved(before, locked);
+        assertEq(providers.getReputation(PROVIDER).completed, completed + 1, "completion not counted");
+        Slot memory slot = market.getSlots(taskId)[0];
+        assertTrue(slot.commitment == bytes32(bytes5(DIGEST)), "slot 0 does not show the result's tag");
+        assertEq(slot.dueAt, submitted, "slot 0 does not show the submission block");
+        assertEq(slot.claimedAt, 0, "slot 0 claimedAt");
+        _assertMarketLedger(2 * uint256(maxPayment));
+
+        // Not before the hash of the next block is known.
+        for (uint256 n = submitted; n < submitted + 2; ++n) {
+            vm.roll(n);
+            (bool ready,) = market.auditDraw(taskId);
+            assertTrue(!ready, "draw ready before submittedBlock + 2");
+            vm.expectRevert(
+                abi.encodeWithSelector(ITaskMarket.TaskMarketDrawNotReady.selector, taskId, submitted + 2)
+            );
+            market.releaseResult(taskId);
+        }
+        _assertNothingMoved(before, locked);
+
+        vm.roll(submitted + wait);
+        bool drawn = true; // the hash of a block more than 256 back reads 0: drawn
+        if (wait <= 257) {
+            vm.setBlockhash(submitted + 1, drawHash);
+            drawn = drawHash == bytes32(0) || uint256(keccak256(abi.encode(drawHash, taskId))) % BPS < auditBps;
+        }
+        (bool isReady, bool isDrawn) = market.auditDraw(taskId);
+        assertTrue(isReady && isDrawn == drawn, "auditDraw != the draw rule");
+        market.releaseResult(taskId);
+
+        if (drawn) {
+            assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Auditing), "drawn but not audited");
+            assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Pending), "audit not pending");
+            _assertNothingMoved(before, locked);
+            _assertMarketLedger(2 * uint256(maxPayment));
+            return;
+        }
+        uint256 runtime = pricePerSecond == 0 ? reported : _min(_min(reported, elapsed), MAX_RUNTIME);
+        uint256 payment = pricePerSecond == 0 ? maxPayment : _min(maxPayment, uint256(pricePerSecond) * runtime);
+        Deltas memory d = _since(before);
+        uint256 fee = payment * market.getTask(taskId).feeBps / BPS;
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Completed), "passed but not completed");
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.NotDrawn), "verdict NotDrawn");
+        assertEq(d.provider, payment - fee, "provider != unaudited payment - fee");
+        assertEq(d.client, 2 * uint256(maxPayment) - payment, "client refund != 2 x maxPayment - payment");
+        assertEq(staking.stakeOf(PROVIDER).locked, locked - market.getTask(taskId).collateral, "collateral kept");
+        _assertMarketLedger(0);
+    }
+
+    /// @notice An audit that overturns the result (two auditors of the second round find another one, after the
+    /// first auditor disagreed or missed its commitment or reveal) refunds the client at least everything it
+    /// escrowed, pays the provider nothing and slashes its whole collateral.
+    function testFuzz_overturnedAuditRefundsClient(
+        uint96 maxPayment,
+        uint80 pricePerSecond,
+        uint16 slashToClientBps,
+        uint8 firstAuditor,
+        uint32 runtimeSec
+    ) public {
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT));
+        if (pricePerSecond % 2 == 0) pricePerSecond = 0;
+        else pricePerSecond = uint80(bound(pricePerSecond, 1, uint256(maxPayment)));
+        MarketParams memory p = Fixture.defaultParams();
+        p.slashToClientBps = uint16(bound(slashToClientBps, 0, BPS));
+        market.setParams(p);
+        uint256 taskId = _submitAudited(_publish(0, true), maxPayment, pricePerSecond, uint16(BPS));
+        uint256 clientBefore = market.balanceOf(CLIENT);
+        uint256 providerBefore = market.balanceOf(PROVIDER);
+        uint256 stakedBefore = staking.stakeOf(PROVIDER).staked;
+        _heldResult(taskId, DIGEST, runtimeSec);
+        _releaseDrawn(taskId);
+
+        // Round 1: the auditor finds another result, or misses its commitment (0) or its reveal (1).
+        firstAuditor %= 3;
+        _join(taskId, PROVIDER_2);
+        _closeJoining(taskId);
+        if (firstAuditor == 0) {
+            _finalizeAfter(market.getAudit(taskId).commitDeadline, taskId);
+        } else {
+            _auditCommit(taskId, PROVIDER_2, OTHER_DIGEST);
+            if (firstAuditor == 1) _finalizeAfter(market.getTask(taskId).revealDeadline, taskId);
+            else _auditReveal(taskId, PROVIDER_2, OTHER_DIGEST, runtimeSec);
+        }
+        assertEq(market.getAudit(taskId).round, 2, "no escalation");
+        // Round 2: two auditors agree on the other result.
+        _join(taskId, PROVIDER_3);
+        _join(taskId, PROVIDER_4);
+        _closeJoining(taskId);
+        _auditCommit(taskId, PROVIDER_3, OTHER_DIGEST);
+        _auditCommit(taskId, PROVIDER_4, OTHER_DIGEST);
+        _auditReveal(taskId, PROVIDER_3, OTHER_DIGEST, runtimeSec);
+        _auditReveal(taskId, PROVIDER_4, OTHER_DIGEST, runtimeSec);
+
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Overturned), "not overturned");
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Failed), "not failed");
+        assertGe(market.balanceOf(CLIENT) - clientBefore, 2 * uint256(maxPayment), "client refunded less than escrow");
+        assertEq(market.balanceOf(PROVIDER), providerBefore, "overturned provider paid");
+        assertEq(
+            stakedBefore - staking.stakeOf(PROVIDER).staked, market.getTask(taskId).collateral, "provider not slashed"
+        );
+        assertEq(staking.stakeOf(PROVIDER).locked, 0, "provider collateral still locked");
+        _assertMarketLedger(0);
+    }
+
+    /// @notice An audit that upholds the result (the first auditor reproduces it, or two auditors of the second
+    /// round do after the first disagreed) pays the provider exactly what the same result pays unaudited.
+    function testFuzz_upheldAuditPaysLikeUnaudited(
+        uint96 maxPayment,
+        uint80 pricePerSecond,
+        uint16 creatorFeeBps,
+        uint32 reported,
+        uint32 elapsed,
+        bool escalate
+    ) public {
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT));
+        if (pricePerSecond % 2 == 0) pricePerSecond = 0;
+        else pricePerSecond = uint80(bound(pricePerSecond, 1, uint256(maxPayment)));
+        creatorFeeBps = uint16(bound(creatorFeeBps, 0, sources.MAX_CREATOR_FEE_BPS()));
+        elapsed = uint32(bound(elapsed, 0, MAX_RUNTIME));
+
+        // Unaudited: a source that is not deterministic settles at submission.
+        uint256 plain = _submit(_publish(creatorFeeBps, false), maxPayment, pricePerSecond, 1);
+        vm.prank(PROVIDER);
+        market.claimTask(plain);
+        vm.warp(vm.getBlockTimestamp() + elapsed);
+        uint256 before = market.balanceOf(PROVIDER);
+        vm.prank(PROVIDER);
+        market.submitResult(plain, DIGEST, CID, CID, reported);
+        uint256 unaudited = market.balanceOf(PROVIDER) - before;
+
+        // Audited, the same result after the same time.
+        uint256 taskId = _submitAudited(_publish(creatorFeeBps, true), maxPayment, pricePerSecond, uint16(BPS));
+        before = market.balanceOf(PROVIDER);
+        uint256 clientBefore = market.balanceOf(CLIENT);
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+        vm.warp(vm.getBlockTimestamp() + elapsed);
+        vm.prank(PROVIDER);
+        market.submitResult(taskId, DIGEST, CID, CID, reported);
+        _releaseDrawn(taskId);
+        _join(taskId, PROVIDER_2);
+        _closeJoining(taskId);
+        _auditCommit(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST);
+        _auditReveal(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST, reported);
+        if (escalate) {
+            _join(taskId, PROVIDER_3);
+            _join(taskId, PROVIDER_4);
+            _closeJoining(taskId);
+            _auditCommit(taskId, PROVIDER_3, DIGEST);
+            _auditCommit(taskId, PROVIDER_4, DIGEST);
+            _auditReveal(taskId, PROVIDER_3, DIGEST, reported);
+            _auditReveal(taskId, PROVIDER_4, DIGEST, reported);
+        }
+
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Completed), "not completed");
+        assertEq(market.balanceOf(PROVIDER) - before, unaudited, "upheld provider paid != unaudited payment");
+        assertEq(staking.stakeOf(PROVIDER).locked, 0, "provider collateral still locked");
+        // The client paid the provider and at most one auditor: never more than its escrow.
+        assertLe(clientBefore, market.balanceOf(CLIENT) + 2 * uint256(maxPayment), "client paid more than escrow");
+        _assertMarketLedger(0);
+    }
+
+    function _submitAudited(uint32 sourceId, uint96 maxPayment, uint80 pricePerSecond, uint16 auditBps)
+        internal
+        returns (uint256 taskId)
+    {
+        TaskParams memory p =
+            Fixture.task(sourceId, maxPayment, pricePerSecond, 1, uint40(vm.getBlockTimestamp() + 1 days));
+        p.auditBps = auditBps;
+        vm.prank(CLIENT);
+        taskId = market.submitTask(p);
+    }
+
+    /// @dev PROVIDER claims the task and submits `digest` as its result.
+    function _heldResult(uint256 taskId, bytes32 digest, uint32 runtimeSec) internal {
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+        vm.warp(vm.getBlockTimestamp() + 60);
+        vm.prank(PROVIDER);
+        market.submitResult(taskId, digest, CID, CID, runtimeSec);
+    }
+
+    /// @dev Releases a held result of a task audited with certainty (any hash draws it), two blocks later.
+    function _releaseDrawn(uint256 taskId) internal {
+        vm.roll(market.getSlots(taskId)[0].dueAt + 2);
+        market.releaseResult(taskId);
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Auditing), "not drawn");
+    }
+
+    /// @dev `auditor` joins the current round, two blocks after it opened.
+    function _join(uint256 taskId, address auditor) internal {
+        uint256 ready = uint256(market.getAudit(taskId).seedBlock) + 2;
+        if (vm.getBlockNumber() < ready) vm.roll(ready);
+        uint256 lockedBefore = staking.stakeOf(auditor).locked;
+        vm.prank(auditor);
+        market.joinAudit(taskId);
+        assertEq(
+            staking.stakeOf(auditor).locked - lockedBefore, market.getTask(taskId).collateral, "auditor collateral"
+        );
+    }
+
+    function _closeJoining(uint256 taskId) internal {
+        vm.warp(uint256(market.getAudit(taskId).joinDeadline) + 1);
+    }
+
+    function _finalizeAfter(uint256 deadline, uint256 taskId) internal {
+        vm.warp(deadline + 1);
+        market.finalizeTask(taskId);
+    }
+
+    function _auditCommit(uint256 taskId, address auditor, bytes32 digest) internal {
+        bytes32 salt = bytes32(uint256(uint160(auditor)));
+        vm.prank(auditor);
+        market.commitResult(taskId, Fixture.commitment(taskId, auditor, digest, salt));
+    }
+
+    function _auditReveal(uint256 taskId, address auditor, bytes32 digest, uint32 runtimeSec) internal {
+        bytes32 salt = bytes32(uint256(uint160(auditor)));
+        vm.prank(auditor);
+        market.revealResult(taskId, digest, salt, CID, CID, runtimeSec);
+    }
+
+    /// @dev Since `before`: no balance, fee or collateral moved.
+    function _assertNothingMoved(Deltas memory before, uint256 locked) internal view {
+        Deltas memory d = _since(before);
+        assertEq(d.provider + d.client + d.creator + d.stakers + d.treasury, 0, "a held result moved money");
+        assertEq(staking.stakeOf(PROVIDER).locked, locked, "a held result's collateral moved");
+    }
+
+    function _ceilDiv(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a == 0 ? 0 : (a - 1) / b + 1;
     }
 
     function _min(uint256 a, uint256 b) internal pure returns (uint256) {

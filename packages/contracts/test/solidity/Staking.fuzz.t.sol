@@ -9,7 +9,8 @@ import {Fixture} from "./Fixture.sol";
 import {TestBase} from "./Vm.sol";
 
 /// @notice Stands in for the task market: holds stakers' fees until Staking pulls them, and locks, unlocks
-/// and slashes on demand. Only the two views Staking reads are implemented.
+/// and slashes on demand. Only what Staking reads is implemented; the stub also stands in for the provider
+/// registry Staking asks for a stake floor (none: these accounts are not providers).
 contract MarketStub {
     IERC20 internal immutable _token;
     Staking internal _staking;
@@ -28,6 +29,16 @@ contract MarketStub {
     /// @notice Books `amount` of fees for stakers (the tokens must already be here).
     function accrue(uint256 amount) external {
         pendingStakerFees += amount;
+    }
+
+    /// @notice The provider registry: this stub.
+    function providers() external view returns (address) {
+        return address(this);
+    }
+
+    /// @notice No account here is a registered provider: nothing must stay staked.
+    function stakeFloorOf(address) external pure returns (uint256) {
+        return 0;
     }
 
     function releaseStakerFees() external returns (uint256 amount) {

@@ -15,6 +15,13 @@ interface Vm {
     /// @notice The current block.timestamp. Tests read time through this, never `block.timestamp`: the via-IR
     /// optimizer treats TIMESTAMP as constant within a transaction and may reuse a value read before a warp.
     function getBlockTimestamp() external view returns (uint256);
+    /// @notice Sets block.number.
+    function roll(uint256 newHeight) external;
+    /// @notice The current block.number (read it through this for the same reason as getBlockTimestamp).
+    function getBlockNumber() external view returns (uint256);
+    /// @notice Sets the hash BLOCKHASH returns for `blockNumber` (a block before the current one, within the last
+    /// 256: older hashes read 0 whatever was set). Unset recent blocks have a fixed non-zero hash in this runner.
+    function setBlockhash(uint256 blockNumber, bytes32 blockHash) external;
     /// @notice Sets msg.sender of the next call.
     function prank(address msgSender) external;
     /// @notice Sets msg.sender of every call until stopPrank.

@@ -21,6 +21,22 @@ export interface Policy {
   allowEgress?: boolean | undefined
   /** Largest input fetched, bytes (default 1 GiB). */
   maxInputBytes?: number | undefined
+  /**
+   * Audits of other providers' results (single-replica tasks of deterministic sources the market
+   * drew for an audit): the agent joins the audit rounds of tasks it would take itself (the same
+   * sources, capabilities and price), re-runs the task once it holds a seat, and commits and
+   * reveals its result like a consensus replica. An auditor locks the task's collateral while
+   * seated and is paid when its result stands. Default: enabled, any payment.
+   */
+  audits?: AuditPolicy | undefined
+}
+
+/** Which audits the agent joins (see {@link Policy.audits}). */
+export interface AuditPolicy {
+  /** Join audit rounds (default true). */
+  enabled?: boolean | undefined
+  /** Only audits of tasks paying at least this much (`maxPayment`, token base units; default 0). */
+  minPayment?: bigint | undefined
 }
 
 /** When to move earnings from the market balance to the provider's wallet. */

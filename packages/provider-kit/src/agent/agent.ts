@@ -23,7 +23,10 @@ import { withdrawEarnings } from './withdrawEarnings.js'
 export interface Agent extends AsyncDisposable {
   /** The provider account. */
   readonly address: Address
-  /** Tasks the agent is working on now (claimed, running, or waiting for consensus). */
+  /**
+   * Tasks the agent is working on now (claimed, running, waiting for consensus, held for their
+   * audit draw or under audit), and audits it joins or works on.
+   */
   tasks(): bigint[]
   /**
    * Stops taking tasks and returns once in-flight work is journaled. Docker
@@ -49,7 +52,10 @@ export const defaultLimits = {
  * still be taken (from its journaled cursor, or on a first start the tasks of
  * the last 30 days), then follows the market's events: it claims what its
  * policy accepts, runs it, and submits (or commits and reveals) the result
- * with a signed receipt. Every step is journaled before it is taken, so a
+ * with a signed receipt. A result the market holds for its audit draw is
+ * released two blocks later (and, when drawn, watched until the audit settles
+ * it); the audits of other providers' results that its policy accepts are
+ * joined and re-run like consensus replicas. Every step is journaled before it is taken, so a
  * restart never submits anything twice; its cost follows what happens in the
  * market now, never the market's age.
  *
@@ -103,6 +109,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     signal,
     policy,
     maxWaitMs: rescanInterval,
+    pollingInterval,
   })
   const scheduler = new TaskScheduler({
     context,
@@ -202,6 +209,7 @@ function sharedContext(
     signal: AbortSignal
     policy: ReturnType<typeof resolvePolicy>
     maxWaitMs: number
+    pollingInterval: number
   },
 ): SharedContext {
   const { client, deployment, store, runtime, host } = options

@@ -16,6 +16,8 @@ function slot(patch: Partial<Slot>): Slot {
     committedAt: undefined,
     commitment: undefined,
     resultDigest: undefined,
+    resultTag: undefined,
+    submittedBlock: undefined,
     runtimeSec: undefined,
     ...patch,
   }
@@ -99,6 +101,65 @@ describe('decide: what the chain says the next step is', () => {
       step: 'abandoned',
       reason: 'submitting was refused: TaskMarketClaimExpired',
     })
+  })
+
+  test('a held result (auditable task): held until released, auditing once drawn, done once paid', () => {
+    const submitted = [slot({ status: 'Submitted', dueAt: undefined, submittedBlock: 41n })]
+    expect(stepOf(decide(entry('submitting'), task('Held', submitted), me))).toBe('held')
+    expect(decide(entry('held'), task('Held', submitted), me)).toBeUndefined()
+    expect(stepOf(decide(entry('held'), task('Auditing', submitted), me))).toBe('auditing')
+    expect(decide(entry('auditing'), task('Auditing', submitted), me)).toBeUndefined()
+    expect(stepOf(decide(entry('held'), task('Completed', submitted), me))).toBe('done')
+    expect(stepOf(decide(entry('auditing'), task('Completed', submitted), me))).toBe('done')
+    // Released by someone else first: the refusal does not end the task.
+    expect(stepOf(decide(entry('held'), task('Auditing', submitted), me, 'TaskMarketWrongStatus'))).toBe(
+      'auditing',
+    )
+    const overturned = decide(entry('auditing'), task('Failed', [slot({ status: 'Forfeited' })]), me)
+    expect((overturned as { next: JournalEntry }).next).toMatchObject({ step: 'abandoned' })
+    expect((overturned as { next: JournalEntry }).next.reason).toMatch(/overturned/)
+    const unresolved = decide(entry('auditing'), task('Failed', submitted), me)
+    expect((unresolved as { next: JournalEntry }).next.reason).toMatch(/no verdict/)
+  })
+
+  test("an audit of another provider's result: joined, replaced, committed, revealed, settled", () => {
+    const audit = { round: 1, joinDeadline: 1_500, commitDeadline: 3_000 }
+    const auditing = (step: JournalStep, slotIndex: number | undefined = 1) => ({
+      ...entry(step),
+      slot: slotIndex,
+      audit,
+    })
+    const provider = slot({ provider: other, status: 'Submitted', dueAt: undefined })
+    const seat = (patch: Partial<Slot>) => slot({ index: 1, dueAt: new Date(3_000_000), ...patch })
+    // Not seated, nothing refused: the join step carries on; seated: joined, due by the commitment deadline.
+    expect(decide(auditing('joining', undefined), task('Auditing', [provider]), me)).toBeUndefined()
+    expect(decide(auditing('joining', undefined), task('Auditing', [provider, seat({})]), me)).toMatchObject({
+      next: { step: 'joined', slot: 1, dueAt: 3_000 },
+    })
+    expect(
+      decide(auditing('joining', undefined), task('Auditing', [provider]), me, 'TaskMarketAuditJoinClosed'),
+    ).toEqual({ drop: 'the market refused the join: TaskMarketAuditJoinClosed' })
+    // A better ticket took the seat: nothing of ours is locked any more.
+    expect(decide(auditing('joined'), task('Auditing', [provider, seat({ provider: other })]), me)).toEqual({
+      drop: 'a better ticket took our seat in the audit',
+    })
+    expect(decide(auditing('claimed'), task('Auditing', [provider, seat({})]), me)).toBeUndefined()
+    // The task stays Auditing: the reveal window is open once the task has a reveal deadline.
+    const committed = [provider, seat({ status: 'Committed' })]
+    expect(stepOf(decide(auditing('committing'), task('Auditing', committed), me))).toBe('committed')
+    expect(decide(auditing('committed'), task('Auditing', committed), me)).toBeUndefined()
+    const open = { ...task('Auditing', committed), revealDeadline: new Date(4_000_000) }
+    expect(stepOf(decide(auditing('committed'), open, me))).toBe('revealing')
+    const revealed = [provider, seat({ status: 'Submitted' })]
+    expect(stepOf(decide(auditing('revealing'), task('Auditing', revealed), me))).toBe('revealed')
+    expect(decide(auditing('revealed'), task('Auditing', revealed), me)).toBeUndefined()
+    expect(stepOf(decide(auditing('revealed'), task('Completed', revealed), me))).toBe('done')
+    const forfeited = decide(
+      auditing('revealed'),
+      task('Failed', [provider, seat({ status: 'Forfeited' })]),
+      me,
+    )
+    expect((forfeited as { next: JournalEntry }).next).toMatchObject({ step: 'abandoned' })
   })
 
   test('the chain agreeing with the journal: carry on', () => {

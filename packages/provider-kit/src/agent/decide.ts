@@ -18,6 +18,7 @@ export function decide(
   address: Address,
   refusal?: string,
 ): StepResult | undefined {
+  if (entry.audit !== undefined) return decideAudit(entry, task, address, refusal)
   const slot =
     entry.slot === undefined
       ? task.slots.find((s) => s.provider === address && s.status !== 'Free')
@@ -38,13 +39,74 @@ export function decide(
       : 'it was reopened after its due time'
     return abandon(entry, `the slot is no longer ours (${why})${refusal === undefined ? '' : `: ${refusal}`}`)
   }
-  if (slot.status === 'Submitted') return changed(entry, next(entry, { step: 'done' }))
+  if (slot.status === 'Submitted' || slot.status === 'Forfeited') {
+    // A single-replica result is settled, held for its audit draw, or under audit.
+    if (task.status === 'Held') return changed(entry, next(entry, { step: 'held' }))
+    if (task.status === 'Auditing') return changed(entry, next(entry, { step: 'auditing' }))
+    if (slot.status === 'Forfeited')
+      return abandon(entry, 'the result was overturned by its audit: the collateral was slashed')
+    if (entry.replicas === 1 && task.status === 'Failed')
+      return abandon(entry, 'the audit reached no verdict: the client was refunded, the collateral unlocked')
+    return changed(entry, next(entry, { step: 'done' }))
+  }
   if (slot.resultDigest !== undefined)
     return changed(entry, next(entry, { step: isFinalStatus(task.status) ? 'done' : 'revealed' }))
   if (isFinalStatus(task.status))
     return abandon(entry, `the task ended ${task.status} before our result counted`)
   if (slot.status === 'Committed') {
     const step = task.status === 'Revealing' && !isBefore('revealing', entry.step) ? 'revealing' : 'committed'
+    if (isBefore(entry.step, step)) return next(entry, { step })
+  }
+  if (refusal !== undefined) return abandon(entry, `${entry.step} was refused: ${refusal}`)
+  return undefined
+}
+
+/**
+ * {@link decide} for an auditor's entry: its slot is one of the audit's
+ * (joined, committed or revealed), and the task stays `Auditing` until the
+ * audit settles it.
+ */
+function decideAudit(
+  entry: JournalEntry,
+  task: Task,
+  address: Address,
+  refusal: string | undefined,
+): StepResult | undefined {
+  const slot =
+    entry.slot === undefined
+      ? task.slots.find((s) => s.index > 0 && s.provider === address && s.status !== 'Free')
+      : task.slots[entry.slot]
+  const mine = slot !== undefined && slot.provider === address && slot.status !== 'Free'
+  const final = isFinalStatus(task.status)
+  if (!mine) {
+    // Nothing of ours is on chain: no collateral is locked.
+    if (entry.step === 'joining' && refusal === undefined && !final) return undefined
+    if (entry.step === 'joining' || entry.step === 'joined')
+      return {
+        drop:
+          refusal !== undefined
+            ? `the market refused the join: ${refusal}`
+            : final
+              ? `the task ended ${task.status}`
+              : 'a better ticket took our seat in the audit',
+      }
+    return abandon(entry, `the audit seat is no longer ours${refusal === undefined ? '' : `: ${refusal}`}`)
+  }
+  if (slot.status === 'Forfeited')
+    return abandon(
+      entry,
+      'our audit seat was forfeited (slashed): its commitment or reveal came too late, or was outvoted',
+    )
+  if (slot.status === 'Submitted') {
+    if (final) return changed(entry, next(entry, { step: 'done' }))
+    return changed(entry, next(entry, { step: 'revealed' }))
+  }
+  if (final) return abandon(entry, `the task ended ${task.status} before our audit result counted`)
+  if (entry.step === 'joining')
+    return next(entry, { step: 'joined', slot: slot.index, dueAt: seconds(slot.dueAt) })
+  if (slot.status === 'Committed') {
+    const step =
+      task.revealDeadline !== undefined && !isBefore('revealing', entry.step) ? 'revealing' : 'committed'
     if (isBefore(entry.step, step)) return next(entry, { step })
   }
   if (refusal !== undefined) return abandon(entry, `${entry.step} was refused: ${refusal}`)

@@ -14,6 +14,13 @@ export const gasLimits = {
   claim: 250_000n,
   /** Committing: the last commitment also opens the reveal window (59,176 measured). */
   commit: 200_000n,
+  /** Joining an audit: a better ticket also replaces the worst seated auditor (unlocking its collateral). */
+  joinAudit: 400_000n,
+  /**
+   * An auditor's reveal: the last one closes the round, which settles the audit (pays the provider and
+   * the auditors, slashes whoever was wrong) or opens the next round.
+   */
+  auditReveal: 900_000n,
 } as const
 
 /**

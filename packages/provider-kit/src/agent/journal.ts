@@ -11,15 +11,26 @@ import type { RunOutcome } from '../runtime/ContainerRuntime.js'
  * `claiming` → `claimed` → `running` → `ran` → `stored` → (1 replica) `submitting` → `done`
  *                                                     ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
  *
+ * A single-replica result the market holds for its audit draw (a deterministic source) goes on:
+ * `submitting` → `held` → `done` (released: paid), or `held` → `auditing` → `done` (drawn: paid once
+ * the audit upholds it; `abandoned` with the verdict when it is overturned).
+ *
+ * An audit of another provider's result (the entry has `audit`) starts by joining a round and then
+ * runs like a consensus replica: `joining` → `joined` → `claimed` → … → `revealed` → `done`.
+ *
  * `abandoned` ends a task the agent gave up on (the reason is kept).
  */
 export type JournalStep =
+  | 'joining'
+  | 'joined'
   | 'claiming'
   | 'claimed'
   | 'running'
   | 'ran'
   | 'stored'
   | 'submitting'
+  | 'held'
+  | 'auditing'
   | 'committing'
   | 'committed'
   | 'revealing'
@@ -40,6 +51,15 @@ export interface JournalRun {
   /** Set by the `stored` step when the outcome is `exited`: the imported output directory. */
   outputCID?: string | undefined
   reason: string | undefined
+}
+
+/** The audit round an auditor's entry is about. */
+export interface JournalAudit {
+  round: number
+  /** Unix seconds (chain time): joining closes then, and the work starts. */
+  joinDeadline: number
+  /** Unix seconds: the round's commitments are due then. */
+  commitDeadline: number
 }
 
 /** One task as the journal holds it (a JSON file per task). */
@@ -63,6 +83,12 @@ export interface JournalEntry {
   salt: Hex | undefined
   /** Reopen this overdue slot before claiming (a `claiming` entry only). */
   reopen?: number | undefined
+  /** `held`: the block the held result was submitted in (decimal string); it can be released two blocks later. */
+  submittedBlock?: string | undefined
+  /** Set on an audit of another provider's result: the round the agent joins (its slot is `slot`). */
+  audit?: JournalAudit | undefined
+  /** How the audit of the task ended (`upheld`, `overturned`, …), once it has. */
+  verdict?: string | undefined
   /** The last transaction sent for the current step. */
   txHash: Hex | undefined
   /** Why the task was abandoned or a run failed. */
@@ -83,12 +109,16 @@ export interface Journal {
 
 /** Every step, in the order a task goes through them. */
 export const journalSteps: readonly JournalStep[] = [
+  'joining',
+  'joined',
   'claiming',
   'claimed',
   'running',
   'ran',
   'stored',
   'submitting',
+  'held',
+  'auditing',
   'committing',
   'committed',
   'revealing',

@@ -1,4 +1,4 @@
-import { providerRegistryAbi } from '@gridforge/contracts'
+import { providerRegistryAbi, taskMarketAbi } from '@gridforge/contracts'
 import { type Deployment, taskEvents } from '@gridforge/sdk'
 import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
 import { getBlockNumber, getLogs } from 'viem/actions'
@@ -6,8 +6,24 @@ import { getBlockNumber, getLogs } from 'viem/actions'
 /** The provider registry events the agent acts on (a subscription of its own opens a source's tasks to it). */
 const ProviderSubscribed = getAbiItem({ abi: providerRegistryAbi, name: 'ProviderSubscribed' })
 
-/** Every event the agent reads: the market's task events and subscriptions. */
-export const watchedEvents = [...taskEvents, ProviderSubscribed] as const
+/** The market's audit events: a held result drawn, a round opened (to join), seats taken and lost, the verdict. */
+const auditEvents = [
+  getAbiItem({ abi: taskMarketAbi, name: 'AuditDrawn' }),
+  getAbiItem({ abi: taskMarketAbi, name: 'AuditRoundOpened' }),
+  getAbiItem({ abi: taskMarketAbi, name: 'AuditorJoined' }),
+  getAbiItem({ abi: taskMarketAbi, name: 'AuditorReplaced' }),
+  getAbiItem({ abi: taskMarketAbi, name: 'AuditResolved' }),
+] as const
+
+/** Every event the agent reads: the market's task and audit events, and subscriptions. */
+export const watchedEvents = [
+  ...taskEvents,
+  // Those the SDK's task events do not list already.
+  ...(auditEvents.filter(
+    (event) => !taskEvents.some((known) => (known.name as string) === event.name),
+  ) as unknown as typeof auditEvents),
+  ProviderSubscribed,
+] as const
 
 /** One decoded event the agent reads. */
 export type MarketLog = Log<bigint, number, false, undefined, true, typeof watchedEvents>

@@ -8,6 +8,7 @@ export interface ResolvedPolicy {
   concurrency: number
   allowEgress: boolean
   maxInputBytes: number
+  audits: { enabled: boolean; minPayment: bigint }
 }
 
 export function resolvePolicy(policy: Policy = {}, gpuCount: number): ResolvedPolicy {
@@ -20,7 +21,18 @@ export function resolvePolicy(policy: Policy = {}, gpuCount: number): ResolvedPo
     concurrency,
     allowEgress: policy.allowEgress ?? false,
     maxInputBytes: policy.maxInputBytes ?? 1024 ** 3,
+    audits: resolveAuditPolicy(policy.audits),
   }
+}
+
+function resolveAuditPolicy(audits: Policy['audits']): ResolvedPolicy['audits'] {
+  const minPayment = audits?.minPayment ?? 0n
+  if (typeof minPayment !== 'bigint' || minPayment < 0n)
+    throw new RangeError(`policy.audits.minPayment must be a bigint ≥ 0, got ${String(minPayment)}`)
+  const enabled = audits?.enabled ?? true
+  if (typeof enabled !== 'boolean')
+    throw new RangeError(`policy.audits.enabled must be true or false, got ${String(enabled)}`)
+  return { enabled, minPayment }
 }
 
 /**
@@ -63,6 +75,24 @@ export function taskRefusal(
   if (price < policy.minPricePerGpuSecond)
     return `pays ${price} per GPU-second, below the policy's ${policy.minPricePerGpuSecond}`
   return undefined
+}
+
+/**
+ * Why this agent would not join the audit of `task` (on what the chain says
+ * alone), or `undefined` when it would: audits must be enabled, and the task
+ * one it would take itself ({@link taskRefusal}) that pays at least the
+ * policy's `audits.minPayment`. The market checks the auditor's eligibility
+ * (subscription, capabilities, reputation gates) again when it joins.
+ */
+export function auditRefusal(
+  task: Task,
+  capabilities: Capabilities,
+  policy: ResolvedPolicy,
+): string | undefined {
+  if (!policy.audits.enabled) return 'audits are disabled by the policy'
+  if (task.maxPayment < policy.audits.minPayment)
+    return `pays at most ${task.maxPayment}, below the policy's audits.minPayment ${policy.audits.minPayment}`
+  return taskRefusal(task, capabilities, policy)
 }
 
 /** Why this agent would not run a source with this metadata, or `undefined`. */

@@ -6,7 +6,7 @@ import type { GpuPool } from '../runtime/gpuPool.js'
 import { messageOf } from './errorKind.js'
 import { finalSteps, type JournalEntry, newEntry } from './journal.js'
 import type { MarketLog } from './marketWatch.js'
-import { type ResolvedPolicy, taskRefusal } from './policy.js'
+import { auditRefusal, type ResolvedPolicy, taskRefusal } from './policy.js'
 import { prepareToClaim } from './steps/prepare.js'
 import type { TaskMemory } from './steps/step.js'
 import { assess, createTaskBook, type TaskBook } from './taskBook.js'
@@ -71,7 +71,8 @@ export class TaskScheduler {
     }
     flight.work = runTask(this.#taskContext(taskId), entry, memory, { resumed: options.resumed, onEntry })
       .then((end) => {
-        if (!('dropped' in end)) return
+        // An audit the agent did not join is not a task to claim.
+        if (!('dropped' in end) || entry.audit !== undefined) return
         // Refused by the market: never again. Taken by another provider first: a candidate again, in
         // case that claim comes due without a result.
         if (end.refused) this.book.refuse(taskId)
@@ -95,6 +96,8 @@ export class TaskScheduler {
       if (log.eventName === 'TaskSubmitted')
         this.#submitted(taskId, Number(log.args.sourceId), log.args.inputCID)
       else if (log.eventName === 'TaskFinalized') this.book.remove(taskId)
+      else if (log.eventName === 'AuditRoundOpened')
+        this.#auditRound(taskId, log.args.round, log.args.joinDeadline)
       // A claim of ours nothing here made (lost from the journal): looked at, and adopted.
       else if (
         log.eventName === 'TaskClaimed' &&
@@ -251,6 +254,61 @@ export class TaskScheduler {
     await context.journal.put(entry)
     this.#inFlight.delete(taskId)
     this.launch(entry, { task, prepared: preparation.prepared }, { resumed: false, gpus: taken })
+  }
+
+  /**
+   * An audit round opened: unless the task is already in flight here (the agent's own result, or an
+   * audit it works on), reads the task and, when the policy takes its audits and there is capacity,
+   * journals and starts joining the round (see `steps/audit.ts`).
+   */
+  #auditRound(taskId: bigint, round: number, joinDeadline: number) {
+    const { policy } = this.#parameters
+    if (!policy.audits.enabled || this.#inFlight.has(taskId) || this.#parameters.context.signal.aborted)
+      return
+    const flight: InFlight = { entry: undefined, work: Promise.resolve() }
+    this.#inFlight.set(taskId, flight)
+    let taken: string[] = []
+    flight.work = this.#considerAudit(taskId, { round, joinDeadline }, (gpus) => {
+      taken = gpus
+    }).catch((error: unknown) => {
+      this.#failed(taskId, error)
+      return this.#finish(taskId, taken, undefined)
+    })
+  }
+
+  async #considerAudit(
+    taskId: bigint,
+    { round, joinDeadline }: { round: number; joinDeadline: number },
+    onGpus: (gpus: string[]) => void,
+  ) {
+    const { context, policy, capabilities, gpus } = this.#parameters
+    const logger = context.logger.child({ taskId })
+    const skip = (reason: string) => {
+      logger.debug('not joining the audit', { round, reason })
+      return this.#finish(taskId, [], undefined)
+    }
+    const task = await getTask(context.client, { deployment: context.deployment, taskId })
+    if (task.status !== 'Auditing') return skip(`the task is ${task.status}`)
+    // The provider and the auditors of earlier rounds may not join.
+    if (task.slots.some((slot) => slot.provider === context.address))
+      return skip('this provider ran the task or audited it in an earlier round')
+    const refusal = auditRefusal(task, capabilities, policy)
+    if (refusal !== undefined) return skip(refusal)
+    if (!(await this.#mayTake(task.sourceId))) return skip(`not subscribed to source ${task.sourceId}`)
+    // This audit is one of the tasks in flight already: it fits when it is not over the limit.
+    const taken = this.#running() <= policy.concurrency ? gpus.acquire(task.requirements.minGpus) : undefined
+    if (taken === undefined) return skip('no capacity free')
+    onGpus(taken)
+    const entry: JournalEntry = {
+      ...newEntry(task),
+      step: 'joining',
+      gpus: taken,
+      // The commitment deadline is known once joined.
+      audit: { round, joinDeadline, commitDeadline: 0 },
+    }
+    await context.journal.put(entry)
+    this.#inFlight.delete(taskId)
+    this.launch(entry, { task }, { resumed: false, gpus: taken })
   }
 
   /** A claim of ours the journal does not know (it was lost): adopt it rather than be slashed. */

@@ -27,4 +27,14 @@ describe('assess', () => {
   it('lets go of a task past its deadline', () => {
     expect(assess(openTask(0), provider, now)).toEqual({ kind: 'gone' })
   })
+
+  it('lets go of a task whose result is held or under audit: audits are joined, never claimed', () => {
+    for (const status of ['Held', 'Auditing'] as const) {
+      const task = openTask(2 * 3_600)
+      const slots = [
+        { index: 0, status: 'Submitted', provider: '0x00000000000000000000000000000000000000bb' },
+      ]
+      expect(assess({ ...task, status, slots } as unknown as Task, provider, now)).toEqual({ kind: 'gone' })
+    }
+  })
 })

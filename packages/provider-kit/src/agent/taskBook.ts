@@ -88,6 +88,8 @@ export type Assessment =
 /** {@link Assessment} of `task` for `provider`. */
 export function assess(task: Task, provider: Address, chainNow: number): Assessment {
   if (isFinalStatus(task.status) || task.deadline.getTime() / 1000 <= chainNow) return { kind: 'gone' }
+  // A result is in and held for its audit draw, or under audit: nothing left to claim (audits are joined apart).
+  if (task.status === 'Held' || task.status === 'Auditing') return { kind: 'gone' }
   const mine = task.slots.find((slot) => slot.provider === provider && slot.status !== 'Free')
   if (mine !== undefined) return { kind: 'mine', slot: mine.index }
   // The market refuses a claim due after the deadline (runtime limit + claim grace from now): such a task

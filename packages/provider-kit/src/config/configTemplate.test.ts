@@ -50,6 +50,7 @@ describe('configTemplate', () => {
   it('shows valid values on every commented option line', () => {
     const config = parseConfig(uncommentAll(configTemplate()), { file, home })
     expect(config.withdraw).toEqual({ everyMs: 3_600_000, minimum: '0' })
+    expect(config.policy.audits).toEqual({ enabled: true, minPayment: '0' })
     expect(config.runtime.limits).toEqual({
       memoryBytes: 8 * 1024 ** 3,
       cpus: 4,
@@ -85,7 +86,7 @@ describe('configTemplate', () => {
   })
 })
 
-/** The option names of a section of the schema (the variants' keys for store and runtime, limits included). */
+/** The option names of a section of the schema (the variants' keys for store and runtime, limits and audits included). */
 function keysOf(schema: unknown): string[] {
   const found = new Set<string>()
   const visit = (node: unknown, depth: number) => {
@@ -94,8 +95,9 @@ function keysOf(schema: unknown): string[] {
     if (def === undefined) return
     if (def.type === 'object') {
       for (const [key, value] of Object.entries(def.shape as Record<string, unknown>)) {
-        if (key === 'limits') {
-          for (const limit of keysOf(value)) found.add(`limits.${limit}`)
+        // Sub-tables: [runtime.limits], [policy.audits].
+        if (key === 'limits' || key === 'audits') {
+          for (const option of keysOf(value)) found.add(`${key}.${option}`)
         } else found.add(key)
       }
       return

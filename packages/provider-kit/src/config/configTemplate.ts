@@ -128,6 +128,16 @@ ${line('sources', sources, '[1, 2]')}
 # Largest task input fetched.
 # maxInput = ${quote(configDefaults.maxInput)}
 
+[policy.audits]
+# Audits of other providers' results: the market draws some single-replica results
+# of deterministic sources for an audit, and providers of the source join to re-run
+# the task. A seated auditor locks the task's collateral and is paid when its
+# result stands (missing its commitment or reveal is slashed). Only tasks the
+# policy above would take are audited.
+# enabled = true
+# Only audits of tasks paying at least this (their maxPayment), token units.
+# minPayment = ${quote(configDefaults.auditMinPayment)}
+
 [agent]
 # The journal (what is in flight, so a restart resumes it) and work directories.
 ${line('dataDir', options.dataDir === undefined ? undefined : quote(options.dataDir), quote(configDefaults.dataDir))}

@@ -41,6 +41,7 @@ describe('parseConfig', () => {
         concurrency: undefined,
         allowEgress: false,
         maxInputBytes: 1024 ** 3,
+        audits: { enabled: true, minPayment: '0' },
       },
       agent: {
         dataDir: '/home/provider/.gridforge/provider',
@@ -88,6 +89,10 @@ concurrency = 2
 allowEgress = true
 maxInput = "512MiB"
 
+[policy.audits]
+enabled = false
+minPayment = "0.5"
+
 [agent]
 dataDir = "data"
 pollingInterval = "2s"
@@ -134,6 +139,7 @@ stake = "250"
       concurrency: 2,
       allowEgress: true,
       maxInputBytes: 512 * 1024 ** 2,
+      audits: { enabled: false, minPayment: '0.5' },
     })
     expect(config.agent).toEqual({
       dataDir: '/etc/gridforge/data',
@@ -214,7 +220,7 @@ stake = "-1"
   it('refuses unknown sections and options (typos)', () => {
     expect(fieldsOf('[chain]\nrcp = "http://x"\n[polcy]\nsources = [1]\n')).toEqual([
       'chain.rcp: unknown option in [chain] (a typo? `gridforge-provider init --config <new file>` lists every option)',
-      'polcy: unknown section: the sections are [chain], [account], [store], [runtime], [runtime.limits], [policy], [agent], [withdraw] and [register]',
+      'polcy: unknown section: the sections are [chain], [account], [store], [runtime], [runtime.limits], [policy], [policy.audits], [agent], [withdraw] and [register]',
     ])
   })
 

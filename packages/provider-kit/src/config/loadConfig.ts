@@ -115,7 +115,7 @@ function fieldsOf(issues: readonly z.core.$ZodIssue[]): ConfigField[] {
 
 function unknownKeyMessage(at: readonly string[]): string {
   if (at.length === 0) {
-    return 'unknown section: the sections are [chain], [account], [store], [runtime], [runtime.limits], [policy], [agent], [withdraw] and [register]'
+    return 'unknown section: the sections are [chain], [account], [store], [runtime], [runtime.limits], [policy], [policy.audits], [agent], [withdraw] and [register]'
   }
   return `unknown option in [${at.join('.')}] (a typo? \`gridforge-provider init --config <new file>\` lists every option)`
 }

@@ -77,6 +77,14 @@ export interface PolicyConfig {
   concurrency: number | undefined
   allowEgress: boolean
   maxInputBytes: number
+  audits: AuditsConfig
+}
+
+/** `[policy.audits]`: which audits of other providers' results the agent joins. */
+export interface AuditsConfig {
+  enabled: boolean
+  /** Only audits of tasks paying at least this (`maxPayment`), token units. */
+  minPayment: TokenAmount
 }
 
 export interface AgentConfig {
@@ -114,6 +122,7 @@ export const configDefaults = {
   submitMargin: '30s',
   logLevel: 'info',
   withdrawMinimum: '0',
+  auditMinPayment: '0',
 } as const
 
 /** How the schema resolves paths: against the file's directory and the home directory. */
@@ -290,6 +299,10 @@ export function configFileSchema(paths: PathContext) {
           concurrency: wholeNumber(1).optional(),
           allowEgress: bool.default(false),
           maxInput: size.default(parseSize(configDefaults.maxInput) ?? 0),
+          audits: table({
+            enabled: bool.default(true),
+            minPayment: amount.default(configDefaults.auditMinPayment),
+          }),
         }),
         agent: table({
           dataDir: file.default(resolvePath(configDefaults.dataDir, paths)),
@@ -363,6 +376,7 @@ export function toProviderConfig(file: string, value: ConfigFile): ProviderConfi
       concurrency: policy.concurrency,
       allowEgress: policy.allowEgress,
       maxInputBytes: policy.maxInput,
+      audits: { enabled: policy.audits.enabled, minPayment: policy.audits.minPayment },
     },
     agent: {
       dataDir: agent.dataDir,

@@ -5,13 +5,14 @@ import { waitFor } from '@testing-library/react'
 import { type Hex, http, parseUnits } from 'viem'
 import { localhost } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { deployment, devnet } from '../../../sdk/test/chain.js'
+import { deployment, devnet, testClient } from '../../../sdk/test/chain.js'
 import {
   cids,
   claim,
   commit,
   countingTransport,
   publishTestSource,
+  release,
   reveal,
   submit,
   submitFixtureTasks,
@@ -38,6 +39,28 @@ function renderTask(config: Parameters<typeof renderWithConfig>[1]['config'], ta
 }
 
 describe('useTask', () => {
+  it('shows an audited result Held, then Auditing with its audit', async () => {
+    const { config, client } = await testConfig()
+    const sourceId = await publishTestSource({ owner: client, deterministic: true, maxRuntimeSec: 60 })
+    const provider = await testProvider([sourceId])
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, deployment(), { sourceId, maxPayment: '2', auditBps: 10_000 })
+    await claim(provider, deployment(), taskId)
+    await submit(provider, deployment(), taskId, { result: cids.output })
+
+    const { result, statuses } = renderTask(config, taskId)
+    await waitFor(() => expect(result.current.data?.status).toBe('Held'))
+    expect(result.current.data).toMatchObject({ auditBps: 10_000, audit: { verdict: 'none', round: 0 } })
+
+    // The draw reads the hash of the block after the submission; then the released result is audited.
+    await testClient().mine({ blocks: 2 })
+    await release(client, deployment(), taskId)
+    await waitFor(() => expect(result.current.data?.status).toBe('Auditing'))
+    expect(result.current.data?.audit).toMatchObject({ verdict: 'pending', round: 1, auditors: 1 })
+    expect(statuses).toEqual(['Held', 'Auditing'])
+  })
+
   it('follows a task Open → Claimed → Completed by itself, with one log watch that stops at settlement', async () => {
     const rpc = countingTransport(devnet().rpcUrl)
     const { config, client } = await testConfig({ transport: rpc.transport })

@@ -33,14 +33,18 @@ export type UseTaskReturnType<selectData = GetTaskData> = UseQueryReturnType<
 
 /**
  * Reads a task and its slots (`getTask`) and keeps it live: a claim, result,
- * commitment, reveal or settlement refetches it (and a settlement the
- * balances and stats it moved), with no polling loop in the component.
+ * commitment, reveal, audit step or settlement refetches it (and a settlement
+ * the balances and stats it moved), with no polling loop in the component.
+ * An auditable task (one replica of a deterministic source) comes with its
+ * `audit` (verdict, round, deadlines); `Held` and `Auditing` are not settled,
+ * so the watch goes on through them.
  *
  * @example
  * import { useTask } from '@gridforge/react-hooks'
  *
  * const { data: task } = useTask({ taskId: 7n })
  * // task?.status goes 'Open' → 'Claimed' → 'Completed' by itself
+ * // (an auditable task: … → 'Held' → 'Auditing' → 'Completed', task?.audit?.verdict 'upheld')
  */
 export function useTask<selectData = GetTaskData>(
   parameters: UseTaskParameters<selectData> = {},

@@ -23,7 +23,7 @@ export type WatchTaskQueriesParameters = ChainParameters & {
 
 /**
  * Keeps one task's queries fresh: on every market event of the task (claim,
- * result, commitment, reveal, reopened slot, settlement) its `task` and
+ * result, commitment, reveal, reopened slot, audit step, settlement) its `task` and
  * `receipt` queries and the task lists are invalidated; a settlement also
  * invalidates balances, stake, rewards and network stats. One log watch on
  * the node (SDK `watchTask`), and one refetch shortly after it starts to

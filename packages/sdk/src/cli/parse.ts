@@ -22,6 +22,25 @@ export function parseInteger(value: string): number {
   return Number(value)
 }
 
+/**
+ * A probability `0 < p ≤ 1` (`0.25`, `1`) as basis points (2500, 10000): what
+ * `--audit` takes. It must be a whole number of basis points (steps of 0.0001).
+ */
+export function parseProbabilityBps(value: string): number {
+  const probability =
+    /^(0|1)?(\.\d+)?$/.test(value.trim()) && value.trim() !== '' ? Number(value) : Number.NaN
+  const bps = probability * 10_000
+  if (!(probability > 0 && probability <= 1)) {
+    throw new InvalidArgumentError(
+      'expected a probability above 0 and at most 1, e.g. 0.25 to audit a quarter of the results',
+    )
+  }
+  if (Math.abs(bps - Math.round(bps)) > 1e-6) {
+    throw new InvalidArgumentError('expected a probability in steps of 0.0001 (one basis point), e.g. 0.125')
+  }
+  return Math.round(bps)
+}
+
 /** Collects a repeatable option into an array. */
 export function collect<value>(parse: (value: string) => value) {
   return (value: string, previous: value[] | undefined): value[] => [...(previous ?? []), parse(value)]

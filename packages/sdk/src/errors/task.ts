@@ -1,5 +1,5 @@
 import type { Hash } from 'viem'
-import type { TaskStatus } from '../types/task.js'
+import type { AuditVerdict, TaskStatus } from '../types/task.js'
 import { formatAmount, type TokenInfo } from '../utils/amount.js'
 import { BaseError } from './base.js'
 
@@ -27,7 +27,7 @@ export class TaskNotFoundError extends BaseError {
 /** What every error about a task that settled without a result carries. */
 export interface TaskSettlementErrorParameters {
   taskId: bigint
-  /** Escrow returned to the client's market balance (replicas × maxPayment, in base units). */
+  /** Escrow returned to the client's market balance (the whole escrow, in base units). */
   refund: bigint
   /** The transaction that settled the task, when known. */
   hash?: Hash | undefined
@@ -39,24 +39,46 @@ const refunded = (refund: bigint, token?: TokenInfo) =>
 
 export type TaskFailedErrorType = TaskFailedError & { name: 'TaskFailedError' }
 
-/** The replicas' results found no majority: nobody was paid and the escrow was refunded. */
+/**
+ * The replicas' results found no majority, or the audit of a single result
+ * overturned it or reached no verdict: nobody was paid for the result and the
+ * escrow was refunded.
+ */
 export class TaskFailedError extends BaseError {
   override name = 'TaskFailedError' as const
   readonly taskId: bigint
   readonly status = 'Failed' as const satisfies TaskStatus
   readonly refund: bigint
   readonly hash: Hash | undefined
+  /** An audited result: the audit's verdict (`overturned` or `unresolved`); `undefined` for replicas. */
+  readonly audit: AuditVerdict | undefined
 
-  constructor({ taskId, refund, hash, token }: TaskSettlementErrorParameters) {
-    super(`Task ${taskId} failed: the replicas' results found no majority.`, {
-      metaMessages: [
-        refunded(refund, token),
-        'A source whose outputs differ between runs is not deterministic: submit with replicas: 1.',
-      ],
-    })
+  constructor({
+    taskId,
+    refund,
+    hash,
+    token,
+    audit,
+  }: TaskSettlementErrorParameters & { audit?: AuditVerdict | undefined }) {
+    super(
+      audit === 'overturned'
+        ? `Task ${taskId} failed: its audit found another result than the provider's, which was slashed.`
+        : audit === 'unresolved'
+          ? `Task ${taskId} failed: its auditors agreed on no result.`
+          : `Task ${taskId} failed: the replicas' results found no majority.`,
+      {
+        metaMessages: [
+          refunded(refund, token),
+          audit === undefined
+            ? 'A source whose outputs differ between runs is not deterministic: submit with replicas: 1.'
+            : 'Submit again: another provider will run it. If auditors keep disagreeing, the source may not be deterministic.',
+        ],
+      },
+    )
     this.taskId = taskId
     this.refund = refund
     this.hash = hash
+    this.audit = audit
   }
 }
 

@@ -11,6 +11,13 @@ import { type Amount, gridToken } from '../utils/amount.js'
 export type GetCollateralParameters = DeploymentParameter & {
   /** The per-replica maxPayment of a task, e.g. `'5'` (token units) or a bigint (base units). */
   maxPayment: Amount
+  /**
+   * The task's audit probability in basis points, as the task holds it
+   * (`Task.auditBps`, the market's default `auditBps` for a new task that does
+   * not ask for more); 0 or omitted for a task that is not audited (replicas >
+   * 1, or a source that is not deterministic).
+   */
+  auditBps?: number | undefined
   /** Read at this block (default: the latest). */
   blockNumber?: bigint | undefined
 }
@@ -30,18 +37,23 @@ const schema = (decimals: number) =>
       .check(
         z.refine((value: bigint) => value <= maxUint96, 'must fit in 96 bits (at most 2^96 − 1 base units)'),
       ),
+    auditBps: z.optional(s.uint(16, 10_000)),
   })
 
 /**
  * Reads the collateral a provider locks from its stake to claim a task with
  * this `maxPayment`, under the current parameters:
- * `max(minCollateral, maxPayment × collateralBps / 10000)`. A task keeps the
- * collateral fixed when it was submitted.
+ * `max(minCollateral, maxPayment × collateralBps / 10000)`; for a task audited
+ * with probability p = `auditBps` / 10000, at least `(1 − p) / p × maxPayment`
+ * and `3 × maxPayment` too, so that cheating does not pay (9 × maxPayment at
+ * the default 10 %). Auditors lock the same. A task keeps the collateral fixed
+ * when it was submitted.
  *
  * @example
  * import { getCollateral } from '@gridforge/sdk'
  *
  * const collateral = await getCollateral(client, { deployment, maxPayment: '5' }) // 2.5 GRID by default
+ * const audited = await getCollateral(client, { deployment, maxPayment: '5', auditBps: 1000 }) // 45 GRID
  */
 export async function getCollateral(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -49,14 +61,18 @@ export async function getCollateral(
 ): Promise<GetCollateralReturnType> {
   const { deployment, blockNumber } = parameters
   const action = 'getCollateral'
-  const { maxPayment } = validate(action, schema((deployment.token ?? gridToken).decimals), parameters)
+  const { maxPayment, auditBps } = validate(
+    action,
+    schema((deployment.token ?? gridToken).decimals),
+    parameters,
+  )
   return read<bigint>(client, {
     action,
     hints: {},
     address: deployment.contracts.market,
     abi: [collateralFor],
     functionName: 'collateralFor',
-    args: [maxPayment],
+    args: [maxPayment, auditBps ?? 0],
     blockNumber,
   })
 }

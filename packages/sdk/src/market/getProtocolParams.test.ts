@@ -23,6 +23,8 @@ describe('getProtocolParams', () => {
       revealWindow: 600,
       claimGrace: 300,
       minCollateral: 0n,
+      auditBps: 1000,
+      auditJoinWindow: 120,
       treasury: deployerClient().account.address,
       taskCount: taskId,
     })

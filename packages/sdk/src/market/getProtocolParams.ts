@@ -25,6 +25,13 @@ export interface ProtocolParams {
   claimGrace: number
   /** Least collateral per replica, in base units. */
   minCollateral: bigint
+  /**
+   * Least (and default) probability that a single-replica result of a
+   * deterministic source is audited, in basis points (100 to 10000).
+   */
+  auditBps: number
+  /** Time eligible providers have to join an audit round, in seconds (1 minute to 1 day). */
+  auditJoinWindow: number
 }
 
 export type GetProtocolParamsReturnType = ProtocolParams & {

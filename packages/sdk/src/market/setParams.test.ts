@@ -52,6 +52,8 @@ describe('setParams', () => {
         revealWindow: '30s',
         claimGrace: '2d',
         minCollateral: 10n ** 24n + 1n,
+        auditBps: 99,
+        auditJoinWindow: '59s',
       }),
     )
     expect(error).toBeInstanceOf(InvalidParametersError)
@@ -63,6 +65,8 @@ describe('setParams', () => {
       { path: 'revealWindow', message: 'must be 1 minute to 1 day (60 to 86400 seconds)' },
       { path: 'claimGrace', message: 'must be 1 minute to 1 day (60 to 86400 seconds)' },
       { path: 'minCollateral', message: 'must be at most 1e24 base units' },
+      { path: 'auditBps', message: 'expected a whole number from 100 to 10000' },
+      { path: 'auditJoinWindow', message: 'must be 1 minute to 1 day (60 to 86400 seconds)' },
     ])
     const empty = await rejection(setParams(owner, { deployment: deployment() }))
     expect((empty as InvalidParametersError).fields[0]!.path).toBe('(parameters)')

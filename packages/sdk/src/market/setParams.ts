@@ -39,6 +39,10 @@ export type SetParamsParameters = DeploymentParameter &
     claimGrace?: Duration | undefined
     /** Least collateral per replica: at most 1e24 base units. */
     minCollateral?: Amount | undefined
+    /** Least and default audit probability of auditable results, in basis points: 100 to 10000. */
+    auditBps?: number | undefined
+    /** Time eligible providers have to join an audit round: 1 minute to 1 day. */
+    auditJoinWindow?: Duration | undefined
   }
 
 export type SetParamsReturnType = WriteResult & ProtocolParams
@@ -95,6 +99,8 @@ const schema = (decimals: number) =>
         }),
       ),
     ),
+    auditBps: z.optional(bounded(100, 10_000)),
+    auditJoinWindow: z.optional(window),
   })
 
 const names = [
@@ -105,6 +111,8 @@ const names = [
   'revealWindow',
   'claimGrace',
   'minCollateral',
+  'auditBps',
+  'auditJoinWindow',
 ] as const
 
 /**
@@ -147,6 +155,8 @@ export async function setParams(
     revealWindow: changes.revealWindow ?? current.revealWindow,
     claimGrace: changes.claimGrace ?? current.claimGrace,
     minCollateral: changes.minCollateral ?? current.minCollateral,
+    auditBps: changes.auditBps ?? current.auditBps,
+    auditJoinWindow: changes.auditJoinWindow ?? current.auditJoinWindow,
   }
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {

@@ -52,7 +52,7 @@ export type TaskNotSettledErrorType = TaskNotSettledError & { name: 'TaskNotSett
 export class TaskNotSettledError extends BaseError {
   override name = 'TaskNotSettledError' as const
   readonly taskId: bigint
-  /** The task's status now: `Open`, `Claimed` or `Revealing`. */
+  /** The task's status now: `Open`, `Claimed`, `Revealing`, `Held` or `Auditing`. */
   readonly status: string
 
   constructor({ taskId, status }: { taskId: bigint; status: string }) {
@@ -60,7 +60,11 @@ export class TaskNotSettledError extends BaseError {
       metaMessages: [
         status === 'Revealing'
           ? 'Reveals are open: wait for the last reveal, or call finalizeTask once the reveal window closes.'
-          : 'Wait for the task to settle (waitForTask), then ask again.',
+          : status === 'Held'
+            ? 'The result waits for its audit draw: call releaseResult (anyone may, two blocks after the submission), then ask again.'
+            : status === 'Auditing'
+              ? 'The result is being audited: wait for the verdict (getAudit), then ask again.'
+              : 'Wait for the task to settle (waitForTask), then ask again.',
       ],
     })
     this.taskId = taskId

@@ -13,6 +13,7 @@ import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { getSource, errors as sourceRegistryErrors } from '../abis/sourceRegistry.js'
 import {
+  getAudit,
   getTask,
   ReplicaPaid,
   ResultRevealed,
@@ -37,7 +38,7 @@ import {
   UnsupportedCidError,
 } from '../storage/errors.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { taskStatuses } from '../types/task.js'
+import { type AuditVerdict, auditVerdicts, taskStatuses } from '../types/task.js'
 import {
   ReceiptNotFoundError,
   type ReceiptNotFoundErrorType,
@@ -73,8 +74,18 @@ export type GetReceiptParameters = DeploymentParameter & {
 /** What the chain says about one replica of a settled task. */
 export interface ReceiptSettlement {
   taskId: bigint
-  /** The task's final status: `Completed`, or `Failed` (replicas disagreed: nobody paid, client refunded). */
+  /**
+   * The task's final status: `Completed`, or `Failed` (replicas disagreed, or
+   * an audit overturned the result or reached no verdict: client refunded).
+   */
   status: 'Completed' | 'Failed'
+  /**
+   * The verdict of the audit of a single-replica result of a deterministic
+   * source (`not-drawn`, `upheld`, `overturned`, `unresolved`, `lapsed`);
+   * `undefined` for a task that is not auditable. An `overturned` result fails
+   * verification.
+   */
+  audit: AuditVerdict | undefined
   /** Who submitted and paid for the task. */
   client: Address
   sourceId: number
@@ -107,7 +118,10 @@ export interface ReceiptSettlement {
   resultBlockNumber: bigint
 }
 
-/** A receipt whose document, signature and every field agree with the chain. */
+/**
+ * A receipt whose document, signature and every field agree with the chain
+ * (and, for an audited result, whose result the audit did not overturn).
+ */
 export type VerifiedReceipt = { status: 'verified'; receipt: Receipt; settlement: ReceiptSettlement }
 
 /**
@@ -157,7 +171,10 @@ const schema = z.object({
  * field with the chain: `chainId`, `market`, `taskId`, `slot`, `sourceId`,
  * `imageDigest`, `inputCID`, `outputCID` (the submitted result CID),
  * `provider` (the slot's claimant, who must also be the signer) and
- * `runtimeSec` (the runtime the market counted).
+ * `runtimeSec` (the runtime the market counted). For an audited
+ * single-replica result it also reports the audit's verdict
+ * (`settlement.audit`) and gives the auditors' receipts (slots 1 and on); a
+ * result the audit overturned is a mismatch (`(audit)`), however well signed.
  *
  * `logsCID`, `exitCode`, the times and `hardware` are not on chain: they are
  * only as true as the provider's signature says.
@@ -193,7 +210,13 @@ export async function getReceipt(
   const market = deployment.contracts.market
   // One block for every read, so the task cannot settle between them.
   const blockNumber = await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
-  const task = await read<{ client: Address; sourceId: number; replicas: number; status: number }>(client, {
+  const task = await read<{
+    client: Address
+    sourceId: number
+    replicas: number
+    status: number
+    auditBps: number
+  }>(client, {
     action,
     hints: taskMarketHints,
     address: market,
@@ -203,7 +226,7 @@ export async function getReceipt(
     blockNumber,
   })
   const status = taskStatuses[task.status] ?? 'None'
-  if (status === 'Open' || status === 'Claimed' || status === 'Revealing' || status === 'None') {
+  if (status !== 'Completed' && status !== 'Failed' && status !== 'Cancelled' && status !== 'Expired') {
     throw new TaskNotSettledError({ taskId, status })
   }
   if (status === 'Cancelled' || status === 'Expired')
@@ -211,24 +234,39 @@ export async function getReceipt(
 
   const fromBlock = from ?? BigInt(deployment.blockNumber)
   const logs = { address: market, args: { taskId }, fromBlock, toBlock: blockNumber, blockRange }
-  const [chainId, source, submitted, results, payments, finalized] = await Promise.all([
-    client.chain?.id ?? getAction(client, getChainId, 'getChainId')({}),
-    read<{ imageDigest: Hex }>(client, {
-      action,
-      hints: sourceRegistryHints,
-      address: deployment.contracts.sources,
-      abi: [getSource, ...sourceRegistryErrors],
-      functionName: 'getSource',
-      args: [task.sourceId],
-      blockNumber,
-    }),
-    getLogsPaginated(client, { ...logs, event: TaskSubmitted }),
-    task.replicas === 1
-      ? getLogsPaginated(client, { ...logs, event: ResultSubmitted })
-      : getLogsPaginated(client, { ...logs, event: ResultRevealed }),
-    getLogsPaginated(client, { ...logs, event: ReplicaPaid }),
-    getLogsPaginated(client, { ...logs, event: TaskFinalized }),
-  ])
+  // An audited single result has the provider's submission in slot 0 and the auditors' reveals after it.
+  const auditable = task.auditBps > 0
+  const [chainId, source, submitted, submittedResults, revealedResults, payments, finalized, audit] =
+    await Promise.all([
+      client.chain?.id ?? getAction(client, getChainId, 'getChainId')({}),
+      read<{ imageDigest: Hex }>(client, {
+        action,
+        hints: sourceRegistryHints,
+        address: deployment.contracts.sources,
+        abi: [getSource, ...sourceRegistryErrors],
+        functionName: 'getSource',
+        args: [task.sourceId],
+        blockNumber,
+      }),
+      getLogsPaginated(client, { ...logs, event: TaskSubmitted }),
+      task.replicas === 1 ? getLogsPaginated(client, { ...logs, event: ResultSubmitted }) : [],
+      task.replicas > 1 || auditable ? getLogsPaginated(client, { ...logs, event: ResultRevealed }) : [],
+      getLogsPaginated(client, { ...logs, event: ReplicaPaid }),
+      getLogsPaginated(client, { ...logs, event: TaskFinalized }),
+      auditable
+        ? read<{ verdict: number }>(client, {
+            action,
+            hints: taskMarketHints,
+            address: market,
+            abi: [getAudit, ...taskMarketErrors],
+            functionName: 'getAudit',
+            args: [taskId],
+            blockNumber,
+          })
+        : undefined,
+    ])
+  const results = [...submittedResults, ...revealedResults]
+  const verdict = audit === undefined ? undefined : (auditVerdicts[audit.verdict] ?? 'none')
   const submission = submitted[0]
   if (submission === undefined) throw new TaskLogsNotFoundError({ taskId, event: 'TaskSubmitted', fromBlock })
   const settled = finalized[0]
@@ -259,22 +297,28 @@ export async function getReceipt(
         fee: payment?.args.fee ?? 0n,
         totalPaid: settled.args.paid,
         refund: settled.args.refund,
+        audit: verdict,
         hash: settled.transactionHash,
         blockNumber: settled.blockNumber,
         resultHash: result.transactionHash,
         resultBlockNumber: result.blockNumber,
       }
+      // The audit found another result than the provider's: whatever the document says, it does not hold.
+      const overturned: ReceiptMismatch[] =
+        verdict === 'overturned' && settlement.slot === 0
+          ? [{ field: '(audit)', expected: 'a result the audit upheld', actual: 'overturned by its audit' }]
+          : []
       const document = await fetchDocument(store, settlement, maxBytes)
       if ('mismatch' in document) {
         return {
           status: 'mismatch',
           receipt: undefined,
           settlement,
-          mismatches: [document.mismatch],
+          mismatches: [...overturned, document.mismatch],
         } as const
       }
       const verified = await verifyReceipt({ document: document.bytes })
-      const mismatches = [...verified.mismatches]
+      const mismatches = [...overturned, ...verified.mismatches]
       if (verified.receipt !== undefined) {
         mismatches.push(...compare(verified.receipt, settlement, { chainId, market }))
       }

@@ -6,7 +6,8 @@ import { receiptTypedData } from './typedData.js'
 export interface ReceiptMismatch {
   /**
    * The document's field (`outputCID`, `hardware.gpus.0.vramMiB`, `signature`),
-   * or `(document)` when the document as a whole is unreadable.
+   * `(document)` when the document as a whole is unreadable, or `(audit)` when
+   * the task's audit overturned the result (`getReceipt`).
    */
   field: string
   /** What it should be: the chain's value, or the rule it breaks. */

@@ -7,6 +7,7 @@ import { getReputation } from '../providers/getReputation.js'
 import { registerProvider } from '../providers/registerProvider.js'
 import { subscribeSources } from '../providers/subscribeSources.js'
 import { publishSource } from '../sources/publishSource.js'
+import { resultDigest } from '../tasks/commitment.js'
 import { submitTask } from '../tasks/submitTask.js'
 import { approveMarket } from '../wallet/approveMarket.js'
 import { getWalletBalance } from '../wallet/getWalletBalance.js'
@@ -58,7 +59,7 @@ describe('claimRewards', () => {
     const claimed = parseEventLogs({ abi: [TaskClaimed], logs: (await send('claimTask', [taskId])).logs })[0]
     expect(claimed?.args.collateral).toBeGreaterThan(0n)
     expect((await getStake(provider, { deployment: deployment() })).locked).toBe(claimed?.args.collateral)
-    await send('submitResult', [taskId, cid, cid, 60])
+    await send('submitResult', [taskId, resultDigest(cid), cid, cid, 60])
     expect((await getStake(provider, { deployment: deployment() })).locked).toBe(0n)
     const reputation = await getReputation(client, {
       deployment: deployment(),

@@ -79,13 +79,16 @@ describe('finalizeTask', () => {
       taskId: majority.taskId,
     })
     expect(completed).toMatchObject({
+      settled: true,
       taskId: majority.taskId,
       client: majority.client.account.address,
       status: 'Completed',
       resultDigest: resultDigest(agreed),
       paid: grid('4'),
       refund: grid('2'),
+      audit: undefined,
     })
+    if (!completed.settled) throw new Error('expected a settlement')
     expect(completed.payments.map((payment) => payment.slot)).toEqual([0, 1])
     expect(completed.slashes).toEqual([
       {

@@ -1,7 +1,8 @@
 import type { Account, Chain, Client, ReadContractReturnType, Transport } from 'viem'
-import { zeroAddress, zeroHash } from 'viem'
+import { slice, zeroAddress, zeroHash } from 'viem'
 import * as z from 'zod/mini'
 import {
+  getAudit as getAuditFunction,
   getSlots as getSlotsFunction,
   getTask as getTaskFunction,
   TaskMarketUnknownTask,
@@ -17,6 +18,7 @@ import { validate } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Slot, slotStatuses, type Task, type TaskStatus, taskStatuses } from '../types/task.js'
+import { type RawAudit, toAudit } from './getAudit.js'
 
 export type GetTaskParameters = DeploymentParameter & {
   taskId: number | bigint
@@ -45,7 +47,8 @@ const schema = z.object({
 
 /**
  * Reads a task and its slots (two parallel calls), with statuses as names and
- * times as Dates.
+ * times as Dates; for an auditable task (`auditBps > 0`) also its audit (a
+ * third call, made once the task is read).
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -86,7 +89,16 @@ export async function getTask(
       }),
       includeInput === true ? readInputCID(client, { deployment, taskId, toBlock: blockNumber }) : undefined,
     ])
-    return { ...toTask(taskId, task, slots), ...(inputCID === undefined ? {} : { inputCID }) }
+    // Only an auditable task has an audit: one more call for those alone.
+    const audit =
+      task.auditBps === 0
+        ? undefined
+        : await read<RawAudit>(client, {
+            ...request,
+            abi: [getAuditFunction, TaskMarketUnknownTask],
+            functionName: 'getAudit',
+          })
+    return { ...toTask(taskId, task, slots, audit), ...(inputCID === undefined ? {} : { inputCID }) }
   } catch (error) {
     if (error instanceof ContractRevertedError && error.errorName === 'TaskMarketUnknownTask') {
       throw new TaskNotFoundError({ taskIds: [taskId], cause: error })
@@ -102,11 +114,12 @@ export type RawSlots = ReadContractReturnType<[typeof getSlotsFunction], 'getSlo
 
 const date = (seconds: number) => new Date(seconds * 1000)
 
-/** Turns the market's task and slots into a {@link Task}. */
-export function toTask(taskId: bigint, task: RawTask, slots: RawSlots): Task {
+/** Turns the market's task, slots and (auditable tasks) audit into a {@link Task}. */
+export function toTask(taskId: bigint, task: RawTask, slots: RawSlots, audit?: RawAudit | undefined): Task {
   const status = taskStatuses[task.status]
   if (status === undefined || status === 'None') throw new TaskNotFoundError({ taskIds: [taskId] })
   const replicated = task.replicas > 1
+  const auditable = task.auditBps > 0
   return {
     taskId,
     client: task.client,
@@ -125,23 +138,29 @@ export function toTask(taskId: bigint, task: RawTask, slots: RawSlots): Task {
     revealDeadline: task.revealDeadline === 0 ? undefined : date(task.revealDeadline),
     committed: task.committed,
     revealed: task.revealed,
+    auditBps: task.auditBps,
+    audit: auditable && audit !== undefined ? toAudit(audit) : undefined,
     slots: slots.map((slot, index): Slot => {
       const slotStatus = slotStatuses[slot.status] ?? 'Free'
       const claimed = slotStatus !== 'Free' && slot.provider !== zeroAddress
-      const committed = replicated && (slotStatus === 'Committed' || slotStatus === 'Submitted')
+      // Replicas and auditors (the slots after an audited result's) commit, then reveal.
+      const commits = replicated || index > 0
+      // An auditable result, once in, keeps only a tag of its digest and its block (no claim time).
+      const held = auditable && index === 0 && (slotStatus === 'Submitted' || slotStatus === 'Forfeited')
+      const committed = commits && (slotStatus === 'Committed' || slotStatus === 'Submitted')
+      const revealed = commits && slotStatus === 'Submitted'
       return {
         index,
         status: slotStatus,
         provider: claimed ? slot.provider : undefined,
-        claimedAt: claimed ? date(slot.claimedAt) : undefined,
+        claimedAt: claimed && slot.claimedAt !== 0 ? date(slot.claimedAt) : undefined,
         dueAt: slotStatus === 'Claimed' ? date(slot.dueAt) : undefined,
         committedAt: committed ? date(slot.dueAt) : undefined,
-        commitment: replicated && slotStatus === 'Committed' ? slot.commitment : undefined,
-        resultDigest:
-          replicated && slotStatus === 'Submitted' && slot.commitment !== zeroHash
-            ? slot.commitment
-            : undefined,
-        runtimeSec: replicated && slotStatus === 'Submitted' ? slot.runtimeSec : undefined,
+        commitment: commits && slotStatus === 'Committed' ? slot.commitment : undefined,
+        resultDigest: revealed && slot.commitment !== zeroHash ? slot.commitment : undefined,
+        resultTag: held ? slice(slot.commitment, 0, 5) : undefined,
+        submittedBlock: held ? BigInt(slot.dueAt) : undefined,
+        runtimeSec: revealed ? slot.runtimeSec : undefined,
       }
     }),
   }

@@ -1,6 +1,7 @@
 import type { Account, Address, Chain, Client, Hash, Hex, Transport } from 'viem'
 import * as z from 'zod/mini'
 import {
+  AuditResolved,
   ProviderSlashed,
   ReplicaPaid,
   ResultRevealed,
@@ -51,7 +52,10 @@ export type GetTaskResultReturnType = {
   status: TaskStatus
   /** The accepted result's CID once Completed, otherwise `undefined`. */
   resultCID: string | undefined
-  /** Every result handed in, by slot (replicas > 1: only the revealed ones). */
+  /**
+   * Every result handed in, by slot (replicas > 1 and auditors: only the
+   * revealed ones). An audited single result has its auditors' after slot 0.
+   */
   results: SlotResult[]
   /** How the task settled, with the settling transaction; `undefined` until it settles. */
   settlement: TaskSettlementRecord | undefined
@@ -99,13 +103,14 @@ export async function getTaskResult(
     fromBlock: fromBlock ?? BigInt(deployment.blockNumber),
     blockRange,
   }
-  const [task, submitted, revealed, finalized, paid, slashed] = await Promise.all([
+  const [task, submitted, revealed, finalized, paid, slashed, resolved] = await Promise.all([
     getTask(client, { deployment, taskId }),
     getLogsPaginated(client, { ...range, event: ResultSubmitted }),
     getLogsPaginated(client, { ...range, event: ResultRevealed }),
     getLogsPaginated(client, { ...range, event: TaskFinalized }),
     getLogsPaginated(client, { ...range, event: ReplicaPaid }),
     getLogsPaginated(client, { ...range, event: ProviderSlashed }),
+    getLogsPaginated(client, { ...range, event: AuditResolved }),
   ])
 
   let settlement: TaskSettlementRecord | undefined
@@ -113,7 +118,10 @@ export async function getTaskResult(
   if (final !== undefined) {
     const inSettlement = <log extends { transactionHash: Hash }>(logs: log[]) =>
       logs.filter((log) => log.transactionHash === final.transactionHash)
-    const settled = decodeSettlement([final, ...inSettlement(paid), ...inSettlement(slashed)], taskId)
+    const settled = decodeSettlement(
+      [final, ...inSettlement(paid), ...inSettlement(slashed), ...inSettlement(resolved)],
+      taskId,
+    )
     if (settled) settlement = { ...settled, hash: final.transactionHash, blockNumber: final.blockNumber }
   }
   const payments = settlement?.payments ?? []

@@ -11,6 +11,7 @@ import { getBlockNumber, multicall } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import {
+  getAudit as getAuditFunction,
   getSlots as getSlotsFunction,
   getTask as getTaskFunction,
   TaskMarketUnknownTask,
@@ -23,6 +24,7 @@ import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Task } from '../types/task.js'
+import type { RawAudit } from './getAudit.js'
 import { type RawSlots, type RawTask, toTask } from './getTask.js'
 
 /**
@@ -62,8 +64,13 @@ const schema = z.object({
   blockNumber: z.optional(z.bigint()),
 })
 
-/** The two reads of a task, with the error an unknown id reverts with (so that viem decodes it). */
-const taskReads = [getTaskFunction, getSlotsFunction, TaskMarketUnknownTask] as const
+/** The reads of a task, with the error an unknown id reverts with (so that viem decodes it). */
+const taskReads = [getTaskFunction, getSlotsFunction, getAuditFunction, TaskMarketUnknownTask] as const
+
+/** The functions read for each task in a pass: its state and slots, then the audits of auditable tasks. */
+type TaskRead = 'getTask' | 'getSlots' | 'getAudit'
+const statePass = ['getTask', 'getSlots'] as const satisfies readonly TaskRead[]
+const auditPass = ['getAudit'] as const satisfies readonly TaskRead[]
 
 /**
  * Reads many tasks and their slots, as of one block, in as few `eth_call`s as
@@ -87,6 +94,9 @@ const taskReads = [getTaskFunction, getSlotsFunction, TaskMarketUnknownTask] as 
  * the bundle. Through a deployed Multicall3, 10,000 tasks take 34 requests
  * (20 s there): slower than the aggregator, but it needs no state override,
  * which some RPCs refuse.
+ *
+ * The audits of auditable tasks (`auditBps > 0`) are read by a second pass
+ * the same way, at the same block when the first was pinned.
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -115,25 +125,38 @@ export async function getTasks(
       ? await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 })
       : undefined)
 
-  const readTasks: ReadTasks = (ids) =>
-    multicall3 === undefined
-      ? viaAggregator(client, { market, taskIds: ids, blockNumber })
-      : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber })
-  const chunks: bigint[][] = []
-  for (let start = 0; start < taskIds.length; start += perCall) {
-    chunks.push(taskIds.slice(start, start + perCall))
+  const reader =
+    (functionNames: readonly TaskRead[]): ReadTasks =>
+    (ids) =>
+      multicall3 === undefined
+        ? viaAggregator(client, { market, taskIds: ids, blockNumber, functionNames })
+        : viaMulticall3(client, { multicall3, market, taskIds: ids, blockNumber, functionNames })
+  const readPass = async (ids: readonly bigint[], functionNames: readonly TaskRead[]) => {
+    const chunks: bigint[][] = []
+    for (let start = 0; start < ids.length; start += perCall) chunks.push(ids.slice(start, start + perCall))
+    return (
+      await inFlight(chunks, (chunk) => readChunk(reader(functionNames), chunk, functionNames.length))
+    ).flat()
   }
-  const states = (await inFlight(chunks, (chunk) => readChunk(readTasks, chunk))).flat()
+  const states = await readPass(taskIds, statePass)
 
-  const tasks: Task[] = []
-  const unknown: bigint[] = []
-  for (const [index, taskId] of taskIds.entries()) {
-    const state = states[index]
-    if (state === undefined) unknown.push(taskId)
-    else tasks.push(toTask(taskId, state.task, state.slots))
-  }
+  const unknown = taskIds.filter((_, index) => states[index] === undefined)
   if (unknown.length > 0) throw new TaskNotFoundError({ taskIds: unknown })
-  return tasks
+  const read = states.map((state) => (state as NonNullable<TaskState>).results as [RawTask, RawSlots])
+  const auditable = [...new Set(taskIds.filter((_, index) => (read[index]?.[0].auditBps ?? 0) > 0))]
+  const audits = new Map<bigint, RawAudit>()
+  if (auditable.length > 0) {
+    const found = await readPass(auditable, auditPass)
+    for (const [index, taskId] of auditable.entries()) {
+      const audit = found[index]
+      if (audit === undefined) throw new TaskNotFoundError({ taskIds: [taskId] })
+      audits.set(taskId, audit.results[0] as RawAudit)
+    }
+  }
+  return taskIds.map((taskId, index) => {
+    const [task, slots] = read[index] as [RawTask, RawSlots]
+    return toTask(taskId, task, slots, audits.get(taskId))
+  })
 }
 
 /** `work` on every item, {@link callsInFlight} at a time, results in the items' order; stops at the first error. */
@@ -166,25 +189,26 @@ function multicall3Of(chain: Chain | undefined, blockNumber: bigint | undefined)
     : contract.address
 }
 
-/** What one `getTask` or `getSlots` call in a batch did: its decoded result, or its revert data (`0x` when it ran out of gas). */
+/** What one call in a batch did: its decoded result, or its revert data (`0x` when it ran out of gas). */
 type CallOutcome = { success: true; result: unknown } | { success: false; revertData: Hex }
 
-/** Reads `getTask` and `getSlots` of each task (in that order) with one `eth_call`; throws when that call fails as a whole. */
+/** Reads a pass's functions of each task (in that order) with one `eth_call`; throws when that call fails as a whole. */
 type ReadTasks = (taskIds: readonly bigint[]) => Promise<CallOutcome[]>
 
-/** A task's state, or `undefined` for an id the market does not know. */
-type TaskState = { task: RawTask; slots: RawSlots } | undefined
+/** A task's results of one pass, in the pass's order, or `undefined` for an id the market does not know. */
+type TaskState = { results: unknown[] } | undefined
 
 /**
  * Reads the tasks with one call, or with two halves (and so on) when the call
  * fails for its size. Reverts other than TaskMarketUnknownTask are thrown.
+ * `reads` is the number of calls per task.
  */
-async function readChunk(read: ReadTasks, taskIds: readonly bigint[]): Promise<TaskState[]> {
+async function readChunk(read: ReadTasks, taskIds: readonly bigint[], reads: number): Promise<TaskState[]> {
   const halves = async () => {
     const half = Math.ceil(taskIds.length / 2)
     return [
-      ...(await readChunk(read, taskIds.slice(0, half))),
-      ...(await readChunk(read, taskIds.slice(half))),
+      ...(await readChunk(read, taskIds.slice(0, half), reads)),
+      ...(await readChunk(read, taskIds.slice(half), reads)),
     ]
   }
   let outcomes: CallOutcome[]
@@ -199,12 +223,11 @@ async function readChunk(read: ReadTasks, taskIds: readonly bigint[]): Promise<T
     return halves()
   }
   return taskIds.map((taskId, index) => {
-    const task = outcomes[index * 2]
-    const slots = outcomes[index * 2 + 1]
-    if (task?.success === true && slots?.success === true) {
-      return { task: task.result as RawTask, slots: slots.result as RawSlots }
+    const mine = outcomes.slice(index * reads, (index + 1) * reads)
+    if (mine.length === reads && mine.every((outcome) => outcome.success)) {
+      return { results: mine.map((outcome) => (outcome as { result: unknown }).result) }
     }
-    for (const outcome of [task, slots]) {
+    for (const outcome of mine) {
       if (outcome === undefined || outcome.success || isUnknownTask(outcome.revertData)) continue
       throw new ContractRevertedError({
         action: 'getTasks',
@@ -232,30 +255,33 @@ interface ReadParameters {
   market: Address
   taskIds: readonly bigint[]
   blockNumber: bigint | undefined
+  /** What to read of each task, in this order. */
+  functionNames: readonly TaskRead[]
 }
 
-/** Calldata bytes of `getTask(id)` and of `getSlots(id)`: a selector and one word. */
+/** Calldata bytes of `getTask(id)`, `getSlots(id)` and `getAudit(id)`: a selector and one word. */
 const callDataSize = 36
 
 /** Through the chain's Multicall3, with viem's `multicall`. */
 async function viaMulticall3(
   client: Client<Transport, Chain | undefined, Account | undefined>,
-  { multicall3, market, taskIds, blockNumber }: ReadParameters & { multicall3: Address },
+  { multicall3, market, taskIds, blockNumber, functionNames }: ReadParameters & { multicall3: Address },
 ): Promise<CallOutcome[]> {
   const results = await getAction(
     client,
     multicall,
     'multicall',
   )({
-    contracts: taskIds.flatMap((taskId) => [
-      { address: market, abi: taskReads, functionName: 'getTask', args: [taskId] } as const,
-      { address: market, abi: taskReads, functionName: 'getSlots', args: [taskId] } as const,
-    ]),
+    contracts: taskIds.flatMap((taskId) =>
+      functionNames.map(
+        (functionName) => ({ address: market, abi: taskReads, functionName, args: [taskId] }) as const,
+      ),
+    ),
     multicallAddress: multicall3,
     allowFailure: true,
     // The whole chunk in one eth_call (viem's default, 1,024 bytes of calldata, is 14 tasks a call),
     // also when the client batches multicalls: chunks are sized by gas here.
-    batchSize: taskIds.length * 2 * callDataSize,
+    batchSize: taskIds.length * functionNames.length * callDataSize,
     blockNumber,
   })
   return results.map((result): CallOutcome => {
@@ -274,9 +300,8 @@ async function viaMulticall3(
 /** Through the aggregator, placed for the call with a state override. */
 async function viaAggregator(
   client: Client<Transport, Chain | undefined, Account | undefined>,
-  { market, taskIds, blockNumber }: ReadParameters,
+  { market, taskIds, blockNumber, functionNames }: ReadParameters,
 ): Promise<CallOutcome[]> {
-  const functionNames = ['getTask', 'getSlots'] as const
   const calls = taskIds.flatMap((taskId) =>
     functionNames.map((functionName) => encodeFunctionData({ abi: taskReads, functionName, args: [taskId] })),
   )
@@ -286,7 +311,11 @@ async function viaAggregator(
       success
         ? {
             success: true,
-            result: decodeFunctionResult({ abi: taskReads, functionName: functionNames[index % 2], data }),
+            result: decodeFunctionResult({
+              abi: taskReads,
+              functionName: functionNames[index % functionNames.length] as TaskRead,
+              data,
+            }),
           }
         : { success: false, revertData: data },
   )

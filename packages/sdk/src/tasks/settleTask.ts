@@ -1,4 +1,4 @@
-import type { Abi, Account, Chain, Client, Transport } from 'viem'
+import type { Abi, Account, Chain, Client, TransactionReceipt, Transport } from 'viem'
 import * as z from 'zod/mini'
 import type { RevertHints } from '../errors/contract.js'
 import * as s from '../internal/schemas.js'
@@ -11,43 +11,51 @@ import { requireSettlement } from './settlement.js'
 
 const schema = /* @__PURE__ */ z.object({ taskId: s.taskId })
 
+interface TaskCall {
+  action: string
+  functionName: 'cancelTask' | 'expireTask' | 'finalizeTask'
+  /** The function's ABI item and the `errors` of every contract that can revert in the call. */
+  abi: Abi
+  hints: RevertHints
+}
+
 /**
- * The body shared by the actions that settle a task by id (`cancelTask`,
- * `expireTask`, `finalizeTask`): validates `taskId`, sends
- * `functionName(taskId)` to the market and decodes the settlement it wrote.
- * Internal: not exported from the package.
+ * Validates `taskId`, sends `functionName(taskId)` to the market and waits for
+ * the receipt. Internal: not exported from the package.
  */
-export async function settleTask(
+export async function sendTaskCall(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: DeploymentParameter & WriteOptions & { taskId: number | bigint },
-  {
-    action,
-    functionName,
-    abi,
-    hints,
-  }: {
-    action: string
-    functionName: 'cancelTask' | 'expireTask' | 'finalizeTask'
-    /** The function's ABI item and the `errors` of every contract that can revert in the call. */
-    abi: Abi
-    hints: RevertHints
-  },
-): Promise<WriteResult & TaskSettlement> {
+  { action, functionName, abi, hints }: TaskCall,
+): Promise<{ taskId: bigint; receipt: TransactionReceipt }> {
   const { deployment } = parameters
   const taskId = validate(action, schema, parameters).taskId
-  const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,
     hints,
     token: deployment.token ?? gridToken,
-    address: market,
+    address: deployment.contracts.market,
     abi,
     functionName,
     args: [taskId],
     ...writeOptions(parameters),
   })
+  return { taskId, receipt }
+}
+
+/**
+ * The body shared by the actions that settle a task by id (`cancelTask`,
+ * `expireTask`): {@link sendTaskCall}, then the settlement it wrote.
+ * Internal: not exported from the package.
+ */
+export async function settleTask(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  parameters: DeploymentParameter & WriteOptions & { taskId: number | bigint },
+  call: TaskCall,
+): Promise<WriteResult & TaskSettlement> {
+  const { taskId, receipt } = await sendTaskCall(client, parameters, call)
   return {
-    ...requireSettlement(action, receipt, market, taskId),
+    ...requireSettlement(call.action, receipt, parameters.deployment.contracts.market, taskId),
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }

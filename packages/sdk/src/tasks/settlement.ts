@@ -5,9 +5,16 @@ import {
   type TransactionReceipt,
   zeroHash,
 } from 'viem'
-import { ProviderSlashed, ReplicaPaid, TaskFinalized } from '../abis/taskMarket.js'
+import { AuditResolved, ProviderSlashed, ReplicaPaid, TaskFinalized } from '../abis/taskMarket.js'
 import { EventNotFoundError } from '../errors/transaction.js'
-import type { ProviderSlash, ReplicaPayment, SettledStatus, TaskSettlement } from '../types/settlement.js'
+import type {
+  AuditResolution,
+  ProviderSlash,
+  ReplicaPayment,
+  SettledStatus,
+  TaskSettlement,
+} from '../types/settlement.js'
+import { auditVerdicts } from '../types/task.js'
 
 const settledStatuses: Record<number, SettledStatus> = {
   4: 'Completed',
@@ -16,8 +23,11 @@ const settledStatuses: Record<number, SettledStatus> = {
   7: 'Expired',
 }
 
+/** The events a settlement writes (`AuditResolved` only when an audit ends). */
+export const settlementEvents = [TaskFinalized, ReplicaPaid, ProviderSlashed, AuditResolved] as const
+
 type DecodedLog = ParseEventLogsReturnType<
-  [typeof TaskFinalized, typeof ReplicaPaid, typeof ProviderSlashed],
+  [typeof TaskFinalized, typeof ReplicaPaid, typeof ProviderSlashed, typeof AuditResolved],
   undefined,
   true
 >[number]
@@ -29,12 +39,15 @@ type NameAndArgs<log> = log extends DecodedLog ? Pick<log, 'eventName' | 'args'>
 export type SettlementLog = NameAndArgs<DecodedLog>
 
 /**
- * The settlement of `taskId` from `TaskFinalized`, `ReplicaPaid` and
- * `ProviderSlashed` logs (pass only those of the settling transaction);
- * `undefined` without a `TaskFinalized` for the task.
+ * The settlement of `taskId` from `TaskFinalized`, `ReplicaPaid`,
+ * `ProviderSlashed` and `AuditResolved` logs (pass only those of the settling
+ * transaction); `undefined` without a `TaskFinalized` for the task. A task
+ * settled by `releaseResult` or by the end of its audit pays its provider in
+ * slot 0 and its auditors in slots 1 and on.
  */
 export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint): TaskSettlement | undefined {
   let settlement: TaskSettlement | undefined
+  let audit: AuditResolution | undefined
   const payments: ReplicaPayment[] = []
   const slashes: ProviderSlash[] = []
   for (const log of logs) {
@@ -50,6 +63,13 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
         refund: args.refund,
         payments,
         slashes,
+        audit: undefined,
+      }
+    } else if (log.eventName === 'AuditResolved') {
+      const { verdict, resultDigest } = log.args
+      audit = {
+        verdict: auditVerdicts[verdict] ?? 'none',
+        resultDigest: resultDigest === zeroHash ? undefined : resultDigest,
       }
     } else if (log.eventName === 'ReplicaPaid') {
       const { slot, provider, payment, fee } = log.args
@@ -59,7 +79,7 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
       slashes.push({ slot, provider, amount, toClient, outvoted })
     }
   }
-  return settlement
+  return settlement === undefined ? undefined : { ...settlement, audit }
 }
 
 /**
@@ -72,7 +92,7 @@ export function findSettlement(
   taskId: bigint,
 ): TaskSettlement | undefined {
   const logs = parseEventLogs({
-    abi: [TaskFinalized, ReplicaPaid, ProviderSlashed],
+    abi: settlementEvents,
     logs: receipt.logs.filter((log) => log.address.toLowerCase() === market.toLowerCase()),
   })
   return decodeSettlement(logs, taskId)

@@ -4,6 +4,7 @@ import {
   TaskMarketAmountTooLarge,
   TaskMarketInactiveSource,
   TaskMarketInsufficientBalance,
+  TaskMarketInvalidAuditBps,
   TaskMarketInvalidCID,
   TaskMarketInvalidDeadline,
   TaskMarketInvalidGates,
@@ -28,6 +29,7 @@ export const submissionErrors = [
   TaskMarketInvalidCID,
   TaskMarketInvalidGates,
   TaskMarketAmountTooLarge,
+  TaskMarketInvalidAuditBps,
   SourceRegistryUnknownSource,
   ERC20InsufficientBalance,
 ] as const

@@ -49,6 +49,7 @@ describe('submitResult', () => {
     })
     expect(settled).toMatchObject({
       taskId,
+      held: false,
       provider: provider.account.address,
       result,
       receipt: anyCid,
@@ -63,6 +64,28 @@ describe('submitResult', () => {
     expect(await marketBalance(client.account.address)).toBe(0n)
     expect(await tokenBalance(client.account.address)).toBe(grid('5'))
     expect(await availableStake(provider.account.address)).toBe(grid('200'))
+    expect((await reputation(provider.account.address)).completed).toBe(1)
+  })
+
+  it('holds the result of an auditable task (one replica of a deterministic source) for its audit draw', async () => {
+    const sourceId = await publishTestSource({ deterministic: true })
+    const client = await approvedClient({ grid: '10' })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
+    await claimTask(provider, { deployment: deployment(), taskId })
+    const result = await outputCid('a deterministic output')
+    const held = await submitResult(provider, {
+      deployment: deployment(),
+      taskId,
+      result,
+      receipt: anyCid,
+      runtimeSec: 1,
+    })
+    expect(held).toMatchObject({ taskId, held: true, result, payment: 0n, fee: 0n, refund: 0n })
+    // Nothing is paid and the collateral (9 × maxPayment at the default 10 %) stays locked until releaseResult.
+    expect(await marketBalance(provider.account.address)).toBe(0n)
+    expect(await availableStake(provider.account.address)).toBe(grid('191'))
+    // The completion counts at once.
     expect((await reputation(provider.account.address)).completed).toBe(1)
   })
 

@@ -24,7 +24,9 @@ import {
 } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
-import { requireSettlement } from './settlement.js'
+import { resultDigest, type UnsupportedResultCidErrorType } from './commitment.js'
+import { resultCid } from './commitResult.js'
+import { findSettlement } from './settlement.js'
 
 export type SubmitResultParameters = DeploymentParameter &
   WriteOptions & {
@@ -43,16 +45,23 @@ export type SubmitResultParameters = DeploymentParameter &
 
 export type SubmitResultReturnType = WriteResult & {
   taskId: bigint
+  /**
+   * True when the task is auditable (one replica of a deterministic source)
+   * and went to `Held`: nothing is paid yet (`payment`, `fee` and `refund` are
+   * 0n) and the collateral stays locked until `releaseResult` draws whether
+   * the result is audited and, when it is not, settles it.
+   */
+  held: boolean
   provider: Address
   result: string
   receipt: string
   /** The runtime counted, after the cap. */
   runtimeSec: number
-  /** Charged to the escrow for this result (fee included). */
+  /** Charged to the escrow for this result (fee included); 0n when `held`. */
   payment: bigint
-  /** The protocol fee; the provider's market balance grew by `payment − fee`. */
+  /** The protocol fee; the provider's market balance grew by `payment − fee`; 0n when `held`. */
   fee: bigint
-  /** The unspent escrow returned to the client. */
+  /** The unspent escrow returned to the client; 0n when `held`. */
   refund: bigint
 }
 
@@ -60,24 +69,28 @@ export type SubmitResultErrorType =
   | InvalidParametersErrorType
   | ContractRevertedErrorType
   | TransactionRevertedErrorType
+  | UnsupportedResultCidErrorType
   | Error
 
 const schema = /* @__PURE__ */ z.object({
   taskId: s.taskId,
-  result: s.cid,
+  result: resultCid,
   receipt: s.cid,
   runtimeSec: s.uint(32),
 })
 
 /**
- * Delivers the result of a single-replica task the sender claimed. The task
- * settles in the same transaction: the provider is paid into its market
- * balance, its collateral unlocks and the client gets any unspent escrow back.
+ * Delivers the result of a single-replica task the sender claimed, with the
+ * sha2-256 digest of its CID (computed here). Most tasks settle in the same
+ * transaction: the provider is paid into its market balance, its collateral
+ * unlocks and the client gets any unspent escrow back. An auditable task (a
+ * deterministic source) is `held` instead: `releaseResult` settles it two
+ * blocks later unless the draw picks it for an audit.
  *
  * @example
  * import { submitResult } from '@gridforge/sdk'
  *
- * const { payment, fee } = await submitResult(providerClient, {
+ * const { held, payment, fee } = await submitResult(providerClient, {
  *   deployment,
  *   taskId: 12n,
  *   result: 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
@@ -101,21 +114,23 @@ export async function submitResult(
     address: market,
     abi: [submitResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'submitResult',
-    args: [taskId, params.result, params.receipt, params.runtimeSec],
+    args: [taskId, resultDigest(params.result), params.result, params.receipt, params.runtimeSec],
     ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultSubmitted)
-  const settlement = requireSettlement(action, receipt, market, taskId)
-  const [paid] = settlement.payments
+  // An auditable task is held: no settlement in this transaction.
+  const settlement = findSettlement(receipt, market, taskId)
+  const [paid] = settlement?.payments ?? []
   return {
     taskId: args.taskId,
+    held: settlement === undefined,
     provider: args.provider,
     result: args.resultCID,
     receipt: args.receiptCID,
     runtimeSec: args.runtimeSec,
     payment: paid?.payment ?? 0n,
     fee: paid?.fee ?? 0n,
-    refund: settlement.refund,
+    refund: settlement?.refund ?? 0n,
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }

@@ -93,6 +93,48 @@ describe('submitTask', () => {
     )
   })
 
+  it('escrows twice maxPayment for an auditable task, and takes a higher audit probability', async () => {
+    const sourceId = await publishSource(true)
+    const client = await fundedClient()
+    await client.approveMarket({ amount: '100' })
+    // One replica of a deterministic source: the second maxPayment pays the first auditor if drawn.
+    const audited = await client.submitTask({ sourceId, input, maxPayment: '5', auditBps: 2_500 })
+    expect(audited.escrow).toBe(parseUnits('10', 18))
+    const task = await client.getTask({ taskId: audited.taskId })
+    expect(task.auditBps).toBe(2_500)
+    expect(task.collateral).toBe(parseUnits('15', 18))
+    // Left out: the market's default (10 %), 9 × maxPayment of collateral.
+    const byDefault = await client.getTask({
+      taskId: (await client.submitTask({ sourceId, input, maxPayment: '1' })).taskId,
+    })
+    expect(byDefault).toMatchObject({ auditBps: 1_000, collateral: parseUnits('9', 18) })
+    // Replicas are not audited: they check each other.
+    const replicated = await client.submitTask({
+      sourceId,
+      input,
+      maxPayment: '1',
+      replicas: 2,
+      auditBps: 5_000,
+    })
+    expect(replicated.escrow).toBe(parseUnits('2', 18))
+  })
+
+  it('refuses an audit probability out of range', async () => {
+    const sourceId = await publishSource(true)
+    const client = await fundedClient()
+    const invalid = await client
+      .submitTask({ sourceId, input, maxPayment: '1', auditBps: 10_001 })
+      .catch((error: unknown) => error)
+    expect((invalid as InvalidParametersError).fields.map((field) => field.path)).toEqual(['auditBps'])
+    const low = await client
+      .submitTask({ sourceId, input, maxPayment: '1', auditBps: 500 })
+      .catch((error: unknown) => error)
+    expect((low as ContractRevertedError).errorName).toBe('TaskMarketInvalidAuditBps')
+    expect((low as ContractRevertedError).hint).toBe(
+      "auditBps 500 is below the market's audit probability (1000): leave it out for the default, or ask for 1000 to 10000",
+    )
+  })
+
   it('refuses replicas on a non-deterministic source with the contract error', async () => {
     const sourceId = await publishSource(false)
     const client = await fundedClient()

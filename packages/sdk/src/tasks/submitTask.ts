@@ -47,6 +47,13 @@ export type SubmitTaskParameters = DeploymentParameter &
     minSuccessBps?: number | undefined
     /** Least number of tasks a claimant has completed (default 0). */
     minCompleted?: number | undefined
+    /**
+     * Probability, in basis points, that the result is audited: 0 or omitted for
+     * the market's default (`getProtocolParams().auditBps`, 10 % at launch), else
+     * at least that default and at most 10000. Only a single-replica task of a
+     * deterministic source is auditable; for any other task it is ignored.
+     */
+    auditBps?: number | undefined
   }
 
 export type SubmitTaskReturnType = WriteResult & {
@@ -79,6 +86,7 @@ export const taskFields = (decimals: number) => ({
   }),
   minSuccessBps: optional(s.uint(16, 10_000)),
   minCompleted: optional(s.uint(32)),
+  auditBps: optional(s.uint(16, 10_000)),
 })
 
 /** A validated task. */
@@ -102,6 +110,7 @@ export function toTaskParams(params: ValidTask, deadline: number) {
     },
     minSuccessBps: params.minSuccessBps ?? 0,
     minCompleted: params.minCompleted ?? 0,
+    auditBps: params.auditBps ?? 0,
   }
 }
 

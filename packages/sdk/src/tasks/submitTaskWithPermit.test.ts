@@ -56,6 +56,19 @@ describe('submitTaskWithPermit', () => {
     expect(await tokenBalance(client.account.address)).toBe(grid('4.5'))
   })
 
+  it('permits twice maxPayment for an auditable task (one replica of a deterministic source)', async () => {
+    const sourceId = await publishTestSource({ deterministic: true })
+    const client = await fundedClient({ grid: '10' })
+    const submitted = await submitTaskWithPermit(client, {
+      deployment: deployment(),
+      sourceId,
+      input: anyCid,
+      maxPayment: '3',
+    })
+    expect(submitted).toMatchObject({ escrow: grid('6'), pulled: grid('6') })
+    expect(await tokenBalance(client.account.address)).toBe(grid('4'))
+  })
+
   it('turns a wallet too poor for the shortfall into a typed revert', async () => {
     const sourceId = await publishTestSource()
     const client = await fundedClient({ grid: '1' })

@@ -14,6 +14,7 @@ import { findEvent, read, writeAndWait, writeOptions } from '../internal/write.j
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
 import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
+import { escrowOf, isAuditable, isDeterministicSource } from './escrow.js'
 import { submissionErrors } from './submissionErrors.js'
 import {
   deadlineAt,
@@ -44,7 +45,8 @@ export type SubmitTaskWithPermitErrorType =
 
 /**
  * Like {@link submitTask}, but with no approval transaction: when the market
- * balance does not cover `replicas × maxPayment`, the sender signs an EIP-2612
+ * balance does not cover the escrow (`replicas × maxPayment`, or
+ * `2 × maxPayment` for an auditable task), the sender signs an EIP-2612
  * permit for the shortfall and the market pulls it in the same transaction.
  * The token must support EIP-2612 permits (GridToken does); the permit is
  * valid for an hour.
@@ -70,7 +72,8 @@ export async function submitTaskWithPermit(
   const params = validateFields(action, taskFields(token.decimals), parameters)
   const owner = accountAddress(client, action, account)
   const market = deployment.contracts.market
-  const [now, balance] = await Promise.all([
+  const replicas = params.replicas ?? 1
+  const [now, balance, deterministic] = await Promise.all([
     latestTimestamp(client),
     read<bigint>(client, {
       action,
@@ -80,12 +83,18 @@ export async function submitTaskWithPermit(
       functionName: 'balanceOf',
       args: [owner],
     }),
+    // Only a single replica can be audited, and only on a deterministic source.
+    replicas === 1 ? isDeterministicSource(client, { deployment, action, sourceId: params.sourceId }) : false,
   ])
   const deadline = deadlineAt(now, params.deadline ?? 86_400)
   if (deadline === undefined)
     throw new InvalidParametersError({ action, fields: [deadlineField('deadline')] })
   const taskParams = toTaskParams(params, deadline)
-  const escrow = params.maxPayment * BigInt(taskParams.replicas)
+  const escrow = escrowOf({
+    maxPayment: params.maxPayment,
+    replicas,
+    auditable: isAuditable({ replicas, deterministic }),
+  })
   const pulled = escrow > balance ? escrow - balance : 0n
   const write = { action, hints: taskSubmissionHints, token, address: market, ...writeOptions(parameters) }
   let receipt: TransactionReceipt

@@ -15,7 +15,7 @@ describe('submitTasks', () => {
     const result = await submitTasks(client, {
       deployment: deployment(),
       tasks: [
-        { sourceId, input: anyCid, maxPayment: '1' },
+        { sourceId, input: anyCid, maxPayment: '1', auditBps: 5_000 },
         { sourceId, input: anyCid, maxPayment: '2', replicas: 3, deadline: '2h' },
         {
           sourceId,
@@ -27,10 +27,11 @@ describe('submitTasks', () => {
     })
     const [first] = result.taskIds
     expect(result.taskIds).toEqual([first!, first! + 1n, first! + 2n])
-    expect(result.tasks.map((task) => task.escrow)).toEqual([grid('1'), grid('6'), grid('0.5')])
-    expect(result.escrow).toBe(grid('7.5'))
+    // A single replica of a deterministic source is auditable: it escrows twice its maxPayment.
+    expect(result.tasks.map((task) => task.escrow)).toEqual([grid('2'), grid('6'), grid('1')])
+    expect(result.escrow).toBe(grid('9'))
     expect(result.tasks[1]!.deadline - result.tasks[0]!.deadline).toBe(2 * 3600 - 86_400)
-    expect(await tokenBalance(client.account.address)).toBe(grid('12.5'))
+    expect(await tokenBalance(client.account.address)).toBe(grid('11'))
     // Two transactions: the approval and the whole batch.
     expect(await client.getTransactionCount({ address: client.account.address })).toBe(2)
   })

@@ -23,6 +23,7 @@ import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { isFinalStatus, type Task, type TaskStatus } from '../types/task.js'
+import { escrowOf } from './escrow.js'
 import { getTask } from './getTask.js'
 import { type GetTaskResultReturnType, getTaskResult } from './getTaskResult.js'
 import { watchTasks } from './watchTasks.js'
@@ -78,7 +79,9 @@ const schema = z.object({
  * {@link TaskRevealClosedError}: call `finalizeTask`), or after `timeout`
  * ({@link WaitForTaskTimeoutError}). Returns at once if the task already
  * settled. Listens to the task's claim and settlement events and also reads
- * the task every `pollingInterval`, so missed events only cost latency.
+ * the task every `pollingInterval`, so missed events only cost latency. A
+ * `Held` or `Auditing` result is not settled: it waits on (someone must call
+ * `releaseResult` on a held one; providers' agents do).
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -170,7 +173,7 @@ export function waitForTask(
           onProgress?.(progress)
         }
         const now = Number(block.timestamp) * 1000
-        const refund = task.maxPayment * BigInt(task.replicas)
+        const refund = escrowOf({ ...task, auditable: task.auditBps > 0 })
         if (isFinalStatus(task.status)) {
           const result = await getTaskResult(client, { deployment, taskId })
           const settled = {
@@ -180,7 +183,9 @@ export function waitForTask(
             token,
           }
           if (task.status === 'Completed') return finish(() => resolve({ task, result }))
-          if (task.status === 'Failed') return finish(() => reject(new TaskFailedError(settled)))
+          if (task.status === 'Failed') {
+            return finish(() => reject(new TaskFailedError({ ...settled, audit: task.audit?.verdict })))
+          }
           if (task.status === 'Expired') return finish(() => reject(new TaskExpiredError(settled)))
           return finish(() => reject(new TaskCancelledError(settled)))
         }

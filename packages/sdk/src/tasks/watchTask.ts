@@ -3,6 +3,11 @@ import { watchContractEvent } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import {
+  AuditDrawn,
+  AuditorJoined,
+  AuditorReplaced,
+  AuditResolved,
+  AuditRoundOpened,
   ProviderSlashed,
   ReplicaPaid,
   ResultCommitted,
@@ -29,6 +34,11 @@ export const taskEvents = [
   RevealOpened,
   ResultRevealed,
   SlotReopened,
+  AuditDrawn,
+  AuditRoundOpened,
+  AuditorJoined,
+  AuditorReplaced,
+  AuditResolved,
   ReplicaPaid,
   ProviderSlashed,
   TaskFinalized,
@@ -77,7 +87,8 @@ const schema = /* @__PURE__ */ z.object({
 
 /**
  * Watches every market event of one task — submission, claims, results,
- * commitments, reveals, reopened slots, payments, slashes and settlement —
+ * commitments, reveals, reopened slots, the audit of a held result (draw,
+ * rounds, auditors, verdict), payments, slashes and settlement —
  * with a single viem `watchContractEvent` (polling over HTTP, a subscription
  * over WebSocket), so `onEvent` sees them in chain order. Use it to refresh a
  * task's view whenever the task changes.

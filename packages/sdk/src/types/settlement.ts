@@ -1,10 +1,12 @@
 import type { Address, Hash, Hex } from 'viem'
+import type { AuditVerdict } from './task.js'
 
 /** The final statuses a task settles in. */
 export type SettledStatus = 'Completed' | 'Failed' | 'Cancelled' | 'Expired'
 
-/** One replica paid at settlement. */
+/** One replica (or auditor) paid at settlement. */
 export interface ReplicaPayment {
+  /** The slot: a replica's, or an auditor's (1 and on) for an audited single result. */
   slot: number
   provider: Address
   /** Charged to the escrow: what the provider earned plus `fee`. */
@@ -13,16 +15,30 @@ export interface ReplicaPayment {
   fee: bigint
 }
 
-/** One claimant slashed (a no-show, a missed reveal, or outvoted). */
+/**
+ * One claimant slashed (a no-show, a missed reveal, or outvoted), or in an
+ * audit an auditor that missed its commitment or reveal or found another
+ * result than the verdict, or the provider whose result was overturned.
+ */
 export interface ProviderSlash {
   slot: number
   provider: Address
   /** Collateral taken. */
   amount: bigint
-  /** The part of `amount` paid to the client. */
+  /**
+   * The part of `amount` paid to the client. In an audit 0n: slashes pay the
+   * auditors first, and the client's share of the rest is in `refund`.
+   */
   toClient: bigint
-  /** True when the provider revealed a result that lost the vote. */
+  /** True when the provider revealed a result that lost the vote (or an audit overturned it). */
   outvoted: boolean
+}
+
+/** How the audit of a single result ended, from its `AuditResolved` event. */
+export interface AuditResolution {
+  verdict: AuditVerdict
+  /** The result the auditors' majority found; `undefined` when none (`unresolved`, `lapsed`). */
+  resultDigest: Hex | undefined
 }
 
 /**
@@ -42,6 +58,8 @@ export interface TaskSettlement {
   refund: bigint
   payments: ReplicaPayment[]
   slashes: ProviderSlash[]
+  /** An audited single result: how its audit ended (settled in the same transaction); `undefined` otherwise. */
+  audit: AuditResolution | undefined
 }
 
 /** A {@link TaskSettlement} with the transaction that wrote it. */

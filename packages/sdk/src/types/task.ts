@@ -6,13 +6,82 @@ import type { Requirements } from './requirements.js'
  * - `Open`: at least one slot is free to claim;
  * - `Claimed`: every slot is claimed, results (1 replica) or commitments are awaited;
  * - `Revealing`: every slot committed, reveals are open until `revealDeadline`;
- * - `Completed`: paid out; `Failed`: the replicas found no majority, refunded;
- *   `Cancelled`: cancelled before any claim, refunded; `Expired`: the deadline passed, refunded.
+ * - `Held`: the result of an auditable task is in; payment waits for the audit draw (`releaseResult`);
+ * - `Auditing`: the draw picked the result; auditors re-run the task before it settles;
+ * - `Completed`: paid out; `Failed`: the replicas found no majority, or the audit overturned the
+ *   result or reached no verdict, refunded; `Cancelled`: cancelled before any claim, refunded;
+ *   `Expired`: the deadline passed, refunded.
  */
-export type TaskStatus = 'Open' | 'Claimed' | 'Revealing' | 'Completed' | 'Failed' | 'Cancelled' | 'Expired'
+export type TaskStatus =
+  | 'Open'
+  | 'Claimed'
+  | 'Revealing'
+  | 'Completed'
+  | 'Failed'
+  | 'Cancelled'
+  | 'Expired'
+  | 'Held'
+  | 'Auditing'
 
-/** Where one replica slot is: free, claimed, committed (replicas > 1) or with its result in. */
-export type SlotStatus = 'Free' | 'Claimed' | 'Committed' | 'Submitted'
+/**
+ * Where one slot is: free, claimed, committed (replicas > 1 and auditors), with
+ * its result in, or forfeited (an auditor that missed its commitment or reveal,
+ * or a provider whose result an audit overturned: slashed).
+ */
+export type SlotStatus = 'Free' | 'Claimed' | 'Committed' | 'Submitted' | 'Forfeited'
+
+/**
+ * Where the audit of a single-replica result stands:
+ * - `none`: not auditable, or its result is not drawn yet;
+ * - `not-drawn`: the draw passed the result without an audit (it was paid);
+ * - `pending`: drawn; auditors are joining or re-running the task;
+ * - `upheld`: the auditors reproduced the result: the provider was paid;
+ * - `overturned`: the auditors agreed on another result: the provider was slashed, the client refunded;
+ * - `unresolved`: the auditors agreed on no result: the client was refunded, nobody paid for the result;
+ * - `lapsed`: no eligible provider joined the audit in time: the result was paid unaudited.
+ */
+export type AuditVerdict =
+  | 'none'
+  | 'not-drawn'
+  | 'pending'
+  | 'upheld'
+  | 'overturned'
+  | 'unresolved'
+  | 'lapsed'
+
+/** The contract's `AuditVerdict` enum, by value. */
+export const auditVerdicts = [
+  'none',
+  'not-drawn',
+  'pending',
+  'upheld',
+  'overturned',
+  'unresolved',
+  'lapsed',
+] as const satisfies readonly AuditVerdict[]
+
+/**
+ * The audit of a single-replica result of a deterministic source. Slot 0 is
+ * the provider; auditors hold slots 1 to 6, added in rounds (1, then 2, 2, 1)
+ * while they disagree.
+ */
+export interface TaskAudit {
+  verdict: AuditVerdict
+  /** The current (or last) round, 1 to 4; 0 before any audit. */
+  round: number
+  /** First slot of the round's auditors (0 before any audit). */
+  firstSlot: number
+  /** Auditors the round seats. */
+  auditors: number
+  /** Auditors join the round until then. */
+  joinDeadline: Date | undefined
+  /** The round's commitments are due by then. */
+  commitDeadline: Date | undefined
+  /** The round's tickets are seeded by the hash of the block after this one (auditors join from two blocks after it). */
+  seedBlock: bigint | undefined
+  /** Collateral slashed from auditors so far (it pays later rounds). */
+  slashed: bigint
+}
 
 /** The contract's `TaskStatus` enum, by value (0 is `None`: no such task). */
 export const taskStatuses = [
@@ -24,6 +93,8 @@ export const taskStatuses = [
   'Failed',
   'Cancelled',
   'Expired',
+  'Held',
+  'Auditing',
 ] as const
 
 /** The contract's `SlotStatus` enum, by value. */
@@ -32,6 +103,7 @@ export const slotStatuses = [
   'Claimed',
   'Committed',
   'Submitted',
+  'Forfeited',
 ] as const satisfies readonly SlotStatus[]
 
 /** The statuses a task never leaves. */
@@ -44,7 +116,7 @@ export const finalTaskStatuses = [
 
 /**
  * Whether a task in `status` is settled for good (`Completed`, `Failed`,
- * `Cancelled` or `Expired`).
+ * `Cancelled` or `Expired`); `Held` and `Auditing` results are not settled yet.
  *
  * @example
  * import { isFinalStatus } from '@gridforge/sdk'
@@ -56,9 +128,12 @@ export function isFinalStatus(status: TaskStatus): boolean {
   return (finalTaskStatuses as readonly TaskStatus[]).includes(status)
 }
 
-/** One replica slot of a task. Fields that do not apply to the slot's status are `undefined`. */
+/**
+ * One slot of a task: a replica, or (after slot 0 of an audited task) an
+ * auditor. Fields that do not apply to the slot's status are `undefined`.
+ */
 export interface Slot {
-  /** The slot's index, 0 to replicas − 1. */
+  /** The slot's index: 0 to replicas − 1, then the auditors of an audited result. */
   index: number
   status: SlotStatus
   /** The claimant (`undefined` while free, including after a no-show's slot was reopened). */
@@ -67,13 +142,20 @@ export interface Slot {
   claimedAt: Date | undefined
   /** While `Claimed`: when the result (1 replica) or the commitment is due; later the slot can be reopened. */
   dueAt: Date | undefined
-  /** Replicas > 1, once committed: when the commitment was made. */
+  /** Replicas > 1 and auditors, once committed: when the commitment was made. */
   committedAt: Date | undefined
-  /** Replicas > 1, while `Committed`: the commitment. */
+  /** Replicas > 1 and auditors, while `Committed`: the commitment. */
   commitment: Hex | undefined
-  /** Replicas > 1, once revealed: the digest of the result (equal digests agree). */
+  /** Replicas > 1 and auditors, once revealed: the digest of the result (equal digests agree). */
   resultDigest: Hex | undefined
-  /** Replicas > 1, once revealed: the runtime counted for payment (1 replica: see `getTaskResult`). */
+  /**
+   * Slot 0 of an auditable task, once its result is in: the first 5 bytes of
+   * the result's digest, all the market keeps to compare the auditors' results with.
+   */
+  resultTag: Hex | undefined
+  /** Slot 0 of an auditable task, once its result is in: the block it was submitted in (the draw uses the next one's hash). */
+  submittedBlock: bigint | undefined
+  /** Replicas > 1 and auditors, once revealed: the runtime counted for payment (1 replica: see `getTaskResult`). */
   runtimeSec: number | undefined
 }
 
@@ -117,6 +199,13 @@ export interface Task {
   committed: number
   /** Number of revealed slots (replicas > 1). */
   revealed: number
+  /**
+   * Probability that the result is audited, in basis points, fixed at
+   * submission: 0 unless the task is auditable (one replica of a deterministic source).
+   */
+  auditBps: number
+  /** An auditable task's audit (`auditBps > 0`); `undefined` for any other task. */
+  audit: TaskAudit | undefined
   slots: Slot[]
   /** CID of the input, from the TaskSubmitted event (present where the action says so). */
   inputCID?: string | undefined

@@ -14,6 +14,7 @@ const commands = [
   ['task', 'result'],
   ['task', 'logs'],
   ['task', 'cancel'],
+  ['task', 'release'],
   ['task', 'list'],
   ['receipt'],
   ['receipt', 'show'],

@@ -1,7 +1,7 @@
 /**
  * One simulated run: a workload of tasks meets the providers and clients of a world, each following its
  * behaviour, over simulated time. Every rule that decides money — claims, collateral, settlement,
- * consensus, slashing, metering, reputation gates, fees, rebates, staking rewards — is the contracts':
+ * consensus, audits, slashing, metering, reputation gates, fees, rebates, staking rewards — is the contracts':
  * the engine only sends the transactions its participants would send, at the times they would send them,
  * and books their receipts.
  */
@@ -14,17 +14,19 @@ import {
   parseEventLogs,
   type TransactionReceipt,
   toHex,
+  zeroAddress,
+  zeroHash,
 } from 'viem'
 import { Ledger } from '../ledger.js'
 import type { SimParams } from '../params.js'
 import { draw } from '../random.js'
-import type { ClientBehaviour, ProviderBehaviour } from '../strategies/types.js'
+import type { AuditorBehaviour, ClientBehaviour, ProviderBehaviour } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
+import { cidOf } from './cid.js'
 import type { TaskDraft } from './workload.js'
 import type { World } from './world.js'
 
 export const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
-export const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
 export const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
 
 /** Seconds between a submission and the first offer of its slots (the next blocks). */
@@ -34,6 +36,19 @@ const REOFFER_EVERY = 600
 /** Seconds an honest provider needs after its run to upload and submit. */
 export const UPLOAD_SEC = 60
 const UINT32_MAX = 2 ** 32 - 1
+/**
+ * Seconds between two blocks of a real chain. The simulation mines a block per transaction; a participant that
+ * waits for blocks nobody's transaction made (an audit draw, an audit's ticket seed) sees the chain's own
+ * blocks come, mined empty.
+ */
+export const BLOCK_SEC = 12
+/** Seconds after its submission at which a provider releases a held result: the draw is ready 2 blocks on. */
+const RELEASE_AFTER_SEC = 2 * BLOCK_SEC
+/** Seconds after which the client releases a held result nobody released (to get its refund or its audit). */
+const CLIENT_RELEASE_AFTER_SEC = 600
+/** Seconds after a round opens at which auditors join (the seed block's successor is mined), and their spread. */
+const JOIN_AFTER_SEC = 2 * BLOCK_SEC
+const JOIN_SPREAD_SEC = 60
 
 /** Chain task statuses (ITaskMarket's TaskStatus). */
 const Status = {
@@ -43,11 +58,25 @@ const Status = {
   Revealing: 3,
   Completed: 4,
   Failed: 5,
-  Expired: 6,
-  Cancelled: 7,
+  Cancelled: 6,
+  Expired: 7,
+  Held: 8,
+  Auditing: 9,
 }
 /** Chain slot statuses (ITaskMarket's SlotStatus). */
-const SlotState = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 }
+const SlotState = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3, Forfeited: 4 }
+
+/** ITaskMarket's AuditVerdict, by value. */
+export const verdicts = [
+  'None',
+  'NotDrawn',
+  'Pending',
+  'Upheld',
+  'Overturned',
+  'Unresolved',
+  'Lapsed',
+] as const
+export type Verdict = (typeof verdicts)[number]
 
 /** A task of the run, as the engine follows it. */
 export interface SimTask extends TaskDraft {
@@ -60,12 +89,67 @@ export interface SimTask extends TaskDraft {
   settled: boolean
   /** How it ended, once settled. */
   outcome?: TaskOutcome
+  /** Audit probability fixed at submission (`getTask().auditBps`); 0: a single result settles at once. */
+  auditBps: number
+  /** The held single-replica result and its audit, once the result of an auditable task is in. */
+  audit?: AuditTrack
 }
 
 export interface TaskOutcome {
   status: 'Completed' | 'Failed' | 'Expired'
-  /** The winning digest (k > 1), or the digest submitted (k = 1); undefined without a result. */
+  /**
+   * The winning digest (k > 1), or the digest submitted (k = 1), or the result the auditors' majority found
+   * when they overturned it (the client has it from their reveals); undefined without a result.
+   */
   result: Hex | undefined
+  /** The audit's verdict, for a held single-replica result. */
+  verdict?: Verdict
+}
+
+/** A held single-replica result and its audit, as the engine follows them. */
+export interface AuditTrack {
+  provider: Address
+  /** The resultCID of its ResultSubmitted event (public: the digest can be read from it). */
+  resultCID: string
+  submittedBlock: bigint
+  submittedAt: number
+  releasedBlock?: bigint
+  releasedAt?: number
+  drawn?: boolean
+  /** The round under way (the last AuditRoundOpened). */
+  round?: AuditRound
+  /** AuditRoundOpened events so far (a round whose seed went stale opens again). */
+  openings: number
+  /** Every auditor that held a seat when its round's joining closed, by lower-case address. */
+  seats: Map<Address, AuditSeat>
+  /** joinAudit transactions that lost the ticket race (reverted TaskMarketAuditTicketTooHigh). */
+  lostRaces: number
+  verdict?: Verdict
+  resolvedAt?: number
+}
+
+export interface AuditRound {
+  number: number
+  firstSlot: number
+  auditors: number
+  joinDeadline: number
+  commitDeadline: number
+  /** The block the round opened in: its successor's hash seeds the tickets. */
+  seedBlock: bigint
+  opening: number
+  /** Joiners' GPU time before they reserved it for this audit (given back if their seat is taken). */
+  reserved: Map<Address, number>
+  revealDeadline?: number
+}
+
+export interface AuditSeat {
+  account: Address
+  round: number
+  slot: number
+  /** What it committed to, with the runtime it reports. */
+  digest?: Hex
+  runtimeSec?: number
+  revealed: boolean
 }
 
 /** A run's result: the books and what happened. */
@@ -103,6 +187,8 @@ export class Engine {
   /** Results published for each input (cached answers a copycat can take). */
   readonly #published = new Map<string, Hex>()
   readonly #offers = new Map<bigint, number>()
+  /** How providers whose behaviour says nothing of audits audit (the honest provider's auditor). */
+  defaultAuditor: AuditorBehaviour | undefined
   constructor(world: World, params: SimParams, seed: number, startTime: number) {
     this.world = world
     this.params = params
@@ -189,6 +275,8 @@ export class Engine {
       },
       minSuccessBps: task.minSuccessBps,
       minCompleted: task.minCompleted,
+      // The protocol's default audit probability (single-replica tasks of the deterministic source).
+      auditBps: 0,
     }))
     const receipt =
       params.length === 1
@@ -216,6 +304,7 @@ export class Engine {
         functionName: 'getTask',
         args: [task.id],
       })
+      task.auditBps = terms.auditBps
       this.ledger.noteTask(task.id, { client, discountBps: BigInt(terms.discountBps) })
       this.tasks.push(task)
       this.#count(client, 1)
@@ -302,11 +391,14 @@ export class Engine {
     return [...racers, ...others.map(([, account]) => account)]
   }
 
-  /** The chain's gates, read as an agent would before claiming: free stake, and reputation where gated. */
-  async #eligible(account: Address, task: SimTask, collateral: bigint) {
+  /**
+   * The chain's gates, read as an agent would before claiming a slot or joining an audit: not paused, free
+   * stake for the collateral, and reputation where gated.
+   */
+  async #eligible(account: Address, task: SimTask, collateral: bigint, claiming = true) {
     // The market refuses a claim that would be due after the deadline (the runtime limit and the claim grace
     // from now); the agent lets such a task go.
-    if (this.now + 1 + task.maxRuntimeSec + this.params.claimGrace > task.deadline) return false
+    if (claiming && this.now + 1 + task.maxRuntimeSec + this.params.claimGrace > task.deadline) return false
     const available = await this.#view(`available|${account}`, () =>
       this.tx.public.readContract({
         address: this.contracts.staking,
@@ -316,25 +408,26 @@ export class Engine {
       }),
     )
     if (available < collateral) return false
+    const info = await this.#view(`provider|${account}`, () =>
+      this.tx.public.readContract({
+        address: this.contracts.providers,
+        abi: providerRegistryAbi,
+        functionName: 'getProvider',
+        args: [account],
+      }),
+    )
+    // A provider slashed below the minimum stake is paused.
+    if (info.paused) return false
     if (task.minCompleted === 0 && task.minSuccessBps === 0) return true
-    const [completed, success] = await this.#view(`reputation|${account}`, async () => {
-      const [info, bps] = await Promise.all([
-        this.tx.public.readContract({
-          address: this.contracts.providers,
-          abi: providerRegistryAbi,
-          functionName: 'getProvider',
-          args: [account],
-        }),
-        this.tx.public.readContract({
-          address: this.contracts.providers,
-          abi: providerRegistryAbi,
-          functionName: 'successBps',
-          args: [account],
-        }),
-      ])
-      return [info.reputation.completed, bps] as const
-    })
-    return completed >= task.minCompleted && success >= task.minSuccessBps
+    const success = await this.#view(`success|${account}`, () =>
+      this.tx.public.readContract({
+        address: this.contracts.providers,
+        abi: providerRegistryAbi,
+        functionName: 'successBps',
+        args: [account],
+      }),
+    )
+    return info.reputation.completed >= task.minCompleted && success >= task.minSuccessBps
   }
 
   /**
@@ -407,23 +500,33 @@ export class Engine {
     task.delivered.set(provider, delivery.digest)
     const runtime = Math.min(UINT32_MAX, Math.max(0, Math.round(delivery.runtimeSec)))
     if (task.replicas === 1) {
+      const resultCID = cidOf(delivery.digest)
       const receipt = await this.send(provider, this.now + 1, {
         address: this.contracts.market,
         abi: taskMarketAbi,
         functionName: 'submitResult',
-        args: [task.id, RESULT_CID, RECEIPT_CID, runtime],
+        args: [task.id, delivery.digest, resultCID, RECEIPT_CID, runtime],
       })
       this.#publish(task, delivery.digest)
-      await this.#settled(task, receipt)
+      if (task.auditBps === 0) {
+        await this.#settled(task, receipt)
+        return
+      }
+      // Held: paid (or audited) once the draw is made, from two blocks on.
+      task.audit = {
+        provider,
+        resultCID,
+        submittedBlock: receipt.blockNumber,
+        submittedAt: this.now,
+        openings: 0,
+        seats: new Map(),
+        lostRaces: 0,
+      }
+      this.schedule(this.now + RELEASE_AFTER_SEC, () => this.#release(provider, task))
+      this.schedule(this.now + CLIENT_RELEASE_AFTER_SEC, () => this.#release(task.client, task))
       return
     }
-    const salt = this.#salt(task, provider)
-    const commitment = keccak256(
-      encodeAbiParameters(
-        [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
-        [task.id, provider, delivery.digest, salt],
-      ),
-    )
+    const commitment = this.#commitment(task, provider, delivery.digest)
     const receipt = await this.send(provider, this.now + 1, {
       address: this.contracts.market,
       abi: taskMarketAbi,
@@ -446,7 +549,17 @@ export class Engine {
   readonly #runtimes = new Map<string, number>()
 
   #salt(task: SimTask, provider: Address): Hex {
-    return keccak256(toHex(`${this.seed}|salt|${task.id}|${provider}`))
+    return keccak256(toHex(`${this.seed}|salt|${task.id}|${provider.toLowerCase()}`))
+  }
+
+  /** keccak256(abi.encode(taskId, provider, digest, salt)): what a replica or an auditor commits to. */
+  #commitment(task: SimTask, provider: Address, digest: Hex): Hex {
+    return keccak256(
+      encodeAbiParameters(
+        [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
+        [task.id, provider, digest, this.#salt(task, provider)],
+      ),
+    )
   }
 
   async #reveal(provider: Address, task: SimTask) {
@@ -462,7 +575,7 @@ export class Engine {
         task.id,
         digest,
         salt,
-        RESULT_CID,
+        cidOf(digest),
         RECEIPT_CID,
         this.#runtimes.get(`${task.id}|${provider}`) ?? 0,
       ],
@@ -473,6 +586,242 @@ export class Engine {
 
   #publish(task: SimTask, digest: Hex) {
     if (!this.#published.has(task.inputKey)) this.#published.set(task.inputKey, digest)
+  }
+
+  // ─── Audits of held single-replica results ───
+
+  /** Releases a held result (its provider does, from two blocks after it; its client if nobody did). */
+  async #release(sender: Address, task: SimTask) {
+    const audit = task.audit
+    if (task.settled || audit === undefined || audit.releasedAt !== undefined) return
+    // The draw reads the hash of the block after the submission: the release goes in the block after that one.
+    await this.#awaitBlock(audit.submittedBlock + 1n)
+    const receipt = await this.send(sender, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'releaseResult',
+      args: [task.id],
+    })
+    audit.releasedBlock = receipt.blockNumber
+    audit.releasedAt = this.now
+    const [drawn] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'AuditDrawn' })
+    audit.drawn = drawn?.args.drawn === true
+    if (!audit.drawn) audit.verdict = 'NotDrawn'
+    await this.#auditStep(task, receipt)
+  }
+
+  /** Waits for block `n`: where no participant's transaction made it, the chain's own (empty) block does. */
+  async #awaitBlock(n: bigint) {
+    while ((await this.tx.blockNumber()) < n) await this.tx.mineAt(this.now)
+  }
+
+  /** Follows what a transaction did to an audit: a round opened, reveals opened, the verdict, the settlement. */
+  async #auditStep(task: SimTask, receipt: TransactionReceipt) {
+    const audit = task.audit as AuditTrack
+    const logs = receipt.logs.filter((log) => same(log.address, this.contracts.market))
+    for (const event of parseEventLogs({ abi: taskMarketAbi, logs })) {
+      if (event.eventName === 'AuditRoundOpened')
+        this.#openRound(task, audit, event.args, receipt.blockNumber)
+      else if (event.eventName === 'RevealOpened')
+        this.#openAuditReveals(task, audit, event.args.revealDeadline)
+      else if (event.eventName === 'AuditResolved') {
+        audit.verdict = verdicts[event.args.verdict]
+        audit.resolvedAt = this.now
+      }
+    }
+    await this.#settled(task, receipt)
+  }
+
+  /**
+   * A round opened: the providers that audit join once its seed block's successor is mined (honest ones when
+   * online and idle), and its seats are final when joining closes.
+   */
+  #openRound(
+    task: SimTask,
+    audit: AuditTrack,
+    opened: { round: number; firstSlot: number; auditors: number; joinDeadline: number },
+    seedBlock: bigint,
+  ) {
+    const joinDeadline = Number(opened.joinDeadline)
+    const round: AuditRound = {
+      number: opened.round,
+      firstSlot: opened.firstSlot,
+      auditors: opened.auditors,
+      joinDeadline,
+      commitDeadline: joinDeadline + task.maxRuntimeSec + this.params.claimGrace,
+      seedBlock,
+      opening: ++audit.openings,
+      reserved: new Map(),
+    }
+    audit.round = round
+    const spread = Math.max(0, Math.min(JOIN_SPREAD_SEC, this.params.auditJoinWindow - JOIN_AFTER_SEC - 10))
+    for (const [index, [account, behaviour]] of [...this.providers].entries()) {
+      // The provider and the auditors of earlier rounds stay out.
+      if (same(account, audit.provider) || audit.seats.has(lower(account))) continue
+      const joins = this.#auditor(behaviour)?.joins(task, { provider: audit.provider, round: round.number })
+      if (joins !== true) continue
+      const at =
+        this.now +
+        JOIN_AFTER_SEC +
+        Math.round(draw(this.seed, 'join', task.index, round.opening, index) * spread)
+      this.schedule(at, () => this.#join(account, index, task, round))
+    }
+    this.schedule(joinDeadline + 1, () => this.#seat(task, round))
+  }
+
+  #auditor(behaviour: ProviderBehaviour): AuditorBehaviour | undefined {
+    return behaviour.auditor ?? this.defaultAuditor
+  }
+
+  /** `account` joins the round if it may; its ticket may lose the race (the transaction reverts, gas spent). */
+  async #join(account: Address, index: number, task: SimTask, round: AuditRound) {
+    const audit = task.audit
+    if (task.settled || audit?.round !== round || this.now + 1 > round.joinDeadline) return
+    const auditor = this.#auditor(this.#behaviour(account))
+    if (auditor === undefined) return
+    const watches = auditor.watches?.(task, { provider: audit.provider, round: round.number }) === true
+    if (!watches) {
+      const online =
+        draw(this.seed, 'audit-online', task.index, round.opening, index) < this.params.onlineProbability
+      if (!online || (this.#busyUntil.get(account) ?? 0) > this.now) return
+    }
+    const state = await this.#chainTask(task)
+    if (state.status !== Status.Auditing || !(await this.#eligible(account, task, state.collateral, false)))
+      return
+    await this.#awaitBlock(round.seedBlock + 1n)
+    if (this.now + 1 > round.joinDeadline) return
+    const receipt = await this.tx.attempt(
+      account,
+      this.now + 1,
+      { address: this.contracts.market, abi: taskMarketAbi, functionName: 'joinAudit', args: [task.id] },
+      ['TaskMarketAuditTicketTooHigh'],
+    )
+    if (receipt === undefined) {
+      audit.lostRaces++
+      return
+    }
+    const [joined] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'AuditorJoined' })
+    if (joined !== undefined && !watches) {
+      // Its GPU is kept for the audit from now (given back if a better ticket takes the seat).
+      round.reserved.set(account, this.#busyUntil.get(account) ?? 0)
+      this.#busyUntil.set(account, round.joinDeadline + auditor.plan(task).busyFor)
+    }
+    // A round whose seed went stale opens again instead (AuditRoundOpened).
+    await this.#auditStep(task, receipt)
+  }
+
+  /** Joining closed: the seats are final. Their holders work; nobody joined: anyone moves the audit on. */
+  async #seat(task: SimTask, round: AuditRound) {
+    const audit = task.audit
+    if (task.settled || audit?.round !== round) return
+    const state = await this.#chainTask(task)
+    const seats: { account: Address; slot: number }[] = []
+    for (let slot = round.firstSlot; slot < round.firstSlot + round.auditors; slot++) {
+      const holder = state.slots[slot]?.provider
+      if (holder !== undefined && holder !== zeroAddress)
+        seats.push({ account: this.#providerAccount(holder), slot })
+    }
+    for (const [account, before] of round.reserved) {
+      if (!seats.some((seat) => same(seat.account, account))) this.#busyUntil.set(account, before)
+    }
+    if (seats.length === 0) {
+      await this.#advanceAudit(task, round)
+      return
+    }
+    for (const { account, slot } of seats) {
+      audit.seats.set(lower(account), { account, round: round.number, slot, revealed: false })
+      this.#count(account, 1)
+      const auditor = this.#auditor(this.#behaviour(account)) as AuditorBehaviour
+      this.schedule(round.joinDeadline + auditor.plan(task).readyAfter, () =>
+        this.#auditCommit(account, task, round),
+      )
+    }
+    this.schedule(round.commitDeadline + 1, () => this.#advanceAudit(task, round))
+  }
+
+  /** The key of `address` in the providers' behaviours (the chain writes addresses checksummed). */
+  #providerAccount(address: Address): Address {
+    for (const account of this.providers.keys()) if (same(account, address)) return account
+    throw new Error(`sim: ${address} audits but has no provider behaviour`)
+  }
+
+  async #auditCommit(account: Address, task: SimTask, round: AuditRound) {
+    const audit = task.audit
+    if (task.settled || audit?.round !== round) return
+    const seat = audit.seats.get(lower(account))
+    const auditor = this.#auditor(this.#behaviour(account))
+    if (seat === undefined || auditor === undefined) return
+    const delivery = auditor.deliver({
+      task,
+      provider: audit.provider,
+      resultCID: audit.resultCID,
+      correct: task.correct,
+      round: round.number,
+    })
+    this.ledger.account(account).computeSec += delivery.computeSec
+    if (delivery.digest === undefined || this.now + 1 > round.commitDeadline) return
+    seat.digest = delivery.digest
+    seat.runtimeSec = Math.min(UINT32_MAX, Math.max(0, Math.round(delivery.runtimeSec)))
+    const receipt = await this.send(account, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'commitResult',
+      args: [task.id, this.#commitment(task, account, delivery.digest)],
+    })
+    await this.#auditStep(task, receipt)
+  }
+
+  /** Every auditor of the round committed (or the others forfeited): they reveal. */
+  #openAuditReveals(task: SimTask, audit: AuditTrack, revealDeadline: number) {
+    const round = audit.round as AuditRound
+    round.revealDeadline = Number(revealDeadline)
+    const committed = [...audit.seats.values()].filter(
+      (s) => s.round === round.number && s.digest !== undefined,
+    )
+    for (const [i, seat] of committed.entries()) {
+      const delay = 30 + Math.round(draw(this.seed, 'audit-reveal', task.index, round.opening, i) * 120)
+      this.schedule(this.now + delay, () => this.#auditReveal(seat, task, round))
+    }
+    this.schedule(round.revealDeadline + 1, () => this.#advanceAudit(task, round))
+  }
+
+  async #auditReveal(seat: AuditSeat, task: SimTask, round: AuditRound) {
+    if (task.settled || task.audit?.round !== round || seat.digest === undefined || seat.revealed) return
+    if (this.now + 1 > (round.revealDeadline ?? 0)) return
+    const receipt = await this.send(seat.account, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'revealResult',
+      args: [
+        task.id,
+        seat.digest,
+        this.#salt(task, seat.account),
+        cidOf(seat.digest),
+        RECEIPT_CID,
+        seat.runtimeSec ?? 0,
+      ],
+    })
+    seat.revealed = true
+    await this.#auditStep(task, receipt)
+  }
+
+  /**
+   * Moves a round whose time is over (nobody joined, commitments or reveals missed) to its next step: sent by
+   * the client, who wants its result settled. Auditors that missed their step forfeit their collateral.
+   */
+  async #advanceAudit(task: SimTask, round: AuditRound) {
+    if (task.settled || task.audit?.round !== round) return
+    // Commitments are in and reveals are open: the reveal deadline moves the round on.
+    if (round.revealDeadline !== undefined && this.now <= round.revealDeadline) return
+    const state = await this.#chainTask(task)
+    if (state.status !== Status.Auditing) return
+    const receipt = await this.send(task.client, this.now + 1, {
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'finalizeTask',
+      args: [task.id],
+    })
+    await this.#auditStep(task, receipt)
   }
 
   // ─── Permissionless exits (sent by the task's client, who wants its money back) ───
@@ -524,16 +873,20 @@ export class Engine {
     const [finalized] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskFinalized' })
     if (finalized === undefined) return
     task.settled = true
-    const status = finalized.args.status
+    const { status, resultDigest } = finalized.args
     const outcome: TaskOutcome = {
       status: status === Status.Completed ? 'Completed' : status === Status.Failed ? 'Failed' : 'Expired',
       result:
-        status !== Status.Completed
-          ? undefined
-          : task.replicas === 1
+        status === Status.Completed
+          ? task.replicas === 1
             ? [...task.delivered.values()][0]
-            : finalized.args.resultDigest,
+            : resultDigest
+          : // Overturned: the auditors' majority revealed the result they found.
+            task.audit !== undefined && resultDigest !== zeroHash
+            ? resultDigest
+            : undefined,
     }
+    if (task.audit?.verdict !== undefined) outcome.verdict = task.audit.verdict
     task.outcome = outcome
     const behaviour = this.clients.get(task.client)
     const value = behaviour?.value?.(task, outcome, this.params) ?? defaultValue(task, outcome, this.params)
@@ -551,6 +904,7 @@ export function simTask(draft: TaskDraft): SimTask {
     delivered: new Map(),
     everHeld: new Set(),
     settled: false,
+    auditBps: 0,
   }
 }
 
@@ -567,4 +921,8 @@ export function taskValue(task: Pick<SimTask, 'maxPayment' | 'replicas'>, params
 
 export function same(a: Address, b: Address) {
   return a.toLowerCase() === b.toLowerCase()
+}
+
+function lower(address: Address): Address {
+  return address.toLowerCase() as Address
 }

@@ -23,6 +23,8 @@ export const honestBehaviours: HonestBehaviours = { provider: honestProvider, cl
 
 /** Seconds after the last possible settlement at which a run's books close (unbonding can finish). */
 const SETTLE_MARGIN = 3600
+/** Most rounds an audit has (1 auditor, then 2, 2 and 1 more). */
+const AUDIT_ROUNDS = 4
 
 /** Runs the world's market with `deviation` applied (or everybody honest) and returns the books. */
 export async function runMarket(
@@ -41,6 +43,7 @@ export async function runMarket(
   const opening = openingWealth(engine.ledger)
   await writeProtocolParams(engine)
 
+  engine.defaultAuditor = honest.provider().auditor
   for (const provider of cast.providers) engine.providers.set(provider, honest.provider())
   for (const client of cast.clients) engine.clients.set(client, honest.client())
   for (const [account, behaviour] of deviation?.providers ?? []) engine.providers.set(account, behaviour)
@@ -58,7 +61,11 @@ export async function runMarket(
       functionName: 'unbondingPeriod',
     }),
   )
-  const endTime = lastArrival + params.deadlineSec + params.revealWindow + unbonding + SETTLE_MARGIN
+  // A result handed in by the deadline may be audited in up to 4 rounds.
+  const audits =
+    AUDIT_ROUNDS *
+    (params.auditJoinWindow + params.sourceMaxRuntimeSec + params.claimGrace + params.revealWindow)
+  const endTime = lastArrival + params.deadlineSec + params.revealWindow + audits + unbonding + SETTLE_MARGIN
   await engine.drain(endTime)
   await engine.tx.mineAt(endTime)
   engine.ledger.close()
@@ -134,6 +141,8 @@ async function writeProtocolParams(engine: Engine) {
         revealWindow: params.revealWindow,
         claimGrace: params.claimGrace,
         minCollateral: grid(params.minCollateral),
+        auditBps: params.auditBps,
+        auditJoinWindow: params.auditJoinWindow,
       },
     ],
   })

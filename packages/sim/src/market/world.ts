@@ -13,7 +13,7 @@ import {
 import { type Address, keccak256, maxUint256, toHex } from 'viem'
 import type { Chain } from '../chain.js'
 import { Ledger } from '../ledger.js'
-import type { SimParams } from '../params.js'
+import { type SimParams, SPARE_ACCOUNT_GRID } from '../params.js'
 import type { Cast } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
 import { grid } from '../units.js'
@@ -21,10 +21,9 @@ import { grid } from '../units.js'
 export const METADATA_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
 export const PROFILE_CID = 'bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq'
 
-/** GRID given to every client and spare account, and deposited by clients into the market. */
+/** GRID given to every client (spare accounts get `SPARE_ACCOUNT_GRID`), and deposited by clients into the market. */
 const CLIENT_GRID = 100_000
 const CLIENT_DEPOSIT = 50_000
-const SPARE_GRID = 10_000
 /** GRID a provider holds besides its stake. */
 const PROVIDER_SPARE_GRID = 1_000
 export const SPARE_ACCOUNTS = 3
@@ -96,7 +95,7 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
   const funding: [Address, number][] = [
     ...providers.map((p): [Address, number] => [p, shape.providerStake + PROVIDER_SPARE_GRID]),
     ...clients.map((c): [Address, number] => [c, CLIENT_GRID]),
-    ...spare.map((s): [Address, number] => [s, SPARE_GRID]),
+    ...spare.map((s): [Address, number] => [s, SPARE_ACCOUNT_GRID]),
   ]
   for (const [account, amount] of funding) {
     await tx.send(owner, at(), { ...token, functionName: 'transfer', args: [account, grid(amount)] })

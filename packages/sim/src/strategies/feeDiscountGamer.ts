@@ -13,14 +13,22 @@ async function stakeTier(engine: Engine, client: Address) {
   })
 }
 
-/** Requests unbonding of the tier's stake now and withdraws it when the unbonding period ends. */
-async function leave(engine: Engine, client: Address) {
-  const receipt = await engine.send(client, engine.now + 1, {
+/**
+ * Requests unbonding of the tier's stake now and withdraws it when the unbonding period ends. With `tryEarly`,
+ * the request may be refused — Staking keeps the stake a discount was priced with until the discounted tasks
+ * settle (StakingBelowFloor) — and then answers false.
+ */
+async function leave(engine: Engine, client: Address, tryEarly = false): Promise<boolean> {
+  const call = {
     address: engine.contracts.staking,
     abi: stakingAbi,
     functionName: 'requestUnbond',
     args: [grid(engine.params.discountTierStake)],
-  })
+  } as const
+  const receipt = tryEarly
+    ? await engine.tx.attempt(client, engine.now + 1, call, ['StakingBelowFloor'])
+    : await engine.send(client, engine.now + 1, call)
+  if (receipt === undefined) return false
   const [requested] = parseEventLogs({ abi: stakingAbi, logs: receipt.logs, eventName: 'UnbondRequested' })
   if (requested === undefined) throw new Error('sim: requestUnbond emitted no UnbondRequested')
   engine.schedule(requested.args.readyAt + 1, async () => {
@@ -31,6 +39,7 @@ async function leave(engine: Engine, client: Address) {
       args: [],
     })
   })
+  return true
 }
 
 /**
@@ -53,13 +62,23 @@ export function honestStaker(client: Address): ClientBehaviour {
 
 /**
  * Fee-discount gamer: stakes the discount tier's minimum, submits its workload in one batch, and requests
- * unbonding in the next block; its tasks settle later with the discount all the same.
+ * unbonding in the next block; its tasks settle later with the discount all the same. Where the chain
+ * refuses the early unbonding (the discount pins the stake until the tasks settle), it pays the gas of the
+ * refused request and unbonds once the last task settled, like an honest staker.
  */
 export function feeDiscountGamer(client: Address): ClientBehaviour {
+  let live = 0
+  let left = false
   return {
     batches: true,
     beforeSubmit: (engine) => stakeTier(engine, client),
-    afterSubmit: (engine) => leave(engine, client),
+    afterSubmit: async (engine, tasks) => {
+      live += tasks.length
+      left = await leave(engine, client, true)
+    },
+    afterSettle: async (engine) => {
+      if (--live === 0 && !left) await leave(engine, client)
+    },
   }
 }
 

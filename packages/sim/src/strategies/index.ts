@@ -1,11 +1,13 @@
 /** Every strategy the simulator plays, in the order of the table. */
 import { claimAndAbandonStrategy } from './claimAndAbandon.js'
+import { colludingAuditorStrategy, honestAuditorBaseline } from './colludingAuditor.js'
 import { colludingPairStrategy } from './colludingPair.js'
 import { copycatStrategy } from './copycat.js'
 import { feeDiscountGamerStrategy, honestStakerBaseline } from './feeDiscountGamer.js'
 import { honestClientStrategy } from './honestClient.js'
 import { honestProviderStrategy } from './honestProvider.js'
 import { honeypotClientStrategy } from './honeypotClient.js'
+import { lazyAuditorStrategy } from './lazyAuditor.js'
 import { lazyProviderStrategy } from './lazyProvider.js'
 import { meteringInflaterStrategy } from './meteringInflater.js'
 import { reputationFarmerStrategy } from './reputationFarmer.js'
@@ -22,6 +24,8 @@ export const strategies: readonly Strategy[] = [
   claimAndAbandonStrategy,
   reputationFarmerStrategy,
   meteringInflaterStrategy,
+  lazyAuditorStrategy,
+  colludingAuditorStrategy,
   honestClientStrategy,
   vetoingClientStrategy,
   honeypotClientStrategy,
@@ -32,4 +36,5 @@ export const strategies: readonly Strategy[] = [
 export const baselines: Readonly<Record<string, Strategy | undefined>> = {
   honest: undefined,
   'honest-staker': honestStakerBaseline,
+  'honest-auditor': honestAuditorBaseline,
 }

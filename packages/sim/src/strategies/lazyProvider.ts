@@ -1,11 +1,13 @@
 import type { Address } from 'viem'
+import { type RunRecord, same } from '../market/engine.js'
 import { honestProvider } from './honestProvider.js'
 import type { ProviderBehaviour, Strategy } from './types.js'
 import { garbage, NO_WORK_SEC } from './work.js'
 
 /**
  * Lazy provider: claims like an honest one; where no other replica can contradict it (k = 1) it never
- * runs the workload and hands in garbage at once; on consensus tasks, where garbage is outvoted, it works.
+ * runs the workload and hands in garbage at once — an audit, drawn with probability auditBps, may overturn
+ * it; on consensus tasks, where garbage is outvoted, it works.
  */
 export function lazyProvider(account: Address): ProviderBehaviour {
   const honest = honestProvider()
@@ -33,4 +35,17 @@ export const lazyProviderStrategy = {
     const account = cast.providers[0] as Address
     return { identity: [account], providers: new Map([[account, lazyProvider(account)]]) }
   },
+  measure: (record, deviation) => lazyResults(record, deviation.identity[0] as Address),
 } satisfies Strategy
+
+/** The lazy provider's held (single-replica) results in a run, and what their audits did. */
+export function lazyResults(record: RunRecord, account: Address) {
+  const held = record.tasks.filter((t) => t.audit !== undefined && same(t.audit.provider, account))
+  const verdict = (name: string) => held.filter((t) => t.audit?.verdict === name).length
+  return {
+    held: held.length,
+    audited: held.filter((t) => t.audit?.drawn === true).length,
+    overturned: verdict('Overturned'),
+    lapsed: verdict('Lapsed'),
+  }
+}

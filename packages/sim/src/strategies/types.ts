@@ -30,6 +30,34 @@ export interface WorkContext {
   publicResult: Hex | undefined
 }
 
+/** What an auditor sees when it hands in its audit of a held single-replica result. */
+export interface AuditContext {
+  task: SimTask
+  /** The provider whose result is audited. */
+  provider: Address
+  /**
+   * The resultCID of the provider's ResultSubmitted event: public, and the result's digest can be read from it
+   * (`digestOf`, the SDK's `resultDigest`).
+   */
+  resultCID: string
+  /** The digest of a correct run: what an honest auditor computes. */
+  correct: Hex
+  /** The audit's round: 1 for the first auditor, 2.. for the escalations. */
+  round: number
+}
+
+/** How a provider account audits the held results drawn for an audit. */
+export interface AuditorBehaviour {
+  /** Whether it joins this round of the audit of `task` when it may (eligible; online and idle unless it watches). */
+  joins(task: SimTask, audit: { provider: Address; round: number }): boolean
+  /** Joins this audit whenever it is eligible, online or not, busy or not (it does not need its GPU for it). */
+  watches?(task: SimTask, audit: { provider: Address; round: number }): boolean
+  /** Seconds from the close of joining until it commits, and how long its GPU is busy from then. */
+  plan(task: SimTask): { readyAfter: number; busyFor: number }
+  /** What it commits to and reveals (undefined: nothing; it forfeits its collateral). */
+  deliver(context: AuditContext): Delivery
+}
+
 /** How one provider account behaves. */
 export interface ProviderBehaviour {
   /** Claims ahead of honest providers (a watcher that claims in the block after the submission). */
@@ -48,6 +76,8 @@ export interface ProviderBehaviour {
   deliver(context: WorkContext): Delivery
   /** Reveals after every other replica (the vetoing client's second account). */
   revealsLast?: boolean
+  /** How it audits drawn results (default: as an honest provider does, `honestAuditor`). */
+  auditor?: AuditorBehaviour
 }
 
 /** How a client behaves beyond submitting its tasks and using correct results. */
@@ -91,9 +121,11 @@ export interface Strategy {
   /**
    * What it is compared with: `honest` (default), the same participant playing honest in the same market;
    * `honest-staker`, a client that stakes for its discount and keeps the stake until its tasks settle;
+   * `honest-auditor`, an honest provider whose second account stakes as much as the colluding auditor and
+   * audits honestly;
    * `abstain`, staying out (payoff 0): the honest choice of a participant that has no use for the market.
    */
-  baseline?: 'honest' | 'honest-staker' | 'abstain'
+  baseline?: 'honest' | 'honest-staker' | 'honest-auditor' | 'abstain'
   deviate(cast: Cast, parameters: { sybilFraction: number }): Deviation
   /** Figures of a run worth reporting besides the payoff (e.g. how often the sybil captured a majority). */
   measure?(record: RunRecord, deviation: Deviation): Record<string, number>

@@ -3,7 +3,7 @@ import { defaultValue, same, taskValue } from '../market/engine.js'
 import { registerProvider } from '../market/world.js'
 import { grid } from '../units.js'
 import type { ClientBehaviour, ProviderBehaviour, Strategy } from './types.js'
-import { garbage, NO_WORK_SEC } from './work.js'
+import { garbage, NO_WORK_SEC, noAudits } from './work.js'
 
 /** Stake of the vetoing client's provider account: the minimum to register, and room for collateral. */
 const VETO_STAKE = grid(200)
@@ -22,6 +22,8 @@ export function vetoingClient(client: Address, vetoer: Address) {
     plan: () => ({ readyAfter: NO_WORK_SEC, busyFor: 0 }),
     deliver: ({ task }) => ({ digest: garbage('veto', task.id, vetoer), computeSec: 0, runtimeSec: 0 }),
     revealsLast: true,
+    // Registered to veto, not to audit.
+    auditor: noAudits,
   }
   const behaviour: ClientBehaviour = {
     value: (task, outcome, params) => {

@@ -100,6 +100,11 @@ export interface TaskParams {
   requirements: Requirements
   minSuccessBps: number
   minCompleted: number
+  /**
+   * Audit probability of a k = 1 result of a deterministic source, in basis points: 0 for the market's
+   * default (`MarketParams.auditBps`), otherwise at least that. Ignored for k > 1 and non-deterministic sources.
+   */
+  auditBps: number
 }
 
 /** Requirements of the sources `publishSource` creates unless overridden: one sm_80 GPU with 16 GiB, 1 h, deterministic. */
@@ -145,10 +150,21 @@ export const OTHER_FUNDS = grid(100_000)
 export const FINAL_TASK_STATUSES: ReadonlySet<number> = new Set([4, 5, 6, 7])
 
 /**
+ * What a stored task escrowed from its client: maxPayment per replica, or, for an auditable k = 1 result
+ * (`auditBps` > 0), 2 × maxPayment (the provider's payment and the first auditor's).
+ */
+export function escrowOf(task: { replicas: number; maxPayment: bigint; auditBps: number }): bigint {
+  return task.maxPayment * (task.auditBps > 0 ? 2n : BigInt(task.replicas))
+}
+
+/**
  * What `market` owes, summed from the outside (the market keeps no totals):
  * - `balances`: Σ balanceOf(account) over `accounts` (duplicates counted once);
  * - `creatorFees`: Σ creatorFeesOf(sourceId) over every source, 1..sources.sourceCount();
- * - `escrow`: Σ replicas × maxPayment over every task not final, 1..market.taskCount();
+ * - `escrow`: Σ over every task not final, 1..market.taskCount(), of what it escrowed ({@link escrowOf}:
+ *   replicas × maxPayment, or 2 × maxPayment for an auditable k = 1 result) plus, for an auditable one, the
+ *   auditors' collateral its audit slashed so far (`getAudit(taskId).slashed`, held until the audit settles);
+ * - `auditSlashed`: that last part alone (already included in `escrow`);
  * - `treasuryAccrued` and `pendingStakerFees`;
  * - `total`: their sum, which must equal asset.balanceOf(market) when `accounts` holds every
  *   account that ever had an internal balance.
@@ -173,19 +189,27 @@ export async function marketLiabilities(
     Promise.all(taskIds.map((taskId) => market.read.getTask([taskId]))),
   ])
   const sum = (values: readonly bigint[]) => values.reduce((total, value) => total + value, 0n)
+  const live = tasks
+    .map((task, i) => ({ task, taskId: defined(taskIds[i], `task id ${i + 1}`) }))
+    .filter(({ task }) => !FINAL_TASK_STATUSES.has(task.status))
+  // Only an auditable task can have an audit; the others would read 0.
+  const auditSlashed = sum(
+    await Promise.all(
+      live
+        .filter(({ task }) => task.auditBps > 0)
+        .map(async ({ taskId }) => (await market.read.getAudit([taskId])).slashed),
+    ),
+  )
   const result = {
     balances: sum(balances),
     creatorFees: sum(fees),
-    escrow: sum(
-      tasks
-        .filter((task) => !FINAL_TASK_STATUSES.has(task.status))
-        .map((task) => BigInt(task.replicas) * task.maxPayment),
-    ),
+    escrow: sum(live.map(({ task }) => escrowOf(task))) + auditSlashed,
     treasuryAccrued,
     pendingStakerFees,
   }
   return {
     ...result,
+    auditSlashed,
     total:
       result.balances +
       result.creatorFees +
@@ -360,17 +384,30 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
       requirements: NO_EXTRA_REQUIREMENTS,
       minSuccessBps: 0,
       minCompleted: 0,
+      auditBps: 0,
       ...overrides,
     }
   }
 
   /**
+   * What submitting `params` escrows: replicas × maxPayment, or 2 × maxPayment for a k = 1 task of a
+   * deterministic source (its result is auditable). An unknown source escrows nothing (the submission reverts).
+   */
+  async function escrowFor(params: TaskParams): Promise<bigint> {
+    if (params.replicas !== 1) return BigInt(params.replicas) * params.maxPayment
+    const terms = await sources.read.getSourceTerms([params.sourceId]).catch(() => undefined)
+    if (terms === undefined) return 0n
+    const [, , requirements] = terms
+    return params.maxPayment * (requirements.deterministic ? 2n : 1n)
+  }
+
+  /**
    * Submits a task as `wallet` and returns its id (from TaskSubmitted). If the internal balance is below
-   * replicas × maxPayment, approves exactly the shortfall first, so the market pulls it with transferFrom.
+   * the escrow ({@link escrowFor}), approves exactly the shortfall first, so the market pulls it with transferFrom.
    */
   async function submitTask(wallet: Wallet, params: TaskParams): Promise<bigint> {
     const account = wallet.account
-    const escrow = BigInt(params.replicas) * params.maxPayment
+    const escrow = await escrowFor(params)
     const balance = await market.read.balanceOf([account.address])
     if (balance < escrow) await token.write.approve([market.address, escrow - balance], { account })
     const hash = await market.write.submitTask([params], { account })
@@ -479,6 +516,7 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
     registerProvider,
     deposit,
     defaultTaskParams,
+    escrowFor,
     submitTask,
     commitment,
     signPermit,
@@ -558,6 +596,8 @@ export interface Gridforge {
   deposit(wallet: Wallet, amount: bigint): Promise<void>
   /** Task parameters for `sourceId` (10 GRID, k = 1, one day); `overrides` replace fields. */
   defaultTaskParams(sourceId: number, overrides?: Partial<TaskParams>): Promise<TaskParams>
+  /** What submitting `params` escrows: 2 × maxPayment for a k = 1 task of a deterministic source. */
+  escrowFor(params: TaskParams): Promise<bigint>
   /** Submits a task as `wallet` (approving the shortfall) and returns its id. */
   submitTask(wallet: Wallet, params: TaskParams): Promise<bigint>
   commitment: typeof commitment

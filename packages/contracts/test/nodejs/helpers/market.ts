@@ -1,7 +1,8 @@
 /**
  * Helpers for the TaskMarket suites, on top of the shared fixture: a deployment
  * with a published source and registered providers, claim / submit / commit /
- * reveal shortcuts, and a settlement model that says, from the brief's rules
+ * reveal shortcuts, helpers that release a held (auditable) k = 1 result
+ * without an audit, and a settlement model that says, from the brief's rules
  * alone, how every internal balance must move when a task settles.
  */
 import assert from 'node:assert/strict'
@@ -13,6 +14,7 @@ import {
   commitment,
   defined,
   deployGridforge,
+  escrowOf,
   type Gridforge,
   type TaskParams,
   type Wallet,
@@ -30,13 +32,28 @@ export const TaskStatus = {
   Failed: 5,
   Cancelled: 6,
   Expired: 7,
+  /** A k = 1 result of an auditable task, held until `releaseResult` draws whether it is audited. */
+  Held: 8,
+  /** The held result was drawn: auditors re-run the task. */
+  Auditing: 9,
 } as const
 
 /** Mirrors `SlotStatus` in ITaskMarket.sol. */
-export const SlotStatus = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3 } as const
+export const SlotStatus = { Free: 0, Claimed: 1, Committed: 2, Submitted: 3, Forfeited: 4 } as const
+
+/** Mirrors `AuditVerdict` in ITaskMarket.sol. */
+export const AuditVerdict = {
+  None: 0,
+  NotDrawn: 1,
+  Pending: 2,
+  Upheld: 3,
+  Overturned: 4,
+  Unresolved: 5,
+  Lapsed: 6,
+} as const
 
 export const DEFAULT_MARKET_PARAMS = defaultMarketParams
-/** Creator fee of the source `deployMarket` publishes. */
+/** Creator fee of the sources `deployMarket` publishes. */
 export const SOURCE_CREATOR_FEE_BPS = 1_000
 /** maxRuntimeSec of the fixture's default source. */
 export const SOURCE_MAX_RUNTIME_SEC = 3_600
@@ -48,6 +65,9 @@ export function digestOf(label: string): Hex {
   return keccak256(toHex(`result:${label}`))
 }
 
+/** The result digest `submitResult` sends unless told otherwise (the market only keeps its first 5 bytes). */
+export const RESULT_DIGEST = digestOf('result')
+
 /** A 32-byte salt derived from a label. */
 export function saltOf(label: string): Hex {
   return keccak256(toHex(`salt:${label}`))
@@ -58,21 +78,28 @@ export function addressOf(wallet: Wallet | Address): Address {
 }
 
 /**
- * The fixture plus a deterministic source (creator fee SOURCE_CREATOR_FEE_BPS, owned by `creator` =
- * others[0]) and four registered providers subscribed to it (DEFAULT_PROVIDER_STAKE each).
+ * The fixture plus a deterministic source `sourceId` (1) and a non-deterministic one `opaqueSourceId` (2),
+ * both with creator fee SOURCE_CREATOR_FEE_BPS, owned by `creator` = others[0] and with the same
+ * requirements otherwise, and four registered providers subscribed to both (DEFAULT_PROVIDER_STAKE each).
+ * A k = 1 result of `sourceId` is auditable (held until released); one of `opaqueSourceId` settles at once.
  * `client` is clients[0]. A named function, for `loadFixture`.
  */
 export async function deployMarket(connection: NetworkConnection): Promise<Market> {
   const gf = await deployGridforge(connection)
   const creator = defined(gf.others[0], 'others[0]')
   const sourceId = await gf.publishSource(creator, { creatorFeeBps: SOURCE_CREATOR_FEE_BPS })
+  const opaqueSourceId = await gf.publishSource(creator, {
+    creatorFeeBps: SOURCE_CREATOR_FEE_BPS,
+    requirements: { deterministic: false },
+  })
   const provs = gf.providerWallets.slice(0, 4)
-  for (const wallet of provs) await gf.registerProvider(wallet, { sourceIds: [sourceId] })
+  for (const wallet of provs) await gf.registerProvider(wallet, { sourceIds: [sourceId, opaqueSourceId] })
   return {
     ...gf,
     client: defined(gf.clients[0], 'clients[0]'),
     creator,
     sourceId,
+    opaqueSourceId,
     provs,
     totalBalances: async (extra = []) => (await gf.liabilities(extra)).balances,
     totalEscrow: async () => (await gf.liabilities()).escrow,
@@ -100,14 +127,17 @@ export function useMarketFixture(connection: NetworkConnection): () => Promise<M
 export type Market = Gridforge & {
   /** clients[0]. */
   client: Wallet
-  /** others[0], owner of the source `sourceId`. */
+  /** others[0], owner of the sources `sourceId` and `opaqueSourceId`. */
   creator: Wallet
+  /** A deterministic source: k > 1 tasks compare results; a k = 1 result is auditable (held). */
   sourceId: number
-  /** providerWallets[0..3], registered and subscribed to `sourceId`. */
+  /** A non-deterministic source (same creator fee and requirements): k = 1 only, settled at submission. */
+  opaqueSourceId: number
+  /** providerWallets[0..3], registered and subscribed to `sourceId` and `opaqueSourceId`. */
   provs: Wallet[]
   /** Σ market.balanceOf over every fixture account, the contracts and `extra` (the market keeps no total). */
   totalBalances(extra?: readonly Address[]): Promise<bigint>
-  /** Σ replicas × maxPayment over every task not final (the market keeps no total). */
+  /** Σ escrow over every task not final, audit slashes included (the market keeps no total). */
   totalEscrow(): Promise<bigint>
   /** Σ market.creatorFeesOf over every source. */
   totalCreatorFees(): Promise<bigint>
@@ -121,11 +151,122 @@ export async function claim(m: Market, wallet: Wallet, taskId: bigint) {
   return event
 }
 
-/** k = 1: submits a result as `wallet`. */
-export function submitResult(m: Market, wallet: Wallet, taskId: bigint, runtimeSec = 60) {
-  return m.market.write.submitResult([taskId, RESULT_CID, RECEIPT_CID, runtimeSec], {
+/**
+ * k = 1: submits a result (digest `digest`, default RESULT_DIGEST) as `wallet`. A task that is not auditable
+ * settles in this transaction; an auditable one is held (see {@link submitHeld} and {@link releaseNotDrawn}).
+ */
+export function submitResult(
+  m: Market,
+  wallet: Wallet,
+  taskId: bigint,
+  runtimeSec = 60,
+  digest: Hex = RESULT_DIGEST,
+) {
+  return m.market.write.submitResult([taskId, digest, RESULT_CID, RECEIPT_CID, runtimeSec], {
     account: wallet.account,
   })
+}
+
+/**
+ * k = 1 on an auditable task: submits `digest` as `wallet` and checks that the result is held (status Held,
+ * slot 0 keeping the digest's 5-byte tag and the submission block). Returns the transaction hash and its block.
+ */
+export async function submitHeld(
+  m: Pick<Market, 'market' | 'publicClient'>,
+  wallet: Wallet,
+  taskId: bigint,
+  digest: Hex = RESULT_DIGEST,
+  runtimeSec = 60,
+) {
+  const hash = await m.market.write.submitResult([taskId, digest, RESULT_CID, RECEIPT_CID, runtimeSec], {
+    account: wallet.account,
+  })
+  const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
+  assert.equal(receipt.status, 'success')
+  assert.equal((await m.market.read.getTask([taskId])).status, TaskStatus.Held, 'the result is held')
+  const [slot] = await m.market.read.getSlots([taskId])
+  assert.equal(slot?.commitment, tagOf(digest), 'slot 0 keeps the tag of the digest')
+  assert.equal(slot?.dueAt, Number(receipt.blockNumber), 'slot 0 keeps the submission block')
+  return { hash, blockNumber: receipt.blockNumber }
+}
+
+/** What the market keeps of a held result's digest: bytes32(bytes5(digest)). */
+export function tagOf(digest: Hex): Hex {
+  return `${digest.slice(0, 12)}${'0'.repeat(54)}` as Hex
+}
+
+/**
+ * Mines blocks until the held result `taskId` can be released (`auditDraw` says ready: the block after its
+ * submission is mined, and one more so that the view, run on the latest block, sees it). Returns whether the
+ * draw audits it.
+ */
+export async function mineUntilDrawReady(
+  m: Pick<Market, 'market' | 'networkHelpers'>,
+  taskId: bigint,
+): Promise<boolean> {
+  for (let i = 0; i < 3; i++) {
+    const [ready, drawn] = await m.market.read.auditDraw([taskId])
+    if (ready) return drawn
+    await m.networkHelpers.mine()
+  }
+  assert.fail(`the draw of task ${taskId} is still not ready`)
+}
+
+/**
+ * Releases the held result `taskId` with a draw that does NOT audit it, so that it settles as an unaudited
+ * k = 1 result: takes a snapshot, mines until the draw is ready, and if the draw would audit, rewinds and mines
+ * the block the draw reads again one second later (another block hash), until it passes. Then sends
+ * `releaseResult` as `wallet` (default: the fixture's first account) and returns its hash, once mined.
+ * Call it right after the submission ({@link submitHeld}), before any other block: the rewinds only undo the
+ * blocks mined here, and a draw block already mined cannot be changed (it fails then if that block audits).
+ */
+export async function releaseNotDrawn(
+  m: Pick<Market, 'market' | 'networkHelpers' | 'publicClient'>,
+  taskId: bigint,
+  wallet?: Wallet,
+): Promise<Hex> {
+  const { networkHelpers, publicClient } = m
+  const submitted = BigInt((await m.market.read.getSlots([taskId]))[0]?.dueAt ?? 0)
+  // Whether the block the draw reads (`submitted + 1`) was already mined before this call: then it is fixed.
+  const fixed = (await publicClient.getBlockNumber()) > submitted
+  for (let attempt = 1; attempt <= 50; attempt++) {
+    const snapshot = await networkHelpers.takeSnapshot()
+    const drawn = await mineUntilDrawReady(m, taskId)
+    assert.ok(
+      !(drawn && fixed),
+      `task ${taskId} is drawn for an audit by block ${submitted + 1n}, mined before releaseNotDrawn: call it right after the submission`,
+    )
+    if (!drawn) {
+      const hash = await m.market.write.releaseResult(
+        [taskId],
+        wallet === undefined ? {} : { account: wallet.account },
+      )
+      const receipt = await publicClient.waitForTransactionReceipt({ hash })
+      assert.equal(receipt.status, 'success')
+      return hash
+    }
+    // The draw reads the hash of block `submitted + 1`: mine it again at another timestamp.
+    const { timestamp } = await publicClient.getBlock({ blockNumber: submitted + 1n })
+    await snapshot.restore()
+    await networkHelpers.time.setNextBlockTimestamp(timestamp + 1n)
+  }
+  assert.fail(`task ${taskId}: no undrawn block hash in 50 attempts`)
+}
+
+/**
+ * k = 1 on an auditable task: submits the result as `wallet` ({@link submitHeld}) and releases it without an
+ * audit ({@link releaseNotDrawn}). Returns both transaction hashes.
+ */
+export async function submitAndRelease(
+  m: Market,
+  wallet: Wallet,
+  taskId: bigint,
+  runtimeSec = 60,
+  digest: Hex = RESULT_DIGEST,
+) {
+  const { hash: submitHash } = await submitHeld(m, wallet, taskId, digest, runtimeSec)
+  const releaseHash = await releaseNotDrawn(m, taskId)
+  return { submitHash, releaseHash }
 }
 
 /** k > 1: commits to `digest` with `salt` as `wallet`. */
@@ -180,7 +321,7 @@ export async function ledger(m: Market, accounts: readonly (Wallet | Address)[])
     creatorFees,
     treasuryAccrued: owed.treasuryAccrued,
     pendingStakerFees: owed.pendingStakerFees,
-    /** Σ replicas × maxPayment over the tasks not final. */
+    /** Σ escrow over the tasks not final (see marketLiabilities). */
     totalEscrow: owed.escrow,
     /** Σ balanceOf over every fixture account, the contracts and `accounts`. */
     totalBalances: owed.balances,
@@ -238,6 +379,8 @@ export interface TaskTerms {
   discountBps: number
   creatorFeeBps: number
   collateral: bigint
+  /** 0, or the audit probability of an auditable k = 1 task (which escrows 2 × maxPayment). */
+  auditBps: number
 }
 
 /**
@@ -300,7 +443,7 @@ export function settlementModel(
       addStake(outcome.provider, -amount, -amount)
     }
   }
-  const escrow = final ? task.maxPayment * BigInt(task.replicas) : 0n
+  const escrow = final ? escrowOf(task) : 0n
   const refund = final ? escrow - paid : 0n
   add(task.client, refund)
   return {
@@ -381,6 +524,7 @@ export async function taskTerms(m: Market, taskId: bigint): Promise<TaskTerms> {
     discountBps: t.discountBps,
     creatorFeeBps: t.creatorFeeBps,
     collateral: t.collateral,
+    auditBps: t.auditBps,
   }
 }
 
@@ -389,13 +533,28 @@ export async function marketParams(m: Market) {
   return m.market.read.params()
 }
 
-/** Submits a k-replica task on the market's source as the client and returns its id. */
+/**
+ * Submits a k-replica task on the market's deterministic source `sourceId` (or `overrides.sourceId`) as the
+ * client and returns its id. k = 1 there is auditable: its result is held (see {@link submitAndRelease}).
+ */
 export async function submitOnSource(
   m: Market,
   overrides: Partial<TaskParams> = {},
   wallet: Wallet = m.client,
 ) {
   return m.submitTask(wallet, await m.defaultTaskParams(m.sourceId, overrides))
+}
+
+/**
+ * Submits a k = 1 task on the market's non-deterministic source `opaqueSourceId` as the client and returns
+ * its id: its result is not auditable and settles in the submitResult transaction.
+ */
+export async function submitOpaque(
+  m: Market,
+  overrides: Partial<TaskParams> = {},
+  wallet: Wallet = m.client,
+) {
+  return m.submitTask(wallet, await m.defaultTaskParams(m.opaqueSourceId, overrides))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { revealResult } from '@gridforge/sdk'
 import { readAndDecide } from '../decide.js'
-import { revealGasLimit } from '../gasLimits.js'
+import { gasLimits, revealGasLimit } from '../gasLimits.js'
 import { next, type Step, seconds } from './step.js'
 
 /**
@@ -16,8 +16,8 @@ export const awaitReveal: Step = async (context, entry, memory) => {
 
 /**
  * `revealing` → `revealed`: reveals the committed result. Sent with a limit
- * that covers settling the task, since another reveal may land first and make
- * this one the last.
+ * that covers settling the task (or, for an audit, closing the round), since
+ * another reveal may land first and make this one the last.
  */
 export const reveal: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
@@ -31,7 +31,7 @@ export const reveal: Step = async (context, entry, memory) => {
       receipt: entry.receiptCID as string,
       salt: entry.salt as `0x${string}`,
       runtimeSec: entry.runtimeSec ?? 0,
-      gas: revealGasLimit(entry.replicas),
+      gas: entry.audit === undefined ? revealGasLimit(entry.replicas) : gasLimits.auditReveal,
     }),
   )
   context.logger.info('result revealed', { outputCID: entry.run?.outputCID, hash: revealed.hash })

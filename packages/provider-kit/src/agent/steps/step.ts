@@ -52,13 +52,14 @@ export interface TaskMemory {
  * Where a step leaves the task:
  * - `next`: the new entry, journaled before the step it announces runs;
  * - `wait`: nothing to do until the chain moves: run the same step again after an event of this task,
- *   or at `untilChainTime` (seconds), whichever comes first;
- * - `drop`: no claim of ours is on chain: forget the task (`refused`: and never look at it again).
+ *   at `untilChainTime` (seconds), or once the latest block is `untilBlock`, whichever comes first;
+ * - `drop`: no claim of ours is on chain: forget the task (`refused`: and never look at it again;
+ *   `quiet`: an everyday outcome, logged at debug level).
  */
 export type StepResult =
   | { next: JournalEntry }
-  | { wait: { untilChainTime?: number | undefined } }
-  | { drop: string; refused?: boolean | undefined }
+  | { wait: { untilChainTime?: number | undefined; untilBlock?: bigint | undefined } }
+  | { drop: string; refused?: boolean | undefined; quiet?: boolean | undefined }
 
 /** One step: from the task's journaled state to the next. */
 export type Step = (context: StepContext, entry: JournalEntry, memory: TaskMemory) => Promise<StepResult>

@@ -6,8 +6,10 @@ import { next, type Step } from './step.js'
 export const announceSubmit: Step = async (_context, entry) => next(entry, { step: 'submitting' })
 
 /**
- * `submitting` → `done`: submits the result and receipt; the market pays in the
- * same transaction. Resumed, it first reads the chain (the result may be in).
+ * `submitting` → `done`, or `held`: submits the result and receipt. Most tasks
+ * are paid in the same transaction; the result of an auditable task (one
+ * replica of a deterministic source) is held until its audit draw, and the
+ * `held` step releases it. Resumed, it first reads the chain (the result may be in).
  */
 export const submit: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
@@ -26,7 +28,14 @@ export const submit: Step = async (context, entry, memory) => {
     outputCID: entry.run?.outputCID,
     receiptCID: entry.receiptCID,
     runtimeSec: entry.runtimeSec,
+    held: submitted.held,
     hash: submitted.hash,
   })
+  if (submitted.held)
+    return next(entry, {
+      step: 'held',
+      txHash: submitted.hash,
+      submittedBlock: submitted.blockNumber.toString(),
+    })
   return next(entry, { step: 'done', txHash: submitted.hash })
 }

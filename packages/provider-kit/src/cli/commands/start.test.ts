@@ -98,6 +98,7 @@ describe('agentSettingsOf', () => {
       concurrency: undefined,
       allowEgress: false,
       maxInputBytes: 1024 ** 3,
+      audits: { enabled: true, minPayment: 0n },
     })
     expect(settings.withdraw).toEqual({ every: 3_600_000, minimum: 2_500_000n })
     expect(settings.limits).toEqual({ pids: 64 })

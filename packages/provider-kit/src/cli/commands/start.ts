@@ -41,6 +41,10 @@ export function agentSettingsOf(
     concurrency: config.policy.concurrency,
     allowEgress: config.policy.allowEgress,
     maxInputBytes: config.policy.maxInputBytes,
+    audits: {
+      enabled: config.policy.audits.enabled,
+      minPayment: baseUnits(config.policy.audits.minPayment, token, 'policy.audits.minPayment'),
+    },
   }
   const withdraw: WithdrawSchedule | false =
     config.withdraw === undefined

@@ -30,6 +30,7 @@ export function describeReceipt(result: ReceiptResult, token: TokenInfo): string
     ...fields([
       ['task', settlement.taskId],
       ['status', settlement.status],
+      ...(settlement.audit === undefined ? [] : ([['audit', settlement.audit]] as const)),
       ['provider', settlement.provider],
       ['source', settlement.sourceId],
       ['image', settlement.imageDigest],
@@ -113,6 +114,7 @@ export const receiptCommands: CommandGroup = (program, contextOf) => {
           verified: true,
           receipts: results.map(({ settlement }) => ({
             slot: settlement.slot,
+            ...(settlement.audit === undefined ? {} : { audit: settlement.audit }),
             provider: settlement.provider,
             receiptCID: settlement.receiptCID,
             outputCID: settlement.resultCID,

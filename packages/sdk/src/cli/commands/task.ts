@@ -9,6 +9,7 @@ import { cancelTask } from '../../tasks/cancelTask.js'
 import { getTask } from '../../tasks/getTask.js'
 import { type GetTaskResultReturnType, getTaskResult } from '../../tasks/getTaskResult.js'
 import { listTasks } from '../../tasks/listTasks.js'
+import { releaseResult } from '../../tasks/releaseResult.js'
 import { type SubmitTaskParameters, submitTask } from '../../tasks/submitTask.js'
 import { submitTasks, type TaskSubmission } from '../../tasks/submitTasks.js'
 import { submitTaskWithPermit } from '../../tasks/submitTaskWithPermit.js'
@@ -19,7 +20,7 @@ import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration, parseDuration } from '../../utils/duration.js'
 import { exportContent, isDirectory, resolveInput } from '../content.js'
 import type { Context } from '../context.js'
-import { parseId, parseInteger } from '../parse.js'
+import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
 import type { CommandGroup } from '../program.js'
 import { readReceipts } from './receipt.js'
 
@@ -37,6 +38,7 @@ interface SubmitOptions {
   maxRuntime?: string
   minSuccessBps?: number
   minCompleted?: number
+  audit?: number
   file?: string
   permit?: boolean
   wait?: boolean
@@ -56,6 +58,7 @@ const taskFlags = [
   'maxRuntime',
   'minSuccessBps',
   'minCompleted',
+  'audit',
 ] as const satisfies readonly (keyof SubmitOptions)[]
 
 // A task file: one task or a list, with the field names of submitTask. Values are checked by the
@@ -78,6 +81,7 @@ const taskFileEntry = z.strictObject({
     .optional(),
   minSuccessBps: z.number().optional(),
   minCompleted: z.number().optional(),
+  auditBps: z.number().optional(),
 })
 const taskFile = z.union([taskFileEntry, z.array(taskFileEntry).min(1, 'list at least one task')])
 
@@ -134,6 +138,7 @@ function fromFlags(options: SubmitOptions): TaskFileEntry {
     ...(Object.keys(requirements).length === 0 ? {} : { requirements }),
     ...(options.minSuccessBps === undefined ? {} : { minSuccessBps: options.minSuccessBps }),
     ...(options.minCompleted === undefined ? {} : { minCompleted: options.minCompleted }),
+    ...(options.audit === undefined ? {} : { auditBps: options.audit }),
   }
 }
 
@@ -150,12 +155,43 @@ function timeoutMs(value: string | undefined): number | undefined {
   return seconds * 1000
 }
 
+/** What a held or audited result is waiting for, as words. */
+const auditWaits: Partial<Record<TaskStatus, string>> = {
+  Held: 'result in, held for the audit draw (anyone may release it: gridforge task release)',
+  Auditing: 'result drawn for an audit: auditors re-run it before it is paid',
+}
+
 /** A status change as a line: the status, and who holds the slots once claimed. */
 function describeProgress({ task, status }: TaskProgress): string {
   const claims = task.slots
     .filter((slot) => slot.provider !== undefined)
     .map((slot) => `slot ${slot.index}: ${slot.status} by ${slot.provider}`)
-  return `task ${task.taskId}: ${status}${claims.length === 0 ? '' : ` (${claims.join('; ')})`}`
+  const waits = auditWaits[status]
+  return `task ${task.taskId}: ${status}${waits === undefined ? '' : ` — ${waits}`}${claims.length === 0 ? '' : ` (${claims.join('; ')})`}`
+}
+
+/** A percentage of basis points: 2500 → '25%'. */
+const percent = (bps: number) => `${bps / 100}%`
+
+/**
+ * An auditable task's audit as one line: its probability and where it stands
+ * (the verdict, and for a running audit the round and its deadlines).
+ */
+export function describeAudit(task: Pick<Task, 'auditBps' | 'audit' | 'status'>): string {
+  if (task.auditBps === 0) return 'not audited (replicas, or a source that is not deterministic)'
+  const audit = task.audit
+  const verdict = audit?.verdict ?? 'none'
+  const chance = `${percent(task.auditBps)} chance`
+  if (verdict === 'none')
+    return task.status === 'Held'
+      ? `${chance}; held for the draw (gridforge task release)`
+      : `${chance}; not drawn yet`
+  if (verdict !== 'pending' || audit === undefined) return `${chance}; ${verdict}`
+  const joining =
+    audit.joinDeadline === undefined ? '' : `, auditors join until ${formatDate(audit.joinDeadline)}`
+  const committing =
+    audit.commitDeadline === undefined ? '' : `, commitments due ${formatDate(audit.commitDeadline)}`
+  return `${chance}; pending: round ${audit.round} (${audit.auditors} auditor${audit.auditors === 1 ? '' : 's'}${joining}${committing})`
 }
 
 /**
@@ -214,6 +250,7 @@ function describeResults(result: GetTaskResultReturnType, token: TokenInfo): str
       return `  slot ${item.slot}: ${item.provider} output ${item.resultCID} receipt ${item.receiptCID} runtime ${item.runtimeSec}s${payment === undefined ? '' : `, paid ${formatAmount(payment.payment, token)} (fee ${formatAmount(payment.fee, token)})`}`
     }),
     ...(settlement === undefined ? [] : [`  refund: ${formatAmount(settlement.refund, token)}`]),
+    ...(settlement?.audit === undefined ? [] : [`  audit: ${settlement.audit.verdict}`]),
     ...(result.resultCID === undefined
       ? []
       : [`fetch it with: gridforge task result ${taskId} --out ./result-${taskId}`]),
@@ -240,6 +277,7 @@ function describeTask(task: Task, token: TokenInfo): string[] {
       ],
       ['fee', `${task.feeBps} bps (discount ${task.discountBps} bps)`],
       ...(task.revealDeadline === undefined ? [] : ([['reveal deadline', task.revealDeadline]] as const)),
+      ...(task.auditBps === 0 ? [] : ([['audit', describeAudit(task)]] as const)),
     ]),
     'slots:',
     ...table(
@@ -253,6 +291,7 @@ const submitHelp = examples(
   'gridforge task submit --source 1 --input ./audio --max-payment 5 --deadline 2h --wait',
   'gridforge task submit --source 1 --input bafy… --max-payment 2 --price-per-second 0.01 --min-gpus 1',
   'gridforge task submit --file tasks.json   # one task or an array: {"sourceId":1,"input":"./a","maxPayment":"5"}',
+  'gridforge task submit --source 3 --input bafy… --max-payment 5 --audit 0.25   # deterministic source: audit 25% of results',
 )
 
 export const taskCommands: CommandGroup = (program, contextOf) => {
@@ -282,6 +321,11 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
     .option('--max-runtime <duration>', 'longest run, e.g. 30m (shorter than the source)')
     .option('--min-success-bps <bps>', 'least success rate of a claimant, in basis points', parseInteger)
     .option('--min-completed <n>', 'least tasks a claimant has completed', parseInteger)
+    .option(
+      '--audit <p>',
+      "probability that the result is audited, above 0 and at most 1 (e.g. 0.25); only one replica of a deterministic source is audited; left out, the market's default (10% at launch)",
+      parseProbabilityBps,
+    )
     .option('--file <task.json>', 'read the task (or an array of tasks) from a JSON file instead of flags')
     .option('--permit', 'pay a shortfall with an EIP-2612 permit signature instead of an allowance')
     .option('--wait', 'follow the task until it settles, then print the result')
@@ -507,13 +551,39 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
     })
 
   task
+    .command('release')
+    .description(
+      'draw whether a held result (one replica of a deterministic source) is audited: not drawn, it is paid now; drawn, auditors re-run it first (anyone may release, two blocks after the result came in)',
+    )
+    .argument('<taskId>', 'the task', parseId)
+    .addHelpText('after', examples('gridforge task release 42'))
+    .action(async (taskId: bigint, _options: object, command: Command) => {
+      const context = contextOf(command)
+      const [client, deployment, token] = await Promise.all([
+        context.walletClient(),
+        context.deployment(),
+        context.token(),
+      ])
+      context.terminal.progress(`releasing task ${taskId}…`)
+      const result = await releaseResult(client, { deployment, taskId })
+      context.terminal.result(result, () =>
+        result.drawn
+          ? `task ${taskId} was drawn for an audit: auditors re-run it before it is paid (follow it with: gridforge task watch ${taskId}); ${formatTransaction(result)}`
+          : `task ${taskId} was not drawn for an audit: paid ${formatAmount(result.payment, token)} (fee ${formatAmount(result.fee, token)}), ${formatAmount(result.refund, token)} refunded; ${formatTransaction(result)}`,
+      )
+    })
+
+  task
     .command('list')
     .description('tasks from the chain, by client, provider, source or status')
     .option('--mine', 'tasks the configured key submitted')
     .option('--client <address>', 'tasks this address submitted')
     .option('--provider <address>', 'tasks this provider claimed')
     .option('--source <id>', 'tasks of this source', parseInteger)
-    .option('--status <status...>', 'Open, Claimed, Revealing, Completed, Failed, Cancelled, Expired')
+    .option(
+      '--status <status...>',
+      'Open, Claimed, Revealing, Held, Auditing, Completed, Failed, Cancelled, Expired',
+    )
     .option('--limit <n>', 'at most this many tasks (default: all of them)', parseInteger)
     .option('--after <taskId>', 'only tasks with a higher id (the last id of the previous page)', parseId)
     .addHelpText(

@@ -58,10 +58,14 @@ import { type ClaimTaskParameters, claimTask } from '../../tasks/claimTask.js'
 import { type CommitResultParameters, commitResult } from '../../tasks/commitResult.js'
 import { type ExpireTaskParameters, expireTask } from '../../tasks/expireTask.js'
 import { type FinalizeTaskParameters, finalizeTask } from '../../tasks/finalizeTask.js'
+import { type GetAuditParameters, getAudit } from '../../tasks/getAudit.js'
+import { type GetAuditDrawParameters, getAuditDraw } from '../../tasks/getAuditDraw.js'
 import { type GetTaskParameters, getTask } from '../../tasks/getTask.js'
 import { type GetTaskResultParameters, getTaskResult } from '../../tasks/getTaskResult.js'
 import { type GetTasksParameters, getTasks } from '../../tasks/getTasks.js'
+import { type JoinAuditParameters, joinAudit } from '../../tasks/joinAudit.js'
 import { type ListTasksParameters, listTasks } from '../../tasks/listTasks.js'
+import { type ReleaseResultParameters, releaseResult } from '../../tasks/releaseResult.js'
 import { type ReopenSlotParameters, reopenSlot } from '../../tasks/reopenSlot.js'
 import { type RevealResultParameters, revealResult } from '../../tasks/revealResult.js'
 import { type SubmitResultParameters, submitResult } from '../../tasks/submitResult.js'
@@ -210,14 +214,22 @@ export type GridforgeActions = {
   expireTask: (...parameters: BoundArgs<ExpireTaskParameters>) => ReturnType<typeof expireTask>
   /** {@inheritDoc finalizeTask} */
   finalizeTask: (...parameters: BoundArgs<FinalizeTaskParameters>) => ReturnType<typeof finalizeTask>
+  /** {@inheritDoc getAudit} */
+  getAudit: (...parameters: BoundArgs<GetAuditParameters>) => ReturnType<typeof getAudit>
+  /** {@inheritDoc getAuditDraw} */
+  getAuditDraw: (...parameters: BoundArgs<GetAuditDrawParameters>) => ReturnType<typeof getAuditDraw>
   /** {@inheritDoc getTask} */
   getTask: (...parameters: BoundArgs<GetTaskParameters>) => ReturnType<typeof getTask>
   /** {@inheritDoc getTaskResult} */
   getTaskResult: (...parameters: BoundArgs<GetTaskResultParameters>) => ReturnType<typeof getTaskResult>
   /** {@inheritDoc getTasks} */
   getTasks: (...parameters: BoundArgs<GetTasksParameters>) => ReturnType<typeof getTasks>
+  /** {@inheritDoc joinAudit} */
+  joinAudit: (...parameters: BoundArgs<JoinAuditParameters>) => ReturnType<typeof joinAudit>
   /** {@inheritDoc listTasks} */
   listTasks: (...parameters: BoundArgs<ListTasksParameters>) => ReturnType<typeof listTasks>
+  /** {@inheritDoc releaseResult} */
+  releaseResult: (...parameters: BoundArgs<ReleaseResultParameters>) => ReturnType<typeof releaseResult>
   /** {@inheritDoc reopenSlot} */
   reopenSlot: (...parameters: BoundArgs<ReopenSlotParameters>) => ReturnType<typeof reopenSlot>
   /** {@inheritDoc revealResult} */
@@ -344,10 +356,14 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       commitResult: (parameters) => commitResult(client, bind(parameters)),
       expireTask: (parameters) => expireTask(client, bind(parameters)),
       finalizeTask: (parameters) => finalizeTask(client, bind(parameters)),
+      getAudit: (parameters) => getAudit(client, bind(parameters)),
+      getAuditDraw: (parameters) => getAuditDraw(client, bind(parameters)),
       getTask: (parameters) => getTask(client, bind(parameters)),
       getTaskResult: (parameters) => getTaskResult(client, bind(parameters)),
       getTasks: (parameters) => getTasks(client, bind(parameters)),
+      joinAudit: (parameters) => joinAudit(client, bind(parameters)),
       listTasks: (parameters) => listTasks(client, bind(parameters)),
+      releaseResult: (parameters) => releaseResult(client, bind(parameters)),
       reopenSlot: (parameters) => reopenSlot(client, bind(parameters)),
       revealResult: (parameters) => revealResult(client, bind(parameters)),
       submitResult: (parameters) => submitResult(client, bind(parameters)),

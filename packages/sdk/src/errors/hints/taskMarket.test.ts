@@ -31,5 +31,20 @@ describe('taskMarketHints', () => {
         token: gridToken,
       }),
     ).toContain('market balance 2 GRID < 5 GRID needed')
+    expect(taskMarketHints.TaskMarketWrongStatus!([5n, 8], { token: gridToken })).toContain(
+      'task 5 is Held: its result is in and held for the audit draw',
+    )
+  })
+
+  it('says when an audit step becomes possible', () => {
+    expect(taskMarketHints.TaskMarketDrawNotReady!([7n, 120n], { token: gridToken })).toBe(
+      'the draw of task 7 uses the hash of a block not mined yet: send it again from block 120 (getAuditDraw says when it is ready)',
+    )
+    expect(taskMarketHints.TaskMarketInvalidAuditBps!([50, 1000], { token: gridToken })).toBe(
+      "auditBps 50 is out of range: pass 0 for the market's default, or 1000 (the default) to 10000",
+    )
+    expect(taskMarketHints.TaskMarketAuditJoinOpen!([7n, 1_800_000_000], { token: gridToken })).toContain(
+      '2027-01-15T08:00:00.000Z',
+    )
   })
 })

@@ -1,7 +1,18 @@
 import { amountArg, type RevertHints } from '../contract.js'
 
 /** The contract's `TaskStatus` names, by enum value. */
-const statusNames = ['None', 'Open', 'Claimed', 'Revealing', 'Completed', 'Failed', 'Cancelled', 'Expired']
+const statusNames = [
+  'None',
+  'Open',
+  'Claimed',
+  'Revealing',
+  'Completed',
+  'Failed',
+  'Cancelled',
+  'Expired',
+  'Held',
+  'Auditing',
+]
 
 /** What can still happen to a task in each status (for TaskMarketWrongStatus). */
 const statusNext: Record<string, string> = {
@@ -13,6 +24,9 @@ const statusNext: Record<string, string> = {
   Failed: 'it is settled (no majority, client refunded) and final',
   Cancelled: 'it was cancelled and refunded: it is final',
   Expired: 'it expired and was refunded: it is final',
+  Held: 'its result is in and held for the audit draw: anyone may releaseResult it two blocks after the submission',
+  Auditing:
+    'its result is being audited: eligible providers joinAudit, auditors commit and reveal, anyone may finalizeTask a round whose time is over',
 }
 
 /** The bounds `setParams` checks, by parameter name (TaskMarketParamOutOfBounds names the parameter). */
@@ -24,6 +38,8 @@ export const marketParamBounds = {
   revealWindow: '1 minute to 1 day',
   claimGrace: '1 minute to 1 day',
   minCollateral: 'at most 1e24 base units',
+  auditBps: '100 to 10000 (1% to 100% of auditable results)',
+  auditJoinWindow: '1 minute to 1 day',
 } as const
 
 const time = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString()
@@ -44,6 +60,8 @@ export const taskMarketHints: RevertHints = {
   TaskMarketInvalidReplicas: ([replicas]) => `replicas must be 1 to 7, got ${replicas}`,
   TaskMarketZeroPayment: () => 'maxPayment must be greater than zero',
   TaskMarketInvalidCID: () => 'every CID must be 1 to 128 characters',
+  TaskMarketInvalidAuditBps: ([auditBps, minimum]) =>
+    `auditBps ${auditBps} is out of range: pass 0 for the market's default, or ${minimum} (the default) to 10000`,
   TaskMarketInvalidGates: ([minSuccessBps]) => `minSuccessBps must be at most 10000, got ${minSuccessBps}`,
   TaskMarketAmountTooLarge: ([amount], { token }) =>
     `the collateral ${amountArg(amount, token)} for this maxPayment does not fit the contract: use a smaller maxPayment`,
@@ -89,6 +107,19 @@ export const taskMarketHints: RevertHints = {
     `the reveal window of task ${taskId} closed at ${time(revealDeadline)}: it can only be finalized now (unrevealed slots are slashed)`,
   TaskMarketRevealStillOpen: ([taskId, revealDeadline]) =>
     `the reveal window of task ${taskId} is open until ${time(revealDeadline)}: finalize after that, or wait for the last reveal to settle it`,
+  TaskMarketZeroDigest: () =>
+    'the result digest must not be zero: pass the sha2-256 digest of the result CID (resultDigest(cid); submitResult computes it)',
+  // Audits.
+  TaskMarketDrawNotReady: ([taskId, readyBlock]) =>
+    `the draw of task ${taskId} uses the hash of a block not mined yet: send it again from block ${readyBlock} (getAuditDraw says when it is ready)`,
+  TaskMarketAuditJoinClosed: ([taskId, joinDeadline]) =>
+    `the audit round of task ${taskId} stopped taking auditors at ${time(joinDeadline)}: wait for its next round, if it escalates`,
+  TaskMarketAuditJoinOpen: ([taskId, joinDeadline]) =>
+    `auditors of task ${taskId} may still join until ${time(joinDeadline)}: commit (or finalize the round) after that`,
+  TaskMarketAuditTicketTooHigh: ([taskId, score, worst]) =>
+    `your audit ticket for task ${taskId} (${score}) is not lower than the worst seated one (${worst}): the round is full of better tickets; more stake gives lower tickets in later rounds`,
+  TaskMarketAuditStillRunning: ([taskId]) =>
+    `the audit round of task ${taskId} is still within its join, commit or reveal time: finalize it once that time is over (getAudit gives the deadlines)`,
   // Fees and governance.
   TaskMarketNothingToWithdraw: () => 'nothing has accrued yet: there is nothing to withdraw or claim',
   TaskMarketNotSourceOwner: ([sourceId, caller]) =>

@@ -16,4 +16,6 @@ export const taskSubmissionHints: RevertHints = {
     `source ${sourceId} does not exist: check the id and the deployment`,
   TaskMarketSourceNotDeterministic: ([sourceId]) =>
     `source ${sourceId} is not deterministic: use replicas: 1, or a source published with deterministic: true`,
+  TaskMarketInvalidAuditBps: ([auditBps, minimum]) =>
+    `auditBps ${auditBps} is below the market's audit probability (${minimum}): leave it out for the default, or ask for ${minimum} to 10000`,
 }

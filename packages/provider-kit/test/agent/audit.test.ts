@@ -1,0 +1,194 @@
+/**
+ * Audited single-replica results, end to end on the test chain (a block a
+ * second) and real containers: a held result released and paid, a drawn one
+ * audited by a second agent and upheld, and an agent restarted while its
+ * result is held.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { getAudit, getWalletBalance, setParams } from '@gridforge/sdk'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { deployerClient } from '../../../sdk/test/chain.js'
+import type { JournalEntry } from '../../src/agent/journal.js'
+import {
+  publishTestImageSource,
+  resultSubmissions,
+  startTestAgent,
+  submitTestTask,
+  testDeployment,
+  testProviderClient,
+  testStore,
+  until,
+  waitForTaskState,
+} from '../harness.js'
+
+/** The journal entry of a task, or `undefined`. */
+async function journalEntry(dataDir: string, taskId: bigint): Promise<JournalEntry | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dataDir, 'journal', `${taskId}.json`), 'utf8')) as JournalEntry
+  } catch {
+    return undefined
+  }
+}
+
+const balanceOf = async (account: `0x${string}`) =>
+  (await getWalletBalance(deployerClient(), { deployment: testDeployment(), account })).balance
+
+/** A deterministic source (auditable single-replica tasks) that upper-cases its input. */
+async function auditableSource() {
+  const { store } = await testStore()
+  const sourceId = await publishTestImageSource({
+    store,
+    deterministic: true,
+    command: ['sh', '-c', 'tr a-z A-Z < "$GRIDFORGE_INPUT_DIR"/input > "$GRIDFORGE_OUTPUT_DIR"/out'],
+  })
+  return { store, sourceId }
+}
+
+describe('audited results', () => {
+  beforeAll(async () => {
+    // The shortest joining window the market allows (default 2 minutes): a drawn result waits for it.
+    await setParams(deployerClient(), { deployment: testDeployment(), auditJoinWindow: '1m' })
+  })
+
+  test('a held result is released two blocks after its submission and paid', {
+    timeout: 150_000,
+  }, async () => {
+    const { store, sourceId } = await auditableSource()
+    const provider = await testProviderClient([sourceId])
+    const agent = await startTestAgent({ client: provider, store, sources: [sourceId] })
+    try {
+      const { taskId } = await submitTestTask({
+        sourceId,
+        input: await store.put(new TextEncoder().encode('held')),
+      })
+      await waitForTaskState(taskId, (t) => t.status === 'Held', 60_000)
+      // Drawn (10 %): nobody else runs the source, so the audit lapses after its joining window and the
+      // result is paid unaudited; the agent moves the round on itself.
+      const task = await waitForTaskState(taskId, (t) => t.status === 'Completed', 120_000)
+      expect(task.slots[0]?.provider).toBe(provider.account.address)
+      expect(await resultSubmissions(taskId)).toEqual([provider.account.address])
+      expect(await balanceOf(provider.account.address)).toBeGreaterThan(0n)
+      const { verdict } = await getAudit(deployerClient(), { deployment: testDeployment(), taskId })
+      expect(['not-drawn', 'lapsed']).toContain(verdict)
+      await until(
+        async () => (await journalEntry(agent.dataDir, taskId))?.step === 'done',
+        10_000,
+        'the journal to say done',
+      )
+      expect((await journalEntry(agent.dataDir, taskId))?.verdict).toBe(verdict)
+      expect(agent.lines.some((line) => line.msg === 'result submitted' && line.held === true)).toBe(true)
+    } finally {
+      await agent.stop()
+    }
+  })
+
+  test('a drawn result is audited by a second agent and upheld: both are paid', {
+    timeout: 240_000,
+  }, async () => {
+    const { store, sourceId } = await auditableSource()
+    const clients = await Promise.all([0, 1].map(() => testProviderClient([sourceId])))
+    const agents = await Promise.all(
+      clients.map((client) => startTestAgent({ client, store, sources: [sourceId] })),
+    )
+    try {
+      const { taskId } = await submitTestTask({
+        sourceId,
+        input: await store.put(new TextEncoder().encode('audit me')),
+        // Always drawn.
+        auditBps: 10_000,
+      })
+      await waitForTaskState(taskId, (t) => t.status === 'Auditing', 60_000)
+      const task = await waitForTaskState(
+        taskId,
+        (t) => t.status === 'Completed' || t.status === 'Failed',
+        180_000,
+      )
+      expect(task.status).toBe('Completed')
+      const audit = await getAudit(deployerClient(), { deployment: testDeployment(), taskId })
+      expect(audit.verdict).toBe('upheld')
+      const [providerSlot, auditorSlot] = task.slots
+      const provider = providerSlot?.provider
+      const auditor = auditorSlot?.provider
+      expect(new Set([provider, auditor])).toEqual(new Set(clients.map((client) => client.account.address)))
+      expect(auditorSlot?.status).toBe('Submitted')
+      for (const account of [provider, auditor])
+        expect(await balanceOf(account as `0x${string}`)).toBeGreaterThan(0n)
+
+      const byAddress = new Map(agents.map((agent) => [agent.address, agent]))
+      const providerAgent = byAddress.get(provider as `0x${string}`)
+      const auditorAgent = byAddress.get(auditor as `0x${string}`)
+      await until(
+        async () =>
+          (await journalEntry(providerAgent?.dataDir as string, taskId))?.step === 'done' &&
+          (await journalEntry(auditorAgent?.dataDir as string, taskId))?.step === 'done',
+        20_000,
+        'both journals to say done',
+      )
+      expect(await journalEntry(providerAgent?.dataDir as string, taskId)).toMatchObject({
+        step: 'done',
+        verdict: 'upheld',
+      })
+      expect(await journalEntry(auditorAgent?.dataDir as string, taskId)).toMatchObject({
+        step: 'done',
+        slot: 1,
+        audit: { round: 1 },
+        verdict: 'upheld',
+      })
+      expect(auditorAgent?.lines.some((line) => line.msg === 'joined an audit')).toBe(true)
+      expect(providerAgent?.lines.some((line) => line.msg === 'result drawn for an audit')).toBe(true)
+    } finally {
+      await Promise.all(agents.map((agent) => agent.stop()))
+    }
+  })
+
+  test('an agent stopped while its result is held releases it when it starts again', {
+    timeout: 150_000,
+  }, async () => {
+    const { store, sourceId } = await auditableSource()
+    const provider = await testProviderClient([sourceId])
+    const first = await startTestAgent({ client: provider, store, sources: [sourceId] })
+    const { taskId } = await submitTestTask({
+      sourceId,
+      input: await store.put(new TextEncoder().encode('restart')),
+    })
+    let stopped = false
+    try {
+      // The result is held for two blocks (about two seconds): stop the agent as soon as it journals that.
+      await until(
+        async () => (await journalEntry(first.dataDir, taskId))?.step === 'held',
+        60_000,
+        'the journal to say held',
+        20,
+      )
+      await first.stop()
+      stopped = true
+    } finally {
+      if (!stopped) await first.stop()
+    }
+    const journaled = await journalEntry(first.dataDir, taskId)
+    expect(journaled).toMatchObject({ step: 'held' })
+    expect(journaled?.submittedBlock).toMatch(/^\d+$/)
+
+    const second = await startTestAgent({
+      client: provider,
+      store,
+      sources: [sourceId],
+      dataDir: first.dataDir,
+    })
+    try {
+      expect(second.lines.some((line) => line.msg === 'resuming task' && line.step === 'held')).toBe(true)
+      const task = await waitForTaskState(taskId, (t) => t.status === 'Completed', 120_000)
+      expect(task.slots[0]?.provider).toBe(provider.account.address)
+      expect(await balanceOf(provider.account.address)).toBeGreaterThan(0n)
+      await until(
+        async () => (await journalEntry(first.dataDir, taskId))?.step === 'done',
+        10_000,
+        'the journal to say done',
+      )
+      expect(await resultSubmissions(taskId)).toEqual([provider.account.address])
+    } finally {
+      await second.stop()
+    }
+  })
+})

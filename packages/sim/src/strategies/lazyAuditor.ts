@@ -1,0 +1,53 @@
+import type { Address } from 'viem'
+import { digestOf } from '../market/cid.js'
+import { type RunRecord, same } from '../market/engine.js'
+import { honestAuditor, honestProvider } from './honestProvider.js'
+import type { AuditorBehaviour, Strategy } from './types.js'
+
+/**
+ * Lazy auditor: joins every audit it is eligible for — busy or not, it does not need its GPU — and, without
+ * re-running the task, commits to and reveals the digest of the result under audit, read from the resultCID
+ * of the provider's ResultSubmitted event: the weakness of audits while results are public. It commits when
+ * an honest re-run would have finished, so that it bills the same runtime. Honest provider otherwise.
+ */
+export function lazyAuditor(): AuditorBehaviour {
+  const honest = honestAuditor()
+  return {
+    joins: () => true,
+    watches: () => true,
+    plan: (task) => ({ readyAfter: honest.plan(task).readyAfter, busyFor: 0 }),
+    deliver: ({ task, resultCID }) => ({
+      digest: digestOf(resultCID),
+      computeSec: 0,
+      runtimeSec: Math.min(task.runtimeSec, task.maxRuntimeSec),
+    }),
+  }
+}
+
+/** Seats `auditor` held in the run's audits, and how many of those results it upheld. */
+export function auditSeats(record: RunRecord, auditor: Address) {
+  const seated = record.tasks.filter((t) =>
+    [...(t.audit?.seats.values() ?? [])].some((s) => same(s.account, auditor)),
+  )
+  return {
+    seats: seated.length,
+    upheld: seated.filter((t) => t.audit?.verdict === 'Upheld').length,
+  }
+}
+
+export const lazyAuditorStrategy = {
+  name: 'lazy-auditor',
+  role: 'provider',
+  doc: "Joins every audit it may and reveals the audited result's own digest (read from its CID) without re-running it.",
+  deviate: (cast) => {
+    const account = cast.providers[0] as Address
+    return {
+      identity: [account],
+      providers: new Map([[account, { ...honestProvider(), auditor: lazyAuditor() }]]),
+    }
+  },
+  measure: (record, deviation) => {
+    const { seats, upheld } = auditSeats(record, deviation.identity[0] as Address)
+    return { audit_seats: seats, upheld }
+  },
+} satisfies Strategy
