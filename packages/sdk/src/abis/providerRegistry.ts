@@ -337,6 +337,14 @@ export const setMinProviderStake = {
   type: 'function',
 } as const
 
+export const stakeFloorOf = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'stakeFloorOf',
+  outputs: [{ name: '', type: 'uint256' }],
+  stateMutability: 'view',
+  type: 'function',
+} as const
+
 export const subscribe = {
   inputs: [{ name: 'sourceIds', type: 'uint32[]' }],
   name: 'subscribe',

@@ -258,6 +258,14 @@ export const pendingOwner = {
   type: 'function',
 } as const
 
+export const pinDiscount = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'pinDiscount',
+  outputs: [{ name: 'discountBps', type: 'uint16' }],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
 export const renounceOwnership = {
   inputs: [],
   name: 'renounceOwnership',
@@ -331,6 +339,14 @@ export const stake = {
   name: 'stake',
   outputs: [],
   stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
+export const stakeFloorOf = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'stakeFloorOf',
+  outputs: [{ name: '', type: 'uint256' }],
+  stateMutability: 'view',
   type: 'function',
 } as const
 
@@ -410,6 +426,14 @@ export const unlock = {
   type: 'function',
 } as const
 
+export const unpinDiscount = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'unpinDiscount',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
 export const withdrawUnbonded = {
   inputs: [],
   name: 'withdrawUnbonded',
@@ -445,6 +469,16 @@ export const SafeERC20FailedOperation = {
 export const StakingAmountTooLarge = {
   inputs: [{ name: 'amount', type: 'uint256' }],
   name: 'StakingAmountTooLarge',
+  type: 'error',
+} as const
+
+export const StakingBelowFloor = {
+  inputs: [
+    { name: 'account', type: 'address' },
+    { name: 'remaining', type: 'uint256' },
+    { name: 'floor', type: 'uint256' },
+  ],
+  name: 'StakingBelowFloor',
   type: 'error',
 } as const
 
@@ -518,6 +552,15 @@ export const errors = [
   { inputs: [], name: 'ReentrancyGuardReentrantCall', type: 'error' },
   { inputs: [{ name: 'token', type: 'address' }], name: 'SafeERC20FailedOperation', type: 'error' },
   { inputs: [{ name: 'amount', type: 'uint256' }], name: 'StakingAmountTooLarge', type: 'error' },
+  {
+    inputs: [
+      { name: 'account', type: 'address' },
+      { name: 'remaining', type: 'uint256' },
+      { name: 'floor', type: 'uint256' },
+    ],
+    name: 'StakingBelowFloor',
+    type: 'error',
+  },
   {
     inputs: [
       { name: 'account', type: 'address' },

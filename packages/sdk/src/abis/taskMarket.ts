@@ -639,6 +639,14 @@ export const revealResult = {
   type: 'function',
 } as const
 
+export const setDiscountsOn = {
+  inputs: [{ name: 'on', type: 'bool' }],
+  name: 'setDiscountsOn',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
 export const setParams = {
   inputs: [
     {
@@ -821,6 +829,30 @@ export const taskCount = {
   inputs: [],
   name: 'taskCount',
   outputs: [{ name: '', type: 'uint256' }],
+  stateMutability: 'view',
+  type: 'function',
+} as const
+
+export const termsOf = {
+  inputs: [{ name: 'taskId', type: 'uint256' }],
+  name: 'termsOf',
+  outputs: [
+    {
+      components: [
+        { name: 'protocolFeeBps', type: 'uint16' },
+        { name: 'stakerShareBps', type: 'uint16' },
+        { name: 'collateralBps', type: 'uint16' },
+        { name: 'slashToClientBps', type: 'uint16' },
+        { name: 'revealWindow', type: 'uint32' },
+        { name: 'claimGrace', type: 'uint32' },
+        { name: 'minCollateral', type: 'uint80' },
+        { name: 'auditBps', type: 'uint16' },
+        { name: 'auditJoinWindow', type: 'uint32' },
+      ],
+      name: '',
+      type: 'tuple',
+    },
+  ],
   stateMutability: 'view',
   type: 'function',
 } as const
