@@ -79,8 +79,10 @@ contract TaskAudits is TaskMarketBase {
             msg.sender,
             t.sourceId,
             Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
-            t.minSuccessBps,
-            t.minCompleted
+            // The task's reputation gates choose who may do the client's work, not who checks it: a gate no
+            // auditor passes would let every drawn result lapse unaudited.
+            0,
+            0
         );
         uint256 score = _ticket(seed, msg.sender, _stakingContract().stakeOf(msg.sender).staked);
 
@@ -256,7 +258,10 @@ contract TaskAudits is TaskMarketBase {
     {
         ClaimData storage c = _claims[taskId][slot];
         address auditor = c.provider;
-        amount = t.collateral;
+        uint256 collateral = t.collateral;
+        // Outvoted: the whole bond. A no-show: what a task without audits locks; the rest is released.
+        amount = outvoted ? collateral : _noShowSlash(t);
+        if (amount != collateral) _stakingContract().unlock(auditor, collateral - amount);
         c.status = SlotStatus.Forfeited;
         // The client's share of slashes is decided when the audit settles.
         emit ITaskMarket.ProviderSlashed(taskId, auditor, slot, amount, 0, outvoted);

@@ -658,7 +658,10 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         address provider,
         bool outvoted
     ) private {
-        uint256 amount = t.collateral;
+        uint256 collateral = t.collateral;
+        // Outvoted: the whole collateral. A no-show: what a task without audits locks; the rest is released.
+        uint256 amount = outvoted ? collateral : _noShowSlash(t);
+        if (amount != collateral) _staking.unlock(provider, collateral - amount);
         uint256 toClient = amount * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
         s.toClient += toClient;
         s.toTreasury += amount - toClient;

@@ -131,6 +131,15 @@ abstract contract TaskMarketBase {
         return uint40(bytes5(digest));
     }
 
+    /// @dev What a no-show forfeits: the collateral a task without audits would lock. The rest of an audit bond
+    /// answers for wrong results only: a client whose input makes honest runs time out must not collect it.
+    function _noShowSlash(TaskData storage t) internal view returns (uint256 amount) {
+        MarketParams storage terms = _paramsAt[t.paramsVersion];
+        amount = uint256(t.maxPayment) * terms.collateralBps / BPS;
+        if (amount < terms.minCollateral) amount = terms.minCollateral;
+        if (amount > t.collateral) amount = t.collateral;
+    }
+
     /// @dev The staking contract (an immutable of TaskMarket).
     function _stakingContract() internal view virtual returns (IStaking);
 

@@ -39,6 +39,7 @@ const taskParams = {
   },
   minSuccessBps: 0,
   minCompleted: 0,
+  auditBps: 0,
 }
 
 describe('exports', () => {
@@ -96,6 +97,7 @@ describe('ABIs with viem', () => {
           }
           minSuccessBps: number
           minCompleted: number
+          auditBps: number
         },
       ]
     >()

@@ -300,7 +300,11 @@ describe('TaskMarket: audited k = 1 results', () => {
     await assert.rejects(w.market.write.finalizeTask([taskId]), /TaskMarketAuditStillRunning/)
     await networkHelpers.time.increaseTo(audit.commitDeadline + 1)
     await w.market.write.finalizeTask([taskId]) // the sleeper forfeits, round 2 opens
-    assert.equal((await w.staking.read.stakeOf([sleeper.account.address])).staked, grid(1_000) - 3n * M)
+    // A no-show forfeits what a task without audits locks (collateralBps = 50 %), not the audit bond: an input
+    // that makes runs time out must not pay its client the bond.
+    const sleeperStake = await w.staking.read.stakeOf([sleeper.account.address])
+    assert.equal(sleeperStake.staked, grid(1_000) - M / 2n)
+    assert.equal(sleeperStake.locked, 0n)
     // Nobody joins rounds 2, 3 and 4: each lapses in turn and the audit ends unresolved, everyone released.
     for (let round = 2; round <= 4; round++) {
       const open = await w.market.read.getAudit([taskId])
@@ -367,6 +371,44 @@ describe('TaskMarket: audited k = 1 results', () => {
       w.market.write.joinAudit([taskId], { account: worst.wallet.account }),
       /TaskMarketAuditTicketTooHigh/,
     )
+  })
+
+  it('a no-show forfeits what a task without audits locks, not the bond: a honeypot input does not pay its client 9 × M', async () => {
+    const w = await load()
+    const [provider] = w.provs as [Wallet]
+    const taskId = await submit(w)
+    const clientBefore = await w.market.read.balanceOf([w.client.account.address])
+    await w.market.write.claimTask([taskId], { account: provider.account })
+    const [slot] = await w.market.read.getSlots([taskId])
+    await networkHelpers.time.increaseTo((slot?.dueAt ?? 0) + 1)
+    await w.market.write.reopenSlot([taskId, 0])
+    const stake = await w.staking.read.stakeOf([provider.account.address])
+    assert.equal(stake.staked, grid(1_000) - M / 2n, 'collateralBps (50 %) of maxPayment')
+    assert.equal(stake.locked, 0n, 'the rest of the bond is released')
+    assert.equal(await w.market.read.balanceOf([w.client.account.address]), clientBefore + M / 4n)
+    await w.checkInvariants()
+  })
+
+  it('reputation gates choose who runs the task, not who audits it: a gated result can still be audited', async () => {
+    const w = await load()
+    const [veteran, newcomer] = w.provs as [Wallet, Wallet]
+    // The veteran builds a record on ungated tasks.
+    for (let i = 0; i < 2; i++) {
+      const warmup = await submit(w, 10_000)
+      await deliver(w, veteran, warmup, HONEST)
+      await releaseWith(w, warmup, true)
+      await join(w, warmup, [w.provs[2] as Wallet])
+      await rerun(w, warmup, [[w.provs[2] as Wallet, HONEST]])
+    }
+    const gated = await w.submitTask(
+      w.client,
+      await w.defaultTaskParams(w.sourceId, { auditBps: 10_000, minCompleted: 2 } as never),
+    )
+    await deliver(w, veteran, gated, GARBAGE)
+    await releaseWith(w, gated, true)
+    await join(w, gated, [newcomer]) // no record at all, and still an auditor
+    await rerun(w, gated, [[newcomer, HONEST]])
+    assert.equal((await w.market.read.getAudit([gated])).round, 2, 'the disagreement escalates')
   })
 
   it('the bond makes not computing lose in expectation at every audit probability', async () => {

@@ -536,10 +536,14 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await arm(s, market.address, marketCall(s, 'finalizeTask', [taskId]), Trigger.Transfer)
       await market.write.finalizeTask([taskId])
       await assertBlocked(s, 'finalizeTask (audit) → finalizeTask')
-      // slashed once; the slash is held by the audit to pay the next round, which opened
-      assert.equal((await staking.read.stakeOf([bob.account.address])).staked, grid(1_000) - collateral)
+      // slashed once, a no-show's share (collateralBps of maxPayment, not the audit bond; the rest unlocked);
+      // the slash is held by the audit to pay the next round, which opened
+      const noShow = grid(5)
+      const bobStake = await staking.read.stakeOf([bob.account.address])
+      assert.equal(bobStake.staked, grid(1_000) - noShow)
+      assert.equal(bobStake.locked, 0n)
       const audit = await market.read.getAudit([taskId])
-      assert.equal(audit.slashed, collateral)
+      assert.equal(audit.slashed, noShow)
       assert.equal(audit.round, 2)
       assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Auditing)
       await s.checkInvariants()

@@ -41,6 +41,9 @@ contract MarketStub {
         return 0;
     }
 
+    /// @notice Staking tells the market whether any discount tier is set (the stub prices no task).
+    function setDiscountsOn(bool) external {}
+
     function releaseStakerFees() external returns (uint256 amount) {
         require(msg.sender == address(_staking), "not staking");
         amount = pendingStakerFees;
