@@ -61,8 +61,10 @@ contract TaskAudits is TaskMarketBase {
             bytes32 hash = blockhash(seedBlock + 1);
             if (hash == bytes32(0)) {
                 // Nobody joined for 256 blocks and the hash is gone. A seed the caller could pick its block for
-                // would let it steer the round, so the round restarts from a block yet to come.
-                _openRound(t, taskId, a, a.round, a.firstSlot, a.auditors);
+                // would let it steer the round, so the round is re-seeded from a block yet to come. Its joining
+                // deadline does not move: re-seeding cannot hold a round open.
+                a.seedBlock = uint40(block.number);
+                emit ITaskMarket.AuditRoundOpened(taskId, a.round, a.firstSlot, a.auditors, a.joinDeadline);
                 return NO_SLOT;
             }
             seed = keccak256(abi.encode(hash, taskId, a.round));

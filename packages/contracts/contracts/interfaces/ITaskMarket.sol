@@ -393,7 +393,9 @@ interface ITaskMarket {
     /// @notice An eligible provider (not the task's provider, not already an auditor) joins the open audit
     /// round, locking the task's collateral. Its ticket is −log2(u) / stake with u drawn from the round's seed:
     /// the lowest tickets hold the round's slots when joining closes, so a slot goes to each provider with
-    /// probability proportional to its stake, however that stake is split. Returns the slot.
+    /// probability proportional to its stake, however that stake is split. Returns the slot, or 255 without
+    /// joining when nobody joined for 256 blocks and the seed's hash is gone: the round is re-seeded from the
+    /// next block (its joining deadline unchanged); join again two blocks later.
     function joinAudit(uint256 taskId) external returns (uint8 slot);
     /// @notice k > 1, and auditors once their round's joining closed: commits
     /// keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)).
