@@ -21,6 +21,8 @@ describe('useProtocolParams', () => {
       revealWindow: 600,
       claimGrace: 300,
       minCollateral: 0n,
+      auditBps: 1_000,
+      auditJoinWindow: 120,
       treasury: deployerClient().account.address,
       taskCount: expect.any(BigInt),
     })
