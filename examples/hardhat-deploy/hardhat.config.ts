@@ -25,6 +25,7 @@ export default defineConfig({
       '@gridforge/contracts/contracts/SourceRegistry.sol',
       '@gridforge/contracts/contracts/Staking.sol',
       '@gridforge/contracts/contracts/ProviderRegistry.sol',
+      '@gridforge/contracts/contracts/TaskAudits.sol',
       '@gridforge/contracts/contracts/TaskMarket.sol',
       // The timelock-governed module (ignition/modules/Gridforge.ts) also deploys OpenZeppelin's
       // TimelockController and reads the asset through IERC20.

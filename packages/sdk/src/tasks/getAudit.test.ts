@@ -172,7 +172,8 @@ describe('getAudit', () => {
       settled: false,
       taskId,
       slashes: [
-        { slot: 3, provider: third.account.address, amount: grid('6'), toClient: 0n, outvoted: false },
+        // A no-show forfeits what a task without audits locks (collateralBps 50 % of maxPayment 2), not the bond.
+        { slot: 3, provider: third.account.address, amount: grid('1'), toClient: 0n, outvoted: false },
       ],
       nextRound: undefined,
     })
@@ -198,7 +199,7 @@ describe('getAudit', () => {
     expect(decided.settlement?.payments.map((payment) => payment.slot)).toEqual([1, 2])
 
     const overturned = await getAudit(client, { deployment: deployment(), taskId })
-    expect(overturned).toMatchObject({ verdict: 'overturned', round: 2, slashed: grid('6') })
+    expect(overturned).toMatchObject({ verdict: 'overturned', round: 2, slashed: grid('1') })
     const task = await getTask(client, { deployment: deployment(), taskId })
     expect(task.status).toBe('Failed')
     expect(task.slots.map((slot) => slot.status)).toEqual([
