@@ -1,12 +1,13 @@
 // @gridforge/provider-kit: turn any host into a Gridforge GPU executor.
 
-export type { AgentOptions, Policy, WithdrawSchedule } from './agent/AgentOptions.js'
+export type { AgentOptions, AuditPolicy, Policy, WithdrawSchedule } from './agent/AgentOptions.js'
 export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
 export { type ErrorKind, errorKind } from './agent/errorKind.js'
 export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
 export {
   finalSteps,
   type Journal,
+  type JournalAudit,
   type JournalEntry,
   type JournalRun,
   type JournalStep,
@@ -39,6 +40,7 @@ export {
 export type {
   AccountConfig,
   AgentConfig,
+  AuditsConfig,
   ChainConfig,
   LimitsConfig,
   PolicyConfig,
