@@ -7,6 +7,7 @@ import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { encodeAbiParameters, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { commitment, deployGridforge, grid, type Wallet } from './helpers/fixture.js'
+import { releaseWithDraw } from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -68,22 +69,6 @@ async function expectedDraw(w: World, taskId: bigint, submittedBlock: bigint, au
   const next = await w.publicClient.getBlock({ blockNumber: submittedBlock + 1n })
   const word = keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [next.hash, taskId]))
   return BigInt(word) % BPS < auditBps
-}
-
-/**
- * Releases a held result whose draw comes out `drawn`: mines the block the draw reads, and if it went the
- * other way, rewinds and mines it again at another timestamp (another hash). Returns the release's hash.
- */
-async function releaseWith(w: World, taskId: bigint, drawn: boolean) {
-  for (let attempt = 1; ; attempt++) {
-    const snapshot = await networkHelpers.takeSnapshot()
-    await networkHelpers.mine(2)
-    const [ready, outcome] = await w.market.read.auditDraw([taskId])
-    assert.ok(ready)
-    if (outcome === drawn) return w.market.write.releaseResult([taskId])
-    await snapshot.restore()
-    await networkHelpers.time.setNextBlockTimestamp((await networkHelpers.time.latest()) + attempt)
-  }
 }
 
 /** Joins the audit's open round as each of `auditors` (no competition: the round has a slot for each). */
@@ -159,7 +144,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const clientBefore = await w.market.read.balanceOf([w.client.account.address])
     const taskId = await submit(w)
     await deliver(w, provider, taskId, HONEST)
-    const hash = await releaseWith(w, taskId, false)
+    const hash = await releaseWithDraw(w, taskId, false)
     const [drawnEvent] = await w.getEvents(hash, w.market, 'AuditDrawn')
     assert.equal(drawnEvent?.drawn, false)
     const [finalized] = await w.getEvents(hash, w.market, 'TaskFinalized')
@@ -191,7 +176,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const bond = 9n * M
     const repBefore = await w.providers.read.getReputation([lazy.account.address])
     await deliver(w, lazy, taskId, GARBAGE)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
 
     // Round 1: the auditor finds another output: the audit escalates to two more auditors.
     await join(w, taskId, [a1])
@@ -241,7 +226,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const taskId = await submit(w)
     const bond = 9n * M
     await deliver(w, provider, taskId, HONEST)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
     await join(w, taskId, [liar])
     await rerun(w, taskId, [[liar, OTHER]])
     await join(w, taskId, [a2, a3])
@@ -271,7 +256,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const taskId = await submit(w, 10_000) // the client buys a certain audit
     assert.equal((await w.market.read.getTask([taskId])).collateral, 3n * M, 'at least 3 × M')
     await deliver(w, provider, taskId, HONEST)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
     await join(w, taskId, [auditor])
     // Work starts on a final assignment: no commitment while joining is open.
     await assert.rejects(
@@ -294,7 +279,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const [provider, sleeper] = w.provs as [Wallet, Wallet]
     const taskId = await submit(w, 10_000)
     await deliver(w, provider, taskId, HONEST)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
     await join(w, taskId, [sleeper])
     const audit = await w.market.read.getAudit([taskId])
     await assert.rejects(w.market.write.finalizeTask([taskId]), /TaskMarketAuditStillRunning/)
@@ -324,7 +309,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const clientBefore = await w.market.read.balanceOf([w.client.account.address])
     const taskId = await submit(w, 10_000)
     await deliver(w, provider, taskId, HONEST)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
     const audit = await w.market.read.getAudit([taskId])
     await networkHelpers.time.increaseTo(audit.joinDeadline + 1)
     await w.market.write.finalizeTask([taskId])
@@ -339,7 +324,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     const [provider, ...candidates] = w.provs as [Wallet, ...Wallet[]]
     const taskId = await submit(w, 10_000)
     await deliver(w, provider, taskId, HONEST)
-    await releaseWith(w, taskId, true)
+    await releaseWithDraw(w, taskId, true)
     await networkHelpers.mine(1)
     const audit = await w.market.read.getAudit([taskId])
     const seedHash = (await w.publicClient.getBlock({ blockNumber: BigInt(audit.seedBlock) + 1n })).hash
@@ -396,7 +381,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     for (let i = 0; i < 2; i++) {
       const warmup = await submit(w, 10_000)
       await deliver(w, veteran, warmup, HONEST)
-      await releaseWith(w, warmup, true)
+      await releaseWithDraw(w, warmup, true)
       await join(w, warmup, [w.provs[2] as Wallet])
       await rerun(w, warmup, [[w.provs[2] as Wallet, HONEST]])
     }
@@ -405,7 +390,7 @@ describe('TaskMarket: audited k = 1 results', () => {
       await w.defaultTaskParams(w.sourceId, { auditBps: 10_000, minCompleted: 2 } as never),
     )
     await deliver(w, veteran, gated, GARBAGE)
-    await releaseWith(w, gated, true)
+    await releaseWithDraw(w, gated, true)
     await join(w, gated, [newcomer]) // no record at all, and still an auditor
     await rerun(w, gated, [[newcomer, HONEST]])
     assert.equal((await w.market.read.getAudit([gated])).round, 2, 'the disagreement escalates')

@@ -214,15 +214,28 @@ export async function mineUntilDrawReady(
 
 /**
  * Releases the held result `taskId` with a draw that does NOT audit it, so that it settles as an unaudited
- * k = 1 result: takes a snapshot, mines until the draw is ready, and if the draw would audit, rewinds and mines
- * the block the draw reads again one second later (another block hash), until it passes. Then sends
- * `releaseResult` as `wallet` (default: the fixture's first account) and returns its hash, once mined.
- * Call it right after the submission ({@link submitHeld}), before any other block: the rewinds only undo the
- * blocks mined here, and a draw block already mined cannot be changed (it fails then if that block audits).
+ * k = 1 result ({@link releaseWithDraw}).
  */
-export async function releaseNotDrawn(
+export function releaseNotDrawn(
   m: Pick<Market, 'market' | 'networkHelpers' | 'publicClient'>,
   taskId: bigint,
+  wallet?: Wallet,
+): Promise<Hex> {
+  return releaseWithDraw(m, taskId, false, wallet)
+}
+
+/**
+ * Releases the held result `taskId` with a draw that comes out `drawn`: takes a snapshot, mines until the draw
+ * is ready, and if the draw goes the other way, rewinds and mines the block the draw reads again one second
+ * later (another block hash), until it does. Then sends `releaseResult` as `wallet` (default: the fixture's
+ * first account) and returns its hash, once mined. Call it right after the submission ({@link submitHeld}),
+ * before any other block: the rewinds only undo the blocks mined here, and a draw block already mined cannot be
+ * changed (it fails then if that block draws the other way).
+ */
+export async function releaseWithDraw(
+  m: Pick<Market, 'market' | 'networkHelpers' | 'publicClient'>,
+  taskId: bigint,
+  drawn: boolean,
   wallet?: Wallet,
 ): Promise<Hex> {
   const { networkHelpers, publicClient } = m
@@ -231,12 +244,12 @@ export async function releaseNotDrawn(
   const fixed = (await publicClient.getBlockNumber()) > submitted
   for (let attempt = 1; attempt <= 50; attempt++) {
     const snapshot = await networkHelpers.takeSnapshot()
-    const drawn = await mineUntilDrawReady(m, taskId)
+    const outcome = await mineUntilDrawReady(m, taskId)
     assert.ok(
-      !(drawn && fixed),
-      `task ${taskId} is drawn for an audit by block ${submitted + 1n}, mined before releaseNotDrawn: call it right after the submission`,
+      outcome === drawn || !fixed,
+      `task ${taskId}: the draw by block ${submitted + 1n}, mined before the release helper, is not the one wanted: call it right after the submission`,
     )
-    if (!drawn) {
+    if (outcome === drawn) {
       const hash = await m.market.write.releaseResult(
         [taskId],
         wallet === undefined ? {} : { account: wallet.account },
@@ -250,7 +263,7 @@ export async function releaseNotDrawn(
     await snapshot.restore()
     await networkHelpers.time.setNextBlockTimestamp(timestamp + 1n)
   }
-  assert.fail(`task ${taskId}: no undrawn block hash in 50 attempts`)
+  assert.fail(`task ${taskId}: no block hash with the wanted draw in 50 attempts`)
 }
 
 /**
