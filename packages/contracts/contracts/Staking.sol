@@ -160,6 +160,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
 
     /// @inheritdoc IStaking
     function pinDiscount(address account) external onlyMarket returns (uint16 discountBps) {
+        if (_tiers.length == 0) return 0; // no tiers: the account's stake is not even read
         (uint256 tier, bool found) = _tierOf(_accounts[account].staked);
         if (!found) return 0;
         DiscountTier storage reached = _tiers[tier];
