@@ -38,6 +38,7 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         uint32 completed;
         uint48 totalRuntimeSec;
         uint128 slashedAmount;
+        uint32 failedRuns;
     }
 
     ISourceRegistry private immutable _sources;
@@ -167,9 +168,10 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     /// @inheritdoc IProviderRegistry
-    function recordCompletion(address provider, uint32 runtimeSec) external onlyMarket {
+    function recordCompletion(address provider, uint32 runtimeSec, bool failedRun) external onlyMarket {
         Provider storage p = _providers[provider];
-        ++p.completed;
+        if (failedRun) ++p.failedRuns;
+        else ++p.completed;
         p.totalRuntimeSec += runtimeSec;
     }
 
@@ -184,9 +186,10 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     /// @inheritdoc IProviderRegistry
-    function recordOverturned(address provider, uint256 slashedAmount) external onlyMarket {
+    function recordOverturned(address provider, uint256 slashedAmount, bool failedRun) external onlyMarket {
         Provider storage p = _providers[provider];
-        --p.completed;
+        if (failedRun) --p.failedRuns;
+        else --p.completed;
         ++p.outvoted;
         p.slashedAmount += uint128(slashedAmount);
         _pauseIfUnderstaked(p, provider, slashedAmount);
@@ -267,13 +270,17 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     function _reputation(Provider storage p) private view returns (Reputation memory) {
-        return Reputation(p.claimed, p.completed, p.failed, p.outvoted, p.totalRuntimeSec, p.slashedAmount);
+        return Reputation(
+            p.claimed, p.completed, p.failed, p.outvoted, p.totalRuntimeSec, p.slashedAmount, p.failedRuns
+        );
     }
 
-    /// @dev Success rate over finished slots; a provider without history counts as 100%.
+    /// @dev Success rate over finished slots. A provider without history has no record (0), not a perfect one: a
+    /// fresh account must not pass a success gate. Failed runs it reported are the workload's outcome, not the
+    /// provider's fault, and do not count against it.
     function _successBps(Provider storage p) private view returns (uint16) {
         uint256 finished = uint256(p.completed) + p.failed + p.outvoted;
-        if (finished == 0) return uint16(BPS);
+        if (finished == 0) return 0;
         return uint16(uint256(p.completed) * BPS / finished);
     }
 }

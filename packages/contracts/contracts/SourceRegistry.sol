@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ISourceRegistry, Requirements, Source} from "./interfaces/ISourceRegistry.sol";
+import {ISourceRegistry, Requirements, Source, SourceTerms} from "./interfaces/ISourceRegistry.sol";
 import {isValidCID} from "./libraries/CIDs.sol";
 
 /// @title Source registry
@@ -11,7 +11,7 @@ contract SourceRegistry is ISourceRegistry {
     uint32 public constant MAX_RUNTIME_SEC = 7 days;
     /// @inheritdoc ISourceRegistry
     uint16 public constant MAX_CREATOR_FEE_BPS = 5_000;
-
+    uint16 private constant BPS = 10_000;
 
     /// @dev Slot 0 holds everything the market reads when a task is submitted, so that costs one SLOAD.
     struct SourceData {
@@ -23,6 +23,8 @@ contract SourceRegistry is ISourceRegistry {
         uint8 minComputeCapability;
         uint32 maxRuntimeSec;
         bool deterministic;
+        uint16 failureFeeBps;
+        uint32 validator;
         /// @dev Non-zero for every published source: the existence check.
         uint40 publishedAt;
         uint32 predecessor;
@@ -43,7 +45,9 @@ contract SourceRegistry is ISourceRegistry {
         string calldata metadataCID,
         Requirements calldata requirements,
         uint16 creatorFeeBps,
-        uint32 predecessor
+        uint32 predecessor,
+        uint16 failureFeeBps,
+        uint32 validator
     ) external returns (uint32 sourceId) {
         if (imageDigest == bytes32(0)) revert SourceRegistryZeroImageDigest();
         if (!isValidCID(metadataCID)) revert SourceRegistryInvalidMetadataCID();
@@ -54,6 +58,14 @@ contract SourceRegistry is ISourceRegistry {
             revert SourceRegistryCreatorFeeTooHigh(creatorFeeBps, MAX_CREATOR_FEE_BPS);
         }
         if (predecessor != 0) _requireOwner(predecessor);
+        if (failureFeeBps > BPS) revert SourceRegistryFailureFeeTooHigh(failureFeeBps);
+        if (validator != 0) {
+            SourceData storage checker = _sources[validator];
+            if (
+                checker.publishedAt == 0 || !checker.deterministic
+                    || checker.maxRuntimeSec > requirements.maxRuntimeSec
+            ) revert SourceRegistryInvalidValidator(validator);
+        }
 
         sourceId = ++_sourceCount;
         SourceData storage source = _sources[sourceId];
@@ -64,12 +76,16 @@ contract SourceRegistry is ISourceRegistry {
         source.minComputeCapability = requirements.minComputeCapability;
         source.maxRuntimeSec = requirements.maxRuntimeSec;
         source.deterministic = requirements.deterministic;
+        source.failureFeeBps = failureFeeBps;
+        source.validator = validator;
         source.publishedAt = uint40(block.timestamp);
         source.predecessor = predecessor;
         source.owner = msg.sender;
         source.imageDigest = imageDigest;
         source.metadataCID = metadataCID;
-        emit SourcePublished(sourceId, msg.sender, predecessor, imageDigest, metadataCID, requirements, creatorFeeBps);
+        emit SourcePublished(
+            sourceId, msg.sender, predecessor, imageDigest, metadataCID, requirements, creatorFeeBps, failureFeeBps, validator
+        );
     }
 
     /// @inheritdoc ISourceRegistry
@@ -107,18 +123,18 @@ contract SourceRegistry is ISourceRegistry {
             predecessor: source.predecessor,
             imageDigest: source.imageDigest,
             requirements: _requirements(source),
+            failureFeeBps: source.failureFeeBps,
+            validator: source.validator,
             metadataCID: source.metadataCID
         });
     }
 
     /// @inheritdoc ISourceRegistry
-    function getSourceTerms(uint32 sourceId)
-        external
-        view
-        returns (bool active, uint16 creatorFeeBps, Requirements memory requirements)
-    {
+    function getSourceTerms(uint32 sourceId) external view returns (SourceTerms memory) {
         SourceData storage source = _requireExists(sourceId);
-        return (source.active, source.creatorFeeBps, _requirements(source));
+        return SourceTerms(
+            source.active, source.creatorFeeBps, source.failureFeeBps, source.validator, _requirements(source)
+        );
     }
 
     /// @inheritdoc ISourceRegistry

@@ -4,7 +4,8 @@ pragma solidity ^0.8.28;
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
-import {Requirements} from "./interfaces/ISourceRegistry.sol";
+import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
+import {FailureKind, failureOf} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
 
@@ -16,6 +17,15 @@ import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from ".
 /// The first auditor reproducing the result upholds it; any other outcome escalates by two auditors, until a
 /// result found by at least two auditors, and by more than any other, decides. Whoever is wrong pays.
 contract TaskAudits is TaskMarketBase {
+    uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
+    uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
+    uint16 private constant MIN_COLLATERAL_BPS = 1_000;
+    uint16 private constant MAX_COLLATERAL_BPS = 20_000;
+    uint32 private constant MIN_WINDOW = 1 minutes;
+    uint32 private constant MAX_WINDOW = 1 days;
+    uint96 private constant MAX_MIN_COLLATERAL = 1e24;
+    uint16 private constant MIN_AUDIT_BPS = 100;
+
     /// @dev joinAudit's answer when the round's seed block is older than 256 blocks and was replaced.
     uint8 private constant NO_SLOT = type(uint8).max;
 
@@ -45,7 +55,8 @@ contract TaskAudits is TaskMarketBase {
         Settlement memory s;
         uint32 runtime = uint32(_runtimes[taskId]);
         // The completion was recorded when the result came in.
-        _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime), runtime, false);
+        bool failed = t.flags & FAILED != 0;
+        _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime, failed), runtime, false, failed);
         _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
     }
 
@@ -112,6 +123,29 @@ contract TaskAudits is TaskMarketBase {
         emit ITaskMarket.AuditorJoined(taskId, msg.sender, slot, score);
     }
 
+    /// @notice setParams (and the market's constructor): checks every parameter against its bound and keeps the set
+    /// as a new version. Here rather than in the market only for the room it takes.
+    function setParams(MarketParams memory p) external onlyDelegated {
+        if (p.protocolFeeBps > MAX_PROTOCOL_FEE_BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("protocolFeeBps");
+        if (p.stakerShareBps > MAX_STAKER_SHARE_BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("stakerShareBps");
+        if (p.collateralBps < MIN_COLLATERAL_BPS || p.collateralBps > MAX_COLLATERAL_BPS) {
+            revert ITaskMarket.TaskMarketParamOutOfBounds("collateralBps");
+        }
+        if (p.slashToClientBps > BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("slashToClientBps");
+        if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert ITaskMarket.TaskMarketParamOutOfBounds("revealWindow");
+        if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert ITaskMarket.TaskMarketParamOutOfBounds("claimGrace");
+        if (p.minCollateral > MAX_MIN_COLLATERAL) revert ITaskMarket.TaskMarketParamOutOfBounds("minCollateral");
+        if (p.auditBps < MIN_AUDIT_BPS || p.auditBps > BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("auditBps");
+        if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
+            revert ITaskMarket.TaskMarketParamOutOfBounds("auditJoinWindow");
+        }
+        uint16 version = _paramsVersion + 1; // reverts after 65,535 changes
+        _params = p;
+        _paramsAt[version] = p;
+        _paramsVersion = version;
+        emit ITaskMarket.ParamsUpdated(p);
+    }
+
     /// @notice commitResult on a task under audit.
     function commit(uint256 taskId, bytes32 commitment) external onlyDelegated {
         _commitAudit(_tasks[taskId], taskId, commitment);
@@ -137,6 +171,11 @@ contract TaskAudits is TaskMarketBase {
     /// @dev The market's staking contract, read from the market (this code runs as the market).
     function _stakingContract() internal view override returns (IStaking) {
         return IStaking(ITaskMarket(address(this)).staking());
+    }
+
+    /// @dev The market's source registry, read from the market.
+    function _sourceRegistry() internal view override returns (ISourceRegistry) {
+        return ISourceRegistry(ITaskMarket(address(this)).sources());
     }
 
     /// @dev The market's provider registry, read from the market.
@@ -216,6 +255,7 @@ contract TaskAudits is TaskMarketBase {
         _requireCID(receiptCID);
 
         uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt, t.maxRuntimeSec);
+        _isFailure(taskId, t, resultDigest, c.dueAt - c.claimedAt);
         _commitments[taskId][slot] = resultDigest;
         c.status = SlotStatus.Submitted;
         _runtimes[taskId] |= uint256(runtime) << (32 * slot);
@@ -359,20 +399,20 @@ contract TaskAudits is TaskMarketBase {
         Settlement memory s;
         if (stands) {
             uint32 runtime = uint32(_runtimes[taskId]);
-            uint256 payment = _payment(t, runtime);
+            bool failed = t.flags & FAILED != 0;
             // The completion was recorded when the result came in.
-            _payReplica(s, t, taskId, 0, provider, payment, runtime, false);
+            _payReplica(s, t, taskId, 0, provider, _payment(t, runtime, failed), runtime, false, failed);
         } else if (verdict == AuditVerdict.Overturned) {
             claims[0].status = SlotStatus.Forfeited;
             emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
-            _registry().recordOverturned(provider, collateral);
+            _registry().recordOverturned(provider, collateral, t.flags & FAILED != 0);
             _stakingContract().slash(provider, collateral);
             slashed += collateral;
         } else {
             _stakingContract().unlock(provider, collateral);
         }
 
-        if (count != 0) _payAuditors(s, t, taskId, winners, count, end, slashed, stands);
+        if (count != 0) _payAuditors(s, t, taskId, truth, winners, count, end, slashed, stands);
         uint256 left = slashed - s.fromSlashes;
         uint256 toClient = left * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
         s.toClient += toClient;
@@ -386,6 +426,7 @@ contract TaskAudits is TaskMarketBase {
         Settlement memory s,
         TaskData storage t,
         uint256 taskId,
+        bytes32 truth,
         uint8 winners,
         uint256 count,
         uint8 end,
@@ -393,12 +434,16 @@ contract TaskAudits is TaskMarketBase {
         bool stands
     ) private {
         uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end);
-        uint256 each = _payment(t, runtime);
+        // Auditors who found the same failure are paid for a failed run; the rest for the work they checked.
+        bool failed = failureOf(truth) != FailureKind.None;
+        uint256 each = _payment(t, runtime, failed);
         uint256 fromClient = stands ? each : 0;
         if (each * count > slashed + fromClient) each = (slashed + fromClient) / count;
         if (each * count < fromClient) fromClient = each * count;
         for (uint8 i = 1; i < end; ++i) {
-            if (winners & (1 << i) != 0) _payReplica(s, t, taskId, i, _claims[taskId][i].provider, each, runtime, true);
+            if (winners & (1 << i) != 0) {
+                _payReplica(s, t, taskId, i, _claims[taskId][i].provider, each, runtime, true, failed);
+            }
         }
         s.fromSlashes = each * count - fromClient;
     }

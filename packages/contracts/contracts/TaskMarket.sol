@@ -12,7 +12,8 @@ import {Staking} from "./Staking.sol";
 import {TaskAudits} from "./TaskAudits.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
-import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
+import {ISourceRegistry, Requirements, SourceTerms} from "./interfaces/ISourceRegistry.sol";
+import {FailureKind, VALIDATION_PASSED, failureOf} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {
     Audit,
@@ -42,14 +43,6 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
     /// @inheritdoc ITaskMarket
     uint40 public constant MAX_TASK_DURATION = 30 days;
 
-    uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
-    uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
-    uint16 private constant MIN_COLLATERAL_BPS = 1_000;
-    uint16 private constant MAX_COLLATERAL_BPS = 20_000;
-    uint32 private constant MIN_WINDOW = 1 minutes;
-    uint32 private constant MAX_WINDOW = 1 days;
-    uint96 private constant MAX_MIN_COLLATERAL = 1e24;
-    uint16 private constant MIN_AUDIT_BPS = 100;
 
     IERC20 private immutable _asset;
     ISourceRegistry private immutable _sources;
@@ -88,7 +81,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _staking = staking_;
         _providers = new ProviderRegistry(sources_, staking_, address(this), initialOwner, minProviderStake);
         _setTreasury(treasury_);
-        _setParams(initialParams);
+        _delegateTo(auditsModule_, abi.encodeCall(TaskAudits.setParams, (initialParams)));
     }
 
     // ─── Balances ───
@@ -219,28 +212,30 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _requireCID(resultCID);
         _requireCID(receiptCID);
 
+        uint256 elapsed = block.timestamp - c.claimedAt;
+        bool failed = _isFailure(taskId, t, resultDigest, elapsed);
+        uint8 flags = t.flags;
         // A metered run is billed at most the task's runtime limit; a fixed price does not depend on it.
-        uint32 runtime =
-            _capRuntime(
-            runtimeSec, block.timestamp - c.claimedAt, t.flags & METERED != 0 ? t.maxRuntimeSec : type(uint32).max
-        );
+        uint32 runtime = _capRuntime(runtimeSec, elapsed, flags & METERED != 0 ? t.maxRuntimeSec : type(uint32).max);
         c.status = SlotStatus.Submitted;
-        emit ResultSubmitted(taskId, msg.sender, 0, resultCID, receiptCID, runtime);
+        emit ResultSubmitted(taskId, msg.sender, 0, resultDigest, resultCID, receiptCID, runtime);
+        if (failed) t.flags = flags |= FAILED;
 
         Settlement memory s;
-        if (t.flags & AUDITED == 0) {
+        if (flags & AUDITED == 0) {
             t.status = TaskStatus.Completed;
-            _payReplica(s, t, taskId, 0, msg.sender, _payment(t, runtime), runtime, true);
-            _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
+            _payReplica(s, t, taskId, 0, msg.sender, _payment(t, runtime, failed), runtime, true, failed);
+            _settle(s, t, taskId, TaskStatus.Completed, resultDigest);
             return;
         }
         // Auditable: the client has its result (the event); the payment and the collateral wait for the draw,
-        // which reads the hash of the next block, unknown now. The digest binds the provider to this result.
+        // which reads the hash of the next block, unknown now. The digest binds the provider to this result;
+        // where a validator checks the source's outputs, what auditors must find is the validator's pass.
         t.status = TaskStatus.Held;
-        c.claimedAt = _tagOf(resultDigest);
+        c.claimedAt = _tagOf(flags & VALIDATED != 0 && !failed ? VALIDATION_PASSED : resultDigest);
         c.dueAt = uint40(block.number);
-        if (t.flags & METERED != 0) _runtimes[taskId] = runtime;
-        _providers.recordCompletion(msg.sender, runtime);
+        if (flags & METERED != 0) _runtimes[taskId] = runtime;
+        _providers.recordCompletion(msg.sender, runtime, failed);
     }
 
     /// @inheritdoc ITaskMarket
@@ -311,6 +306,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _requireCID(receiptCID);
 
         uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt, t.maxRuntimeSec);
+        _isFailure(taskId, t, resultDigest, c.dueAt - c.claimedAt);
         _commitments[taskId][slot] = resultDigest;
         c.status = SlotStatus.Submitted;
         _runtimes[taskId] |= uint256(runtime) << (32 * slot);
@@ -419,7 +415,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @inheritdoc ITaskMarket
     function setParams(MarketParams calldata params_) external onlyOwner {
-        _setParams(params_);
+        _delegate(abi.encodeCall(TaskAudits.setParams, (params_)));
     }
 
     /// @inheritdoc ITaskMarket
@@ -512,13 +508,14 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         task.discountBps = t.discountBps;
         task.collateral = t.collateral;
         // `deterministic` is the source's property; it is not copied into the task's storage.
-        (,, Requirements memory source) = _sources.getSourceTerms(t.sourceId);
+        bool deterministic = _sources.getSourceTerms(t.sourceId).requirements.deterministic;
         task.requirements =
-            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, source.deterministic);
+            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, deterministic);
         task.minSuccessBps = t.minSuccessBps;
         task.minCompleted = t.minCompleted;
         task.revealDeadline = t.revealDeadline;
         task.auditBps = t.auditBps;
+        task.failed = t.flags & FAILED != 0;
     }
 
     /// @inheritdoc ITaskMarket
@@ -579,13 +576,15 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _requireCID(params_.inputCID);
 
         if (params_.minCompleted > type(uint24).max) revert TaskMarketInvalidGates(params_.minSuccessBps);
-        (bool active, uint16 creatorFeeBps, Requirements memory source) = _sources.getSourceTerms(params_.sourceId);
-        if (!active) revert TaskMarketInactiveSource(params_.sourceId);
+        SourceTerms memory terms = _sources.getSourceTerms(params_.sourceId);
+        if (!terms.active) revert TaskMarketInactiveSource(params_.sourceId);
+        Requirements memory source = terms.requirements;
         if (replicas > 1 && !source.deterministic) revert TaskMarketSourceNotDeterministic(params_.sourceId);
-        // A single result of a deterministic source can be checked by re-running it: it is audited with
-        // probability auditBps, the protocol's default or more if the client buys it.
+        // A single result can be checked by re-running a deterministic source, or by running the source's
+        // validator: it is audited with probability auditBps, the protocol's default or more if the client buys it.
         uint16 auditBps;
-        if (replicas == 1 && source.deterministic) {
+        bool validated = terms.validator != 0;
+        if (replicas == 1 && (source.deterministic || validated)) {
             auditBps = params_.auditBps == 0 ? p.auditBps : params_.auditBps;
             if (auditBps < p.auditBps || auditBps > BPS) revert TaskMarketInvalidAuditBps(params_.auditBps, p.auditBps);
         }
@@ -606,11 +605,12 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             committed: 0,
             revealed: 0,
             paramsVersion: paramsVersion,
-            flags: (params_.pricePerSecond != 0 ? METERED : 0) | (auditBps != 0 ? AUDITED : 0),
+            flags: (params_.pricePerSecond != 0 ? METERED : 0) | (auditBps != 0 ? AUDITED : 0)
+                | (validated ? VALIDATED : 0),
             maxPayment: params_.maxPayment,
             collateral: uint88(collateral),
             deadline: params_.deadline,
-            creatorFeeBps: creatorFeeBps,
+            creatorFeeBps: terms.creatorFeeBps,
             discountBps: _discountsOn ? _staking.pinDiscount(msg.sender) : 0,
             pricePerSecond: params_.pricePerSecond,
             minGpus: _max8(asked.minGpus, source.minGpus),
@@ -682,6 +682,9 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         // Every winner is paid for the same runtime, the winners' (lower) median: one replica alone cannot
         // raise the bill of a metered task.
         uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas);
+        // Replicas that agree on a failure are paid the source's failure terms.
+        bool failed = failureOf(winner) != FailureKind.None;
+        if (failed) t.flags |= FAILED;
         for (uint8 i; i < replicas; ++i) {
             address provider = _claims[taskId][i].provider;
             uint8 bit = uint8(1 << i);
@@ -690,7 +693,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             } else if (winners == 0) {
                 _staking.unlock(provider, t.collateral);
             } else if (winners & bit != 0) {
-                _payReplica(s, t, taskId, i, provider, _payment(t, runtime), runtime, true);
+                _payReplica(s, t, taskId, i, provider, _payment(t, runtime, failed), runtime, true, failed);
             } else {
                 _slash(s, t, taskId, i, provider, true);
             }
@@ -732,8 +735,13 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @dev Runs `data` on TaskAudits in this contract's storage; bubbles up its revert.
     function _delegate(bytes memory data) private returns (bytes memory result) {
+        return _delegateTo(_auditsModule, data);
+    }
+
+    /// @dev The constructor cannot read the immutable it sets: it names the module.
+    function _delegateTo(TaskAudits module, bytes memory data) private returns (bytes memory result) {
         bool ok;
-        (ok, result) = address(_auditsModule).delegatecall(data);
+        (ok, result) = address(module).delegatecall(data);
         if (!ok) {
             assembly ("memory-safe") {
                 revert(add(result, 0x20), mload(result))
@@ -747,6 +755,10 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     function _registry() internal view override returns (IProviderRegistry) {
         return _providers;
+    }
+
+    function _sourceRegistry() internal view override returns (ISourceRegistry) {
+        return _sources;
     }
 
     // ─── Internals: helpers ───
@@ -812,27 +824,6 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     function _max8(uint8 a, uint8 b) private pure returns (uint8) {
         return a > b ? a : b;
-    }
-
-    function _setParams(MarketParams memory p) private {
-        if (p.protocolFeeBps > MAX_PROTOCOL_FEE_BPS) revert TaskMarketParamOutOfBounds("protocolFeeBps");
-        if (p.stakerShareBps > MAX_STAKER_SHARE_BPS) revert TaskMarketParamOutOfBounds("stakerShareBps");
-        if (p.collateralBps < MIN_COLLATERAL_BPS || p.collateralBps > MAX_COLLATERAL_BPS) {
-            revert TaskMarketParamOutOfBounds("collateralBps");
-        }
-        if (p.slashToClientBps > BPS) revert TaskMarketParamOutOfBounds("slashToClientBps");
-        if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert TaskMarketParamOutOfBounds("revealWindow");
-        if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert TaskMarketParamOutOfBounds("claimGrace");
-        if (p.minCollateral > MAX_MIN_COLLATERAL) revert TaskMarketParamOutOfBounds("minCollateral");
-        if (p.auditBps < MIN_AUDIT_BPS || p.auditBps > BPS) revert TaskMarketParamOutOfBounds("auditBps");
-        if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
-            revert TaskMarketParamOutOfBounds("auditJoinWindow");
-        }
-        uint16 version = _paramsVersion + 1; // reverts after 65,535 changes
-        _params = p;
-        _paramsAt[version] = p;
-        _paramsVersion = version;
-        emit ParamsUpdated(p);
     }
 
     function _setTreasury(address treasury_) private {

@@ -2,9 +2,11 @@
 pragma solidity ^0.8.28;
 
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
+import {ISourceRegistry} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
 import {isValidCID} from "./libraries/CIDs.sol";
+import {FailureKind, failureOf} from "./libraries/Results.sol";
 
 /// @title Task market state and settlement
 /// @notice The storage of TaskMarket and the settlement steps it shares with TaskAudits, which runs audits on
@@ -19,6 +21,10 @@ abstract contract TaskMarketBase {
     uint8 internal constant METERED = 1;
     /// @dev TaskData.flags: a k = 1 result is held for the audit draw (auditBps > 0).
     uint8 internal constant AUDITED = 2;
+    /// @dev TaskData.flags: the source has a validator; audits of a result run it instead of the workload.
+    uint8 internal constant VALIDATED = 4;
+    /// @dev TaskData.flags: the result handed in (k = 1) or agreed on (k > 1) is a failure report.
+    uint8 internal constant FAILED = 8;
 
     /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
     /// settlement reads; slot 2 holds what only claims, metering and reveals need.
@@ -151,16 +157,38 @@ abstract contract TaskMarketBase {
         if (t.status == TaskStatus.None) revert ITaskMarket.TaskMarketUnknownTask(taskId);
     }
 
-    /// @dev What one replica's result is worth: maxPayment, or the metered price of `runtime` if lower.
-    function _payment(TaskData storage t, uint32 runtime) internal view returns (uint256 payment) {
+    /// @dev The source registry (an immutable of TaskMarket).
+    function _sourceRegistry() internal view virtual returns (ISourceRegistry);
+
+    /// @dev What one replica's result is worth: maxPayment, or the metered price of `runtime` if lower. A failed
+    /// run is paid like any other on a metered task (the runtime it used) and the source's failure fee on a
+    /// fixed-price one. Sources never change their terms, so reading the fee now reads the one agreed.
+    function _payment(TaskData storage t, uint32 runtime, bool failed) internal view returns (uint256 payment) {
         payment = t.maxPayment;
         if (t.flags & METERED != 0) {
             uint256 metered = uint256(t.pricePerSecond) * runtime;
             if (metered < payment) payment = metered;
+        } else if (failed) {
+            payment = payment * _sourceRegistry().getSourceTerms(t.sourceId).failureFeeBps / BPS;
         }
     }
 
-    /// @dev Pays one replica `payment` into `s`; unlocks its collateral and, if `record`, counts the completion.
+    /// @dev Whether `digest` reports a failure. A timeout is only believed once the runtime limit has passed since
+    /// the claim (`elapsed`): a provider cannot end a task early as "timed out" and collect the failure fee.
+    function _isFailure(uint256 taskId, TaskData storage t, bytes32 digest, uint256 elapsed)
+        internal
+        view
+        returns (bool)
+    {
+        FailureKind kind = failureOf(digest);
+        if (kind == FailureKind.TimedOut && elapsed < t.maxRuntimeSec) {
+            revert ITaskMarket.TaskMarketTimeoutTooEarly(taskId, t.maxRuntimeSec, elapsed);
+        }
+        return kind != FailureKind.None;
+    }
+
+    /// @dev Pays one replica `payment` into `s`; unlocks its collateral and, if `record`, counts the completion
+    /// (or the failed run, if `failed`).
     function _payReplica(
         Settlement memory s,
         TaskData storage t,
@@ -169,7 +197,8 @@ abstract contract TaskMarketBase {
         address provider,
         uint256 payment,
         uint32 runtime,
-        bool record
+        bool record,
+        bool failed
     ) internal {
         MarketParams storage terms = _paramsAt[t.paramsVersion];
         uint256 fee = payment * terms.protocolFeeBps / BPS;
@@ -187,7 +216,7 @@ abstract contract TaskMarketBase {
         emit ITaskMarket.ReplicaPaid(taskId, provider, slot, payment, fee);
 
         _stakingContract().unlock(provider, t.collateral);
-        if (record) _registry().recordCompletion(provider, runtime);
+        if (record) _registry().recordCompletion(provider, runtime, failed);
     }
 
     /// @dev Writes a final settlement: releases the escrow (replicas × maxPayment), refunds what was not paid,

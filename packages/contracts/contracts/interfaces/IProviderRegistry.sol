@@ -28,6 +28,9 @@ struct Reputation {
     uint64 totalRuntimeSec;
     /// @notice Sum of slashed collateral.
     uint128 slashedAmount;
+    /// @notice Slots delivered as a failure report (non-zero exit, timeout, out of memory, output too large): paid
+    /// the source's failure terms, never slashed, not counted in `completed` or against the success rate.
+    uint32 failedRuns;
 }
 
 /// @notice A provider's profile.
@@ -112,7 +115,7 @@ interface IProviderRegistry {
     function getProvider(address provider) external view returns (ProviderInfo memory);
     /// @notice The provider's reputation counters.
     function getReputation(address provider) external view returns (Reputation memory);
-    /// @notice completed / (completed + failed + outvoted) in basis points; 10000 with no history.
+    /// @notice completed / (completed + failed + outvoted) in basis points; 0 with no history (no record).
     function successBps(address provider) external view returns (uint16);
     /// @notice Whether `provider` is in `sourceId`'s pool.
     function isSubscribed(address provider, uint32 sourceId) external view returns (bool);
@@ -126,12 +129,13 @@ interface IProviderRegistry {
         uint16 minSuccessBps,
         uint32 minCompleted
     ) external;
-    /// @notice Market only: counts a paid slot and its runtime.
-    function recordCompletion(address provider, uint32 runtimeSec) external;
+    /// @notice Market only: counts a paid slot (as a failed run if `failedRun`) and its runtime.
+    function recordCompletion(address provider, uint32 runtimeSec, bool failedRun) external;
     /// @notice Market only: counts a failed slot (`outvoted` or not) and the collateral slashed for it.
     function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
-    /// @notice Market only: an audit overturned a result counted as completed; it counts as outvoted instead.
-    function recordOverturned(address provider, uint256 slashedAmount) external;
+    /// @notice Market only: an audit overturned a result counted as completed (or as a failed run); it counts as
+    /// outvoted instead.
+    function recordOverturned(address provider, uint256 slashedAmount, bool failedRun) external;
     /// @notice The stake `provider` must keep: minProviderStake while registered and not paused, else 0. A slash
     /// that leaves less pauses the provider; resuming needs the minimum again.
     function stakeFloorOf(address provider) external view returns (uint256);

@@ -28,8 +28,23 @@ struct Source {
     /// @notice sha256 digest of the OCI image manifest.
     bytes32 imageDigest;
     Requirements requirements;
+    /// @notice What a run that fails (non-zero exit, timeout at the limit, out of memory, output over the cap)
+    /// pays on a fixed-price task, in basis points of its price. Metered tasks pay the runtime used instead.
+    uint16 failureFeeBps;
+    /// @notice The source that checks this one's results (0 = none): run on a task's input and a result, it
+    /// exits 0 if the result passes. Audits of results of this source run the validator instead of the workload.
+    uint32 validator;
     /// @notice CID of the metadata JSON (name, command, env, paths, resources, ...).
     string metadataCID;
+}
+
+/// @notice What the market reads of a source: at submission, and when a run fails.
+struct SourceTerms {
+    bool active;
+    uint16 creatorFeeBps;
+    uint16 failureFeeBps;
+    uint32 validator;
+    Requirements requirements;
 }
 
 /// @title Source registry
@@ -43,7 +58,9 @@ interface ISourceRegistry {
         bytes32 imageDigest,
         string metadataCID,
         Requirements requirements,
-        uint16 creatorFeeBps
+        uint16 creatorFeeBps,
+        uint16 failureFeeBps,
+        uint32 validator
     );
     /// @notice Emitted when the owner stops a source from taking new tasks.
     event SourceDeactivated(uint32 indexed sourceId);
@@ -68,6 +85,11 @@ interface ISourceRegistry {
     error SourceRegistryActiveUnchanged(uint32 sourceId, bool active);
     /// @notice The new owner is the zero address.
     error SourceRegistryZeroAddress();
+    /// @notice The failure fee exceeds 10,000 basis points (the whole price).
+    error SourceRegistryFailureFeeTooHigh(uint16 failureFeeBps);
+    /// @notice A validator must be a published, deterministic source (its verdicts are compared between auditors)
+    /// whose runtime limit is no longer than the workload's (it runs in the workload's audit window).
+    error SourceRegistryInvalidValidator(uint32 validator);
 
     /// @notice Longest maxRuntimeSec a source may declare (7 days).
     function MAX_RUNTIME_SEC() external view returns (uint32);
@@ -81,13 +103,17 @@ interface ISourceRegistry {
     /// @param requirements Host requirements; maxRuntimeSec must be in 1..MAX_RUNTIME_SEC.
     /// @param creatorFeeBps Share of the protocol fee paid to the source owner (≤ MAX_CREATOR_FEE_BPS).
     /// @param predecessor Previous version's id, or 0.
+    /// @param failureFeeBps What a failed run pays on a fixed-price task, in basis points of its price (≤ 10,000).
+    /// @param validator A deterministic source that checks results of this one, or 0.
     /// @return sourceId The new source's id (ids start at 1).
     function publish(
         bytes32 imageDigest,
         string calldata metadataCID,
         Requirements calldata requirements,
         uint16 creatorFeeBps,
-        uint32 predecessor
+        uint32 predecessor,
+        uint16 failureFeeBps,
+        uint32 validator
     ) external returns (uint32 sourceId);
 
     /// @notice Stops the source from taking new tasks. Tasks already submitted are unaffected.
@@ -102,11 +128,8 @@ interface ISourceRegistry {
     /// @notice Returns a source; reverts with SourceRegistryUnknownSource if it does not exist.
     function getSource(uint32 sourceId) external view returns (Source memory);
 
-    /// @notice Returns what the market checks at submission (one storage slot); reverts for unknown sources.
-    function getSourceTerms(uint32 sourceId)
-        external
-        view
-        returns (bool active, uint16 creatorFeeBps, Requirements memory requirements);
+    /// @notice Returns what the market reads of a source (one storage slot); reverts for unknown sources.
+    function getSourceTerms(uint32 sourceId) external view returns (SourceTerms memory);
 
     /// @notice The source's current owner; reverts with SourceRegistryUnknownSource if it does not exist.
     function ownerOf(uint32 sourceId) external view returns (address);

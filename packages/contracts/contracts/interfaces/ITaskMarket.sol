@@ -118,6 +118,8 @@ struct Task {
     uint40 revealDeadline;
     /// @notice Audit probability fixed at submission, in basis points (0: the result is not audited).
     uint16 auditBps;
+    /// @notice The result handed in (k = 1) or agreed (k > 1) reports a failed run: paid the source's failure terms.
+    bool failed;
 }
 
 /// @notice The audit of a k = 1 result. Slot 0 is the provider; auditors hold slots 1.. in rounds.
@@ -198,8 +200,15 @@ interface ITaskMarket {
     event TaskClaimed(uint256 indexed taskId, address indexed provider, uint8 slot, uint40 dueAt, uint256 collateral);
     /// @notice Emitted when a k = 1 result is submitted: the task settles in the same transaction, or, when it
     /// is auditable, is held until `releaseResult`.
+    /// A failure digest (see libraries/Results.sol) reports a failed run; its CID holds the run's logs.
     event ResultSubmitted(
-        uint256 indexed taskId, address indexed provider, uint8 slot, string resultCID, string receiptCID, uint32 runtimeSec
+        uint256 indexed taskId,
+        address indexed provider,
+        uint8 slot,
+        bytes32 resultDigest,
+        string resultCID,
+        string receiptCID,
+        uint32 runtimeSec
     );
     /// @notice Emitted when a provider commits to a result (k > 1).
     event ResultCommitted(uint256 indexed taskId, address indexed provider, uint8 slot, bytes32 commitment);
@@ -302,6 +311,8 @@ interface ITaskMarket {
     /// @notice auditBps must be 0 (the protocol default) or between the default and 10000.
     error TaskMarketInvalidAuditBps(uint16 auditBps, uint16 minimum);
     error TaskMarketZeroDigest();
+    /// @notice A run reported as timed out must have had the whole runtime limit since its claim.
+    error TaskMarketTimeoutTooEarly(uint256 taskId, uint32 maxRuntimeSec, uint256 elapsed);
     /// @notice The audit draw reads the hash of the block after the submission: release from `readyBlock` on.
     error TaskMarketDrawNotReady(uint256 taskId, uint256 readyBlock);
     /// @notice The audit round's joining window closed at `joinDeadline`.
@@ -378,7 +389,9 @@ interface ITaskMarket {
     function claimTask(uint256 taskId) external returns (uint8 slot);
     /// @notice k = 1: submits the result (`resultDigest` is the sha2-256 digest of `resultCID`). A task that is
     /// not auditable settles at once; an auditable one is held until `releaseResult`. runtimeSec is capped by
-    /// the time since the claim and, on a metered task, by the task's runtime limit.
+    /// the time since the claim and, on a metered task, by the task's runtime limit. A run that failed is handed
+    /// in with a failure digest (libraries/Results.sol) and its logs' CID: never slashed, paid the source's
+    /// failure terms, audited like an output.
     function submitResult(
         uint256 taskId,
         bytes32 resultDigest,
