@@ -149,6 +149,7 @@ export const getProvider = {
             { name: 'outvoted', type: 'uint32' },
             { name: 'totalRuntimeSec', type: 'uint64' },
             { name: 'slashedAmount', type: 'uint128' },
+            { name: 'failedRuns', type: 'uint32' },
           ],
           name: 'reputation',
           type: 'tuple',
@@ -174,6 +175,7 @@ export const getReputation = {
         { name: 'outvoted', type: 'uint32' },
         { name: 'totalRuntimeSec', type: 'uint64' },
         { name: 'slashedAmount', type: 'uint128' },
+        { name: 'failedRuns', type: 'uint32' },
       ],
       name: '',
       type: 'tuple',
@@ -262,6 +264,7 @@ export const recordCompletion = {
   inputs: [
     { name: 'provider', type: 'address' },
     { name: 'runtimeSec', type: 'uint32' },
+    { name: 'failedRun', type: 'bool' },
   ],
   name: 'recordCompletion',
   outputs: [],
@@ -285,6 +288,7 @@ export const recordOverturned = {
   inputs: [
     { name: 'provider', type: 'address' },
     { name: 'slashedAmount', type: 'uint256' },
+    { name: 'failedRun', type: 'bool' },
   ],
   name: 'recordOverturned',
   outputs: [],

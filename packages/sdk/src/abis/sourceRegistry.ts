@@ -28,6 +28,8 @@ export const SourcePublished = {
       type: 'tuple',
     },
     { indexed: false, name: 'creatorFeeBps', type: 'uint16' },
+    { indexed: false, name: 'failureFeeBps', type: 'uint16' },
+    { indexed: false, name: 'validator', type: 'uint32' },
   ],
   name: 'SourcePublished',
   type: 'event',
@@ -98,6 +100,8 @@ export const getSource = {
           name: 'requirements',
           type: 'tuple',
         },
+        { name: 'failureFeeBps', type: 'uint16' },
+        { name: 'validator', type: 'uint32' },
         { name: 'metadataCID', type: 'string' },
       ],
       name: '',
@@ -112,17 +116,25 @@ export const getSourceTerms = {
   inputs: [{ name: 'sourceId', type: 'uint32' }],
   name: 'getSourceTerms',
   outputs: [
-    { name: 'active', type: 'bool' },
-    { name: 'creatorFeeBps', type: 'uint16' },
     {
       components: [
-        { name: 'minGpus', type: 'uint8' },
-        { name: 'minVramMiB', type: 'uint32' },
-        { name: 'minComputeCapability', type: 'uint8' },
-        { name: 'maxRuntimeSec', type: 'uint32' },
-        { name: 'deterministic', type: 'bool' },
+        { name: 'active', type: 'bool' },
+        { name: 'creatorFeeBps', type: 'uint16' },
+        { name: 'failureFeeBps', type: 'uint16' },
+        { name: 'validator', type: 'uint32' },
+        {
+          components: [
+            { name: 'minGpus', type: 'uint8' },
+            { name: 'minVramMiB', type: 'uint32' },
+            { name: 'minComputeCapability', type: 'uint8' },
+            { name: 'maxRuntimeSec', type: 'uint32' },
+            { name: 'deterministic', type: 'bool' },
+          ],
+          name: 'requirements',
+          type: 'tuple',
+        },
       ],
-      name: 'requirements',
+      name: '',
       type: 'tuple',
     },
   ],
@@ -155,6 +167,8 @@ export const publish = {
     },
     { name: 'creatorFeeBps', type: 'uint16' },
     { name: 'predecessor', type: 'uint32' },
+    { name: 'failureFeeBps', type: 'uint16' },
+    { name: 'validator', type: 'uint32' },
   ],
   name: 'publish',
   outputs: [{ name: 'sourceId', type: 'uint32' }],
@@ -207,6 +221,12 @@ export const SourceRegistryCreatorFeeTooHigh = {
   type: 'error',
 } as const
 
+export const SourceRegistryFailureFeeTooHigh = {
+  inputs: [{ name: 'failureFeeBps', type: 'uint16' }],
+  name: 'SourceRegistryFailureFeeTooHigh',
+  type: 'error',
+} as const
+
 export const SourceRegistryInvalidMetadataCID = {
   inputs: [],
   name: 'SourceRegistryInvalidMetadataCID',
@@ -216,6 +236,12 @@ export const SourceRegistryInvalidMetadataCID = {
 export const SourceRegistryInvalidRequirements = {
   inputs: [],
   name: 'SourceRegistryInvalidRequirements',
+  type: 'error',
+} as const
+
+export const SourceRegistryInvalidValidator = {
+  inputs: [{ name: 'validator', type: 'uint32' }],
+  name: 'SourceRegistryInvalidValidator',
   type: 'error',
 } as const
 
@@ -264,8 +290,14 @@ export const errors = [
     name: 'SourceRegistryCreatorFeeTooHigh',
     type: 'error',
   },
+  {
+    inputs: [{ name: 'failureFeeBps', type: 'uint16' }],
+    name: 'SourceRegistryFailureFeeTooHigh',
+    type: 'error',
+  },
   { inputs: [], name: 'SourceRegistryInvalidMetadataCID', type: 'error' },
   { inputs: [], name: 'SourceRegistryInvalidRequirements', type: 'error' },
+  { inputs: [{ name: 'validator', type: 'uint32' }], name: 'SourceRegistryInvalidValidator', type: 'error' },
   {
     inputs: [
       { name: 'sourceId', type: 'uint32' },

@@ -182,6 +182,7 @@ export const ResultSubmitted = {
     { indexed: true, name: 'taskId', type: 'uint256' },
     { indexed: true, name: 'provider', type: 'address' },
     { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'resultDigest', type: 'bytes32' },
     { indexed: false, name: 'resultCID', type: 'string' },
     { indexed: false, name: 'receiptCID', type: 'string' },
     { indexed: false, name: 'runtimeSec', type: 'uint32' },
@@ -516,6 +517,7 @@ export const getTask = {
         { name: 'minCompleted', type: 'uint32' },
         { name: 'revealDeadline', type: 'uint40' },
         { name: 'auditBps', type: 'uint16' },
+        { name: 'failed', type: 'bool' },
       ],
       name: 'task',
       type: 'tuple',
@@ -1194,6 +1196,16 @@ export const TaskMarketTaskDeadlinePassed = {
   type: 'error',
 } as const
 
+export const TaskMarketTimeoutTooEarly = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'maxRuntimeSec', type: 'uint32' },
+    { name: 'elapsed', type: 'uint256' },
+  ],
+  name: 'TaskMarketTimeoutTooEarly',
+  type: 'error',
+} as const
+
 export const TaskMarketUnknownTask = {
   inputs: [{ name: 'taskId', type: 'uint256' }],
   name: 'TaskMarketUnknownTask',
@@ -1421,6 +1433,15 @@ export const errors = [
       { name: 'deadline', type: 'uint40' },
     ],
     name: 'TaskMarketTaskDeadlinePassed',
+    type: 'error',
+  },
+  {
+    inputs: [
+      { name: 'taskId', type: 'uint256' },
+      { name: 'maxRuntimeSec', type: 'uint32' },
+      { name: 'elapsed', type: 'uint256' },
+    ],
+    name: 'TaskMarketTimeoutTooEarly',
     type: 'error',
   },
   { inputs: [{ name: 'taskId', type: 'uint256' }], name: 'TaskMarketUnknownTask', type: 'error' },
