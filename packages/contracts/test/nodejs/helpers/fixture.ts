@@ -80,6 +80,19 @@ export interface Requirements {
   deterministic: boolean
 }
 
+/** What `publishSource` lets a test choose; every field has a default (see deployGridforge). */
+export interface PublishOverrides {
+  imageDigest?: Hex
+  metadataCID?: string
+  requirements?: Partial<Requirements>
+  creatorFeeBps?: number
+  predecessor?: number
+  /** What a failed run pays on a fixed-price task, in basis points of its price (default 0). */
+  failureFeeBps?: number
+  /** A deterministic source that checks this one's results (default 0: none). */
+  validator?: number
+}
+
 /** Mirrors `Capabilities` in IProviderRegistry.sol. */
 export interface Capabilities {
   gpuCount: number
@@ -303,19 +316,10 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
 
   /**
    * Publishes a source as `wallet` (defaults: DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID,
-   * DEFAULT_SOURCE_REQUIREMENTS merged with `overrides.requirements`, creator fee 0, no predecessor)
-   * and returns its id.
+   * DEFAULT_SOURCE_REQUIREMENTS merged with `overrides.requirements`, creator fee 0, no predecessor,
+   * failure fee 0, no validator) and returns its id.
    */
-  async function publishSource(
-    wallet: Wallet,
-    overrides: {
-      imageDigest?: Hex
-      metadataCID?: string
-      requirements?: Partial<Requirements>
-      creatorFeeBps?: number
-      predecessor?: number
-    } = {},
-  ): Promise<number> {
+  async function publishSource(wallet: Wallet, overrides: PublishOverrides = {}): Promise<number> {
     const hash = await sources.write.publish(
       [
         overrides.imageDigest ?? DEFAULT_IMAGE_DIGEST,
@@ -323,6 +327,8 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
         { ...DEFAULT_SOURCE_REQUIREMENTS, ...overrides.requirements },
         overrides.creatorFeeBps ?? 0,
         overrides.predecessor ?? 0,
+        overrides.failureFeeBps ?? 0,
+        overrides.validator ?? 0,
       ],
       { account: wallet.account },
     )
@@ -391,14 +397,15 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
 
   /**
    * What submitting `params` escrows: replicas × maxPayment, or 2 × maxPayment for a k = 1 task of a
-   * deterministic source (its result is auditable). An unknown source escrows nothing (the submission reverts).
+   * deterministic source or of a source with a validator (its result is auditable). An unknown source escrows
+   * nothing (the submission reverts).
    */
   async function escrowFor(params: TaskParams): Promise<bigint> {
     if (params.replicas !== 1) return BigInt(params.replicas) * params.maxPayment
     const terms = await sources.read.getSourceTerms([params.sourceId]).catch(() => undefined)
     if (terms === undefined) return 0n
-    const [, , requirements] = terms
-    return params.maxPayment * (requirements.deterministic ? 2n : 1n)
+    const auditable = terms.requirements.deterministic || terms.validator !== 0
+    return params.maxPayment * (auditable ? 2n : 1n)
   }
 
   /**
@@ -572,16 +579,7 @@ export interface Gridforge {
   /** Sends `amount` GRID from the owner to `account`. */
   fund(account: Address | Wallet, amount: bigint): Promise<void>
   /** Publishes a source as `wallet` and returns its id (see the defaults in deployGridforge). */
-  publishSource(
-    wallet: Wallet,
-    overrides?: {
-      imageDigest?: Hex
-      metadataCID?: string
-      requirements?: Partial<Requirements>
-      creatorFeeBps?: number
-      predecessor?: number
-    },
-  ): Promise<number>
+  publishSource(wallet: Wallet, overrides?: PublishOverrides): Promise<number>
   /** Stakes, registers and subscribes `wallet` as a provider (see the defaults in deployGridforge). */
   registerProvider(
     wallet: Wallet,
@@ -596,7 +594,7 @@ export interface Gridforge {
   deposit(wallet: Wallet, amount: bigint): Promise<void>
   /** Task parameters for `sourceId` (10 GRID, k = 1, one day); `overrides` replace fields. */
   defaultTaskParams(sourceId: number, overrides?: Partial<TaskParams>): Promise<TaskParams>
-  /** What submitting `params` escrows: 2 × maxPayment for a k = 1 task of a deterministic source. */
+  /** What submitting `params` escrows: 2 × maxPayment for an auditable k = 1 task (deterministic or validated source). */
   escrowFor(params: TaskParams): Promise<bigint>
   /** Submits a task as `wallet` (approving the shortfall) and returns its id. */
   submitTask(wallet: Wallet, params: TaskParams): Promise<bigint>
