@@ -44,6 +44,7 @@ export class Session {
       clients: params.clients,
       providerStake: params.providerStake,
       sourceMaxRuntimeSec: params.sourceMaxRuntimeSec,
+      failureFeeBps: params.failureFeeBps,
     }
     if (accountsNeeded(shape) > CHAIN_ACCOUNTS) {
       throw new RangeError(

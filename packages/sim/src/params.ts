@@ -32,6 +32,12 @@ export interface SimParams {
   // ─── Work and money off chain ───
   /** The source's runtime limit (`maxRuntimeSec`). */
   sourceMaxRuntimeSec: number
+  /**
+   * The source's failure fee (`failureFeeBps`, 0..10000): what a run handed in as a failure (non-zero exit,
+   * timeout at the runtime limit, out of memory, output over the cap) is paid on a fixed-price task, in bps of
+   * its price. A metered task pays a failed run for the runtime it used.
+   */
+  failureFeeBps: number
   /** A task's real runtime is drawn in [runtimeMin, runtimeMax] × the source's limit. */
   runtimeMin: number
   runtimeMax: number
@@ -96,6 +102,7 @@ export const defaultParams: SimParams = {
   duplicateInputShare: 0,
   deadlineSec: 6 * 3600,
   sourceMaxRuntimeSec: 3600,
+  failureFeeBps: 2_500,
   runtimeMin: 0.2,
   runtimeMax: 0.8,
   pricePerGpuHour: 3,
@@ -134,6 +141,7 @@ const integral = new Set<keyof SimParams>([
   'gateMinSuccessBps',
   'deadlineSec',
   'sourceMaxRuntimeSec',
+  'failureFeeBps',
   'protocolFeeBps',
   'stakerShareBps',
   'collateralBps',
@@ -170,6 +178,7 @@ export function resolveParams(overrides: Readonly<Record<string, number>> = {}):
   if (params.providers < 3)
     throw new SimParamError('providers must be at least 3 (tasks have up to 3 replicas)')
   if (params.k2Share + params.k3Share > 1) throw new SimParamError('k2Share + k3Share must be at most 1')
+  if (params.failureFeeBps > 10_000) throw new SimParamError('failureFeeBps must be at most 10000')
   if (params.runtimeMin > params.runtimeMax) throw new SimParamError('runtimeMin must not exceed runtimeMax')
   if (params.colluderStake > SPARE_ACCOUNT_GRID || params.colluderStake < 100) {
     throw new SimParamError(

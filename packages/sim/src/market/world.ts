@@ -29,7 +29,10 @@ const PROVIDER_SPARE_GRID = 1_000
 export const SPARE_ACCOUNTS = 3
 
 /** The parameters a world's set-up depends on: a change of any of them needs a new set-up. */
-export type WorldShape = Pick<SimParams, 'providers' | 'clients' | 'providerStake' | 'sourceMaxRuntimeSec'>
+export type WorldShape = Pick<
+  SimParams,
+  'providers' | 'clients' | 'providerStake' | 'sourceMaxRuntimeSec' | 'failureFeeBps'
+>
 
 export interface World {
   chain: Chain
@@ -80,8 +83,10 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
         maxRuntimeSec: shape.sourceMaxRuntimeSec,
         deterministic: true,
       },
-      0,
-      0,
+      0, // creatorFeeBps
+      0, // predecessor
+      shape.failureFeeBps,
+      0, // no validator: audits re-run the workload
     ],
   })
   const sourceId = Number(
