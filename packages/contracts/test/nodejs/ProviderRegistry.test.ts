@@ -25,6 +25,7 @@ const NO_REPUTATION = {
   outvoted: 0,
   totalRuntimeSec: 0n,
   slashedAmount: 0n,
+  failedRuns: 0,
 }
 
 /** Approves and stakes `amount` as `wallet`. */
@@ -129,7 +130,8 @@ describe('ProviderRegistry', () => {
         reputation: NO_REPUTATION,
       })
       assert.deepEqual(await providers.read.getReputation([alice.account.address]), NO_REPUTATION)
-      assert.equal(await providers.read.successBps([alice.account.address]), 10_000)
+      // No finished slot: no record (0), not a perfect one.
+      assert.equal(await providers.read.successBps([alice.account.address]), 0)
     })
 
     it('accepts a profile CID of 128 bytes', async () => {
@@ -426,9 +428,11 @@ describe('ProviderRegistry', () => {
         const account = caller.account
         const calls = [
           () => providers.write.recordClaim([target, 1, NO_EXTRA_REQUIREMENTS, 0, 0], { account }),
-          () => providers.write.recordCompletion([target, 10], { account }),
+          () => providers.write.recordCompletion([target, 10, false], { account }),
+          () => providers.write.recordCompletion([target, 10, true], { account }),
           () => providers.write.recordFailure([target, false, 1n], { account }),
-          () => providers.write.recordOverturned([target, 1n], { account }),
+          () => providers.write.recordOverturned([target, 1n, false], { account }),
+          () => providers.write.recordOverturned([target, 1n, true], { account }),
         ]
         for (const call of calls) {
           await viem.assertions.revertWithCustomErrorWithArgs(
@@ -450,17 +454,18 @@ describe('ProviderRegistry', () => {
       await gf.registerProvider(alice, { sourceIds: [sourceId] })
       const market = await impersonateMarket(gf)
 
-      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 10_000, 0], {
-        account: market,
-      })
       await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], {
         account: market,
       })
       await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], {
         account: market,
       })
-      await providers.write.recordCompletion([provider, 120], { account: market })
-      await providers.write.recordCompletion([provider, 30], { account: market })
+      await providers.write.recordCompletion([provider, 120, false], { account: market })
+      await providers.write.recordCompletion([provider, 30, false], { account: market })
+      // Two completions and nothing else: a perfect record passes the highest gate.
+      await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 10_000, 2], {
+        account: market,
+      })
       await providers.write.recordFailure([provider, false, grid(5)], { account: market })
       await providers.write.recordFailure([provider, true, grid(2)], { account: market })
       const reputation = {
@@ -470,6 +475,7 @@ describe('ProviderRegistry', () => {
         outvoted: 1,
         totalRuntimeSec: 150n,
         slashedAmount: grid(7),
+        failedRuns: 0,
       }
       assert.deepEqual(await providers.read.getReputation([provider]), reputation)
       assert.deepEqual((await providers.read.getProvider([provider])).reputation, reputation)
@@ -479,14 +485,81 @@ describe('ProviderRegistry', () => {
       assert.equal(await providers.read.successBps([provider]), 4_000) // 2 / 5
 
       // An audit overturns a result counted as completed: it counts as outvoted instead, and its slash is added.
-      await providers.write.recordOverturned([provider, grid(3)], { account: market })
+      await providers.write.recordOverturned([provider, grid(3), false], { account: market })
       const overturned = await providers.read.getReputation([provider])
       assert.equal(overturned.completed, 1)
+      assert.equal(overturned.failedRuns, 0)
       assert.equal(overturned.outvoted, 2)
       assert.equal(overturned.failed, 2)
       assert.equal(overturned.claimed, 3)
       assert.equal(overturned.slashedAmount, grid(10))
       assert.equal(await providers.read.successBps([provider]), 2_000) // 1 / 5
+      await networkHelpers.stopImpersonatingAccount(market)
+    })
+
+    it('a failed run counts in failedRuns, not completed, and does not lower successBps', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers } = gf
+      const alice = gf.providerWallets[0]!
+      const provider = alice.account.address
+      await gf.registerProvider(alice)
+      const market = await impersonateMarket(gf)
+
+      // Only failed runs: still no record.
+      await providers.write.recordCompletion([provider, 40, true], { account: market })
+      assert.deepEqual(await providers.read.getReputation([provider]), {
+        ...NO_REPUTATION,
+        totalRuntimeSec: 40n,
+        failedRuns: 1,
+      })
+      assert.equal(await providers.read.successBps([provider]), 0)
+
+      await providers.write.recordCompletion([provider, 100, false], { account: market })
+      await providers.write.recordFailure([provider, false, 0n], { account: market })
+      assert.equal(await providers.read.successBps([provider]), 5_000) // 1 / (1 + 1)
+      await providers.write.recordCompletion([provider, 7, true], { account: market })
+      await providers.write.recordCompletion([provider, 3, true], { account: market })
+      assert.deepEqual(await providers.read.getReputation([provider]), {
+        ...NO_REPUTATION,
+        completed: 1,
+        failed: 1,
+        totalRuntimeSec: 150n,
+        failedRuns: 3,
+      })
+      assert.equal(await providers.read.successBps([provider]), 5_000, 'failed runs do not count against it')
+      await networkHelpers.stopImpersonatingAccount(market)
+    })
+
+    it('recordOverturned of a failed run turns it into outvoted, leaving completed alone', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers } = gf
+      const alice = gf.providerWallets[0]!
+      const provider = alice.account.address
+      await gf.registerProvider(alice)
+      const market = await impersonateMarket(gf)
+
+      await providers.write.recordCompletion([provider, 60, false], { account: market })
+      await providers.write.recordCompletion([provider, 30, true], { account: market })
+      assert.equal(await providers.read.successBps([provider]), 10_000) // 1 / 1
+      await providers.write.recordOverturned([provider, grid(4), true], { account: market })
+      assert.deepEqual(await providers.read.getReputation([provider]), {
+        ...NO_REPUTATION,
+        completed: 1,
+        outvoted: 1,
+        totalRuntimeSec: 90n,
+        slashedAmount: grid(4),
+        failedRuns: 0,
+      })
+      assert.equal(await providers.read.successBps([provider]), 5_000) // 1 / (1 + 1)
+
+      // The completed result overturned in turn: no success left.
+      await providers.write.recordOverturned([provider, grid(1), false], { account: market })
+      const reputation = await providers.read.getReputation([provider])
+      assert.equal(reputation.completed, 0)
+      assert.equal(reputation.outvoted, 2)
+      assert.equal(reputation.failedRuns, 0)
+      assert.equal(reputation.slashedAmount, grid(5))
+      assert.equal(await providers.read.successBps([provider]), 0)
       await networkHelpers.stopImpersonatingAccount(market)
     })
 
@@ -544,15 +617,24 @@ describe('ProviderRegistry', () => {
         minVramMiB: DEFAULT_CAPABILITIES.vramMiB,
         minComputeCapability: DEFAULT_CAPABILITIES.computeCapability,
       }
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        claim(exact, 0, 1),
-        providers,
-        'ProviderRegistryReputationTooLow',
-        [provider, 0, 10_000],
-      )
-      await claim(exact, 10_000, 0)
+      // A fresh provider has no record: it fails any gate (successBps 0), and passes only a task without one.
+      for (const [minSuccessBps, minCompleted] of [
+        [0, 1],
+        [1, 0],
+        [10_000, 0],
+      ] as const) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          claim(exact, minSuccessBps, minCompleted),
+          providers,
+          'ProviderRegistryReputationTooLow',
+          [provider, 0, 0],
+        )
+      }
+      await claim(exact, 0, 0)
 
-      await providers.write.recordCompletion([provider, 1], { account: market })
+      // One completion: a perfect record passes the highest gate.
+      await providers.write.recordCompletion([provider, 1, false], { account: market })
+      await claim(exact, 10_000, 1)
       await providers.write.recordFailure([provider, false, 0n], { account: market })
       await viem.assertions.revertWithCustomErrorWithArgs(
         claim(exact, 5_001, 1),
@@ -561,7 +643,7 @@ describe('ProviderRegistry', () => {
         [provider, 1, 5_000],
       )
       await claim(exact, 5_000, 1)
-      assert.equal((await providers.read.getReputation([provider])).claimed, 2)
+      assert.equal((await providers.read.getReputation([provider])).claimed, 3)
       // Other providers are unaffected.
       assert.deepEqual(await providers.read.getReputation([bob.account.address]), NO_REPUTATION)
       await networkHelpers.stopImpersonatingAccount(market)
@@ -598,6 +680,7 @@ describe('ProviderRegistry', () => {
         outvoted: 0,
         totalRuntimeSec: 60n,
         slashedAmount: collateral,
+        failedRuns: 0,
       })
       assert.equal(await providers.read.successBps([provider]), 5_000)
 
@@ -612,6 +695,42 @@ describe('ProviderRegistry', () => {
         'ProviderRegistryReputationTooLow',
         [provider, 1, 5_000],
       )
+      await gf.checkInvariants()
+    })
+
+    it('a fresh provider has no record: successBps 0, and a task with minSuccessBps > 0 refuses it', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers, market } = gf
+      const alice = gf.providerWallets[0]!
+      const provider = alice.account.address
+      const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
+      await gf.registerProvider(alice, { sourceIds: [sourceId] })
+      assert.equal(await providers.read.successBps([provider]), 0)
+
+      const gatedTasks: bigint[] = []
+      for (const minSuccessBps of [1, 5_000, 10_000]) {
+        const gated = await gf.submitTask(
+          gf.clients[0]!,
+          await gf.defaultTaskParams(sourceId, { minSuccessBps }),
+        )
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          market.write.claimTask([gated], { account: alice.account }),
+          providers,
+          'ProviderRegistryReputationTooLow',
+          [provider, 0, 0],
+        )
+        gatedTasks.push(gated)
+      }
+      // A task without gates takes it; once it has completed one, the gates let it in.
+      const open = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
+      await market.write.claimTask([open], { account: alice.account })
+      await networkHelpers.time.increase(60)
+      await market.write.submitResult([open, keccak256(toHex('result')), 'bafyresult', 'bafyreceipt', 60], {
+        account: alice.account,
+      })
+      assert.equal(await providers.read.successBps([provider]), 10_000)
+      for (const gated of gatedTasks) await market.write.claimTask([gated], { account: alice.account })
+      assert.equal((await providers.read.getReputation([provider])).claimed, 1 + gatedTasks.length)
       await gf.checkInvariants()
     })
 
