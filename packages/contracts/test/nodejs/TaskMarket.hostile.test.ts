@@ -392,13 +392,14 @@ describe('TaskMarket hostile paths', () => {
 
     it('rejects providers below minCompleted or minSuccessBps', async () => {
       const m = await load()
-      const [alice, bob] = m.provs as [Wallet, Wallet]
+      const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
       const gated = await submitOnSource(m, { minCompleted: 1 })
+      // A fresh account has no record: 0 completed, success 0 (not 100 %).
       await revertWithCustomErrorWithArgs(
         m.market.write.claimTask([gated], { account: alice.account }),
         m.providers,
         'ProviderRegistryReputationTooLow',
-        [alice.account.address, 0, 10_000],
+        [alice.account.address, 0, 0],
       )
       // Alice completes one task and passes the gate: an auditable result counts as soon as it is in, held.
       const warmup = await submitOnSource(m)
@@ -418,6 +419,15 @@ describe('TaskMarket hostile paths', () => {
         'ProviderRegistryReputationTooLow',
         [bob.account.address, 0, 0],
       )
+      // Nor does a fresh account pass a success gate alone.
+      await revertWithCustomErrorWithArgs(
+        m.market.write.claimTask([picky], { account: carol.account }),
+        m.providers,
+        'ProviderRegistryReputationTooLow',
+        [carol.account.address, 0, 0],
+      )
+      // Alice (1 of 1) does.
+      await claim(m, alice, picky)
     })
 
     it('rejects a second claim by the same provider', async () => {

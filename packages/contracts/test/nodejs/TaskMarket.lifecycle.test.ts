@@ -23,6 +23,7 @@ import {
   ledger,
   RECEIPT_CID,
   RESULT_CID,
+  RESULT_DIGEST,
   releaseNotDrawn,
   SlotStatus,
   SOURCE_CREATOR_FEE_BPS,
@@ -198,6 +199,7 @@ describe('TaskMarket lifecycle', () => {
     assert.equal(task.requirements.maxRuntimeSec, SOURCE_MAX_RUNTIME_SEC)
     assert.equal(task.requirements.deterministic, false)
     assert.equal(task.revealDeadline, 0)
+    assert.equal(task.failed, false)
     assert.equal(task.auditBps, 0, 'not auditable')
     const [freeSlot] = await market.read.getSlots([1n])
     assert.equal(freeSlot!.status, SlotStatus.Free)
@@ -242,6 +244,7 @@ describe('TaskMarket lifecycle', () => {
       1n,
       alice.account.address,
       0,
+      RESULT_DIGEST,
       RESULT_CID,
       RECEIPT_CID,
       75,
@@ -257,7 +260,7 @@ describe('TaskMarket lifecycle', () => {
       1n,
       client.account.address,
       TaskStatus.Completed,
-      zeroHash,
+      RESULT_DIGEST,
       grid(40),
       0n,
     ])
@@ -317,6 +320,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       alice.account.address,
       0,
+      digest,
       RESULT_CID,
       RECEIPT_CID,
       75,
@@ -362,7 +366,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      zeroHash,
+      zeroHash, // a held result keeps only its digest's tag: the release names no digest
       grid(40),
       grid(40),
     ])
@@ -489,6 +493,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         alice.account.address,
         0,
+        RESULT_DIGEST,
         RESULT_CID,
         RECEIPT_CID,
         200,
@@ -504,7 +509,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         client.account.address,
         TaskStatus.Completed,
-        zeroHash,
+        RESULT_DIGEST,
         grid(2),
         grid(8),
       ])
@@ -531,6 +536,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         alice.account.address,
         0,
+        RESULT_DIGEST,
         RESULT_CID,
         RECEIPT_CID,
         SOURCE_MAX_RUNTIME_SEC,
@@ -548,7 +554,7 @@ describe('TaskMarket lifecycle', () => {
         submitResult(m, alice, taskId, 5_000),
         m.market,
         'ResultSubmitted',
-        [taskId, alice.account.address, 0, RESULT_CID, RECEIPT_CID, 200],
+        [taskId, alice.account.address, 0, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 200],
       )
       assert.equal((await m.market.read.getSlots([taskId]))[0]!.runtimeSec, 0)
     })
@@ -573,7 +579,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         m.client.account.address,
         TaskStatus.Completed,
-        zeroHash,
+        RESULT_DIGEST,
         grid('0.5'),
         grid('9.5'),
       ])
@@ -591,7 +597,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         m.client.account.address,
         TaskStatus.Completed,
-        zeroHash,
+        RESULT_DIGEST,
         grid(10),
         0n,
       ])
@@ -667,7 +673,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      zeroHash,
+      RESULT_DIGEST,
       grid(30),
       0n,
     ])
