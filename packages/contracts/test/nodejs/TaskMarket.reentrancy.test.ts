@@ -78,15 +78,18 @@ async function deployReentrantSystem(connection: NetworkConnection) {
     await providers.write.register([DEFAULT_CAPABILITIES, DEFAULT_PROFILE_CID], { account: w.account })
   }
   await sources.write.publish(
-    [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0],
+    [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, DEFAULT_SOURCE_REQUIREMENTS, 1_000, 0, 0, 0],
     {
       account: owner.account,
     },
   )
   const sourceId = 1
-  await sources.write.publish([DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0], {
-    account: owner.account,
-  })
+  await sources.write.publish(
+    [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0, 0, 0],
+    {
+      account: owner.account,
+    },
+  )
   const opaqueSourceId = 2
   for (const w of provs) await providers.write.subscribe([[sourceId, opaqueSourceId]], { account: w.account })
 
@@ -231,12 +234,12 @@ async function signPermit(s: System, wallet: System['client'], spender: Address,
 
 /**
  * Submits a task as the client, approving its escrow (2 × maxPayment for a k = 1 task of a deterministic
- * source, whose result is auditable), and returns its id. The default source is the deterministic one.
+ * or validated source, whose result is auditable), and returns its id. The default source is the deterministic one.
  */
 async function submit(s: System, overrides: Partial<TaskParams> = {}) {
   const params = await s.taskParams(overrides)
-  const [, , requirements] = await s.sources.read.getSourceTerms([params.sourceId])
-  const auditable = params.replicas === 1 && requirements.deterministic
+  const terms = await s.sources.read.getSourceTerms([params.sourceId])
+  const auditable = params.replicas === 1 && (terms.requirements.deterministic || terms.validator !== 0)
   const escrow = params.maxPayment * (auditable ? 2n : BigInt(params.replicas))
   await s.token.write.approve([s.market.address, escrow], { account: s.client.account })
   await s.market.write.submitTask([params], { account: s.client.account })
@@ -404,7 +407,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
         encodeFunctionData({
           abi: sources.abi,
           functionName: 'publish',
-          args: [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0],
+          args: [DEFAULT_IMAGE_DIGEST, DEFAULT_METADATA_CID, OPAQUE_REQUIREMENTS, 1_000, 0, 0, 0],
         }),
       ])
       const sourceId = 3
