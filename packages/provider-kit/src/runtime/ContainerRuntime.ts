@@ -103,7 +103,12 @@ export interface RunSpec {
   signal?: AbortSignal | undefined
 }
 
-/** How a run ended. Only `exited` produces a result worth submitting. */
+/**
+ * How a run ended. `exited` with code 0 produces an output; the agent hands in
+ * the workload's own failures (a non-zero exit, a command that does not exist,
+ * `timeout` at the task's limit, `oom` at the source's memory, `outputTooLarge`)
+ * as failure reports, and abandons the rest (see `agent/runFailure.ts`).
+ */
 export type RunOutcome =
   /** The command exited by itself (any exit code). */
   | 'exited'
@@ -115,13 +120,20 @@ export type RunOutcome =
   | 'oom'
   /** Killed because the signal aborted. */
   | 'aborted'
-  /** The container could not be created or started (e.g. a command that does not exist). */
+  /**
+   * The container could not be created or started: the engine's or the host's
+   * trouble, or a command that does not exist in the image or is not executable
+   * (then `exitCode` says which, as a shell would: 127 or 126).
+   */
   | 'failedToStart'
 
 export interface RunResult {
   containerId: string
   outcome: RunOutcome
-  /** Exit code of the command (`undefined` when it was killed or never started). */
+  /**
+   * Exit code of the command (`undefined` when it was killed or never started;
+   * a `failedToStart` whose command cannot run: 127 not found, 126 not executable).
+   */
   exitCode: number | undefined
   startedAt: Date
   finishedAt: Date

@@ -309,11 +309,13 @@ describe('run', () => {
     expect(early).toMatchObject({ outcome: 'aborted', containerId: '' })
   })
 
-  test('an executable that does not exist: failedToStart, with the reason', async () => {
+  test('an executable that does not exist: failedToStart with exit code 127, the reason as its log', async () => {
     const result = await runtime.run(await spec({ command: ['/no/such/executable'] }))
     expect(result.outcome).toBe('failedToStart')
+    expect(result.exitCode).toBe(127)
     expect(result.containerId).not.toBe('')
     expect(result.reason).toMatch(/no such file|not found/i)
+    expect(new TextDecoder().decode(result.logs)).toBe(`${result.reason}\n`)
   })
 
   test('limits Docker would read as "unlimited" are refused before anything is created', async () => {
@@ -325,6 +327,7 @@ describe('run', () => {
   test('GPUs are pinned by DeviceRequests; no NVIDIA runtime here: failedToStart', async () => {
     const result = await runtime.run(await spec({ gpus: ['GPU-abc'] }))
     expect(result.outcome).toBe('failedToStart')
+    expect(result.exitCode).toBeUndefined()
     expect(result.reason).toMatch(/nvidia/i)
     const requests = (await inspect(result)).HostConfig.DeviceRequests
     expect(requests).toEqual([

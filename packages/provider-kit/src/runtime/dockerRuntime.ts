@@ -15,7 +15,7 @@ import {
 import { type Clock, sleep, systemClock } from './clock.js'
 import { demuxLogStream } from './docker/demuxLogStream.js'
 import { dockerClient } from './docker/dockerClient.js'
-import { engineMessage, statusCode } from './docker/engineResponse.js'
+import { commandExitCode, engineMessage, statusCode } from './docker/engineResponse.js'
 import { parseImageReference } from './docker/imageReference.js'
 import { inspectImage, pullImage } from './docker/images.js'
 import { type OneOffRunResult, type OneOffRunSpec, runOneOff } from './docker/runOneOff.js'
@@ -284,17 +284,19 @@ export function dockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime
     // An HTTP answer means the engine refused this container (no such image,
     // executable not found, no NVIDIA runtime…); no answer means no engine.
     if (statusCode(error) === undefined) throw engineError('The Docker engine did not answer', error)
-    return failedToStart(containerId, engineMessage(error), fallbackTime)
+    const message = engineMessage(error)
+    return failedToStart(containerId, message, fallbackTime, commandExitCode(message))
   }
 
-  function failedToStart(containerId: string, reason: string, time: number): RunResult {
+  /** `exitCode`: the command itself cannot run (see {@link RunResult.exitCode}); its reason is its log. */
+  function failedToStart(containerId: string, reason: string, time: number, exitCode?: number): RunResult {
     return {
       containerId,
       outcome: 'failedToStart',
-      exitCode: undefined,
+      exitCode,
       startedAt: new Date(time),
       finishedAt: new Date(time),
-      logs: new Uint8Array(0),
+      logs: exitCode === undefined ? new Uint8Array(0) : new TextEncoder().encode(`${reason}\n`),
       logsTruncated: false,
       reason,
     }

@@ -96,13 +96,14 @@ describe('processRuntime', () => {
     expect(text(literal.logs)).toBe('$(id) ; true\n')
   })
 
-  test('no command, or one that does not exist: failedToStart', async () => {
+  test('no command, or one that does not exist (exit code 127, as a shell says): failedToStart', async () => {
     const none = await runtime.run(await spec({ command: undefined }))
-    expect(none).toMatchObject({ outcome: 'failedToStart', containerId: '' })
+    expect(none).toMatchObject({ outcome: 'failedToStart', containerId: '', exitCode: undefined })
     expect(none.reason).toMatch(/command/)
     const missing = await runtime.run(await spec({ command: ['/no/such/executable'] }))
-    expect(missing.outcome).toBe('failedToStart')
+    expect(missing).toMatchObject({ outcome: 'failedToStart', exitCode: 127 })
     expect(missing.reason).toMatch(/ENOENT/)
+    expect(new TextDecoder().decode(missing.logs)).toBe(`${missing.reason}\n`)
   })
 
   test('killed at the deadline with everything it forked: timeout', async () => {

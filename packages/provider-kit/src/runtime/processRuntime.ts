@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { stat } from 'node:fs/promises'
 import { constants } from 'node:os'
 import { ContainerEngineError } from '../errors.js'
 import { type Logger, silentLogger } from '../logger.js'
@@ -57,16 +58,20 @@ export function processRuntime(options: ProcessRuntimeOptions = {}): ContainerRu
   }
   process.on('exit', killAll)
 
-  const failedToStart = (reason: string, time = clock.now()): RunResult => ({
-    containerId: '',
-    outcome: 'failedToStart',
-    exitCode: undefined,
-    startedAt: new Date(time),
-    finishedAt: new Date(time),
-    logs: new Uint8Array(0),
-    logsTruncated: false,
-    reason,
-  })
+  /** `exitCode`: the command itself cannot run (see {@link RunResult.exitCode}); its reason is its log. */
+  const failedToStart = (reason: string, exitCode?: number): RunResult => {
+    const time = clock.now()
+    return {
+      containerId: '',
+      outcome: 'failedToStart',
+      exitCode,
+      startedAt: new Date(time),
+      finishedAt: new Date(time),
+      logs: exitCode === undefined ? new Uint8Array(0) : new TextEncoder().encode(`${reason}\n`),
+      logsTruncated: false,
+      reason,
+    }
+  }
 
   async function run(spec: RunSpec): Promise<RunResult> {
     const invalid = invalidLimits(spec.limits)
@@ -79,6 +84,11 @@ export function processRuntime(options: ProcessRuntimeOptions = {}): ContainerRu
         "the process runtime needs the source's command: it cannot run an image's entrypoint",
       )
     }
+
+    // spawn says ENOENT for a missing working directory too: the command's 127 below must mean the command.
+    const outputDir = await stat(spec.outputDir).catch(() => undefined)
+    if (!outputDir?.isDirectory())
+      return failedToStart(`the output directory ${spec.outputDir} does not exist`)
 
     const child = spawn(file, args, {
       cwd: spec.outputDir,
@@ -101,7 +111,12 @@ export function processRuntime(options: ProcessRuntimeOptions = {}): ContainerRu
       child.once('error', (error) => resolve(error))
     })
     if (spawned !== undefined || child.pid === undefined) {
-      return failedToStart(`could not start ${file}: ${spawned?.message ?? 'no process id'}`)
+      // As a shell reports it: 127, no such command; 126, not executable.
+      const code = (spawned as NodeJS.ErrnoException | undefined)?.code
+      return failedToStart(
+        `could not start ${file}: ${spawned?.message ?? 'no process id'}`,
+        code === 'ENOENT' ? 127 : code === 'EACCES' ? 126 : undefined,
+      )
     }
     const startedAt = new Date(clock.now())
     const containerId = `process:${child.pid}`
