@@ -14,6 +14,10 @@ export const sourceRegistryHints: RevertHints = {
   SourceRegistryActiveUnchanged: ([sourceId, active]) =>
     `source ${sourceId} is already ${active ? 'active' : 'inactive'}`,
   SourceRegistryZeroAddress: () => 'the new owner must not be the zero address',
+  SourceRegistryFailureFeeTooHigh: ([failureFeeBps]) =>
+    `failureFeeBps ${failureFeeBps} is more than the whole price: pass 0 to 10000 (basis points of a fixed price paid for a failed run)`,
+  SourceRegistryInvalidValidator: ([validator]) =>
+    `source ${validator} cannot validate this source: a validator must be a published, deterministic source whose maxRuntimeSec is no longer than this one's (check it with getSource), or 0 for none`,
 }
 
 /** What to do about each ProviderRegistry error. */

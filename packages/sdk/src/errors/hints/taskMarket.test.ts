@@ -46,5 +46,8 @@ describe('taskMarketHints', () => {
     expect(taskMarketHints.TaskMarketAuditJoinOpen!([7n, 1_800_000_000], { token: gridToken })).toContain(
       '2027-01-15T08:00:00.000Z',
     )
+    expect(taskMarketHints.TaskMarketTimeoutTooEarly!([7n, 3_600, 2_400n], { token: gridToken })).toBe(
+      "a run reported as timed out must have had the whole runtime limit since the claim: task 7's limit is 1h and 40m had passed: wait until the limit is reached (20m more) before handing in the timeout, or report how the run really ended (exited, outOfMemory, outputTooLarge); replicas and auditors: the time from the claim to the commitment is what counts",
+    )
   })
 })

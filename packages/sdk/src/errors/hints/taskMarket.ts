@@ -1,3 +1,4 @@
+import { formatDuration } from '../../utils/duration.js'
 import { amountArg, type RevertHints } from '../contract.js'
 
 /** The contract's `TaskStatus` names, by enum value. */
@@ -43,6 +44,8 @@ export const marketParamBounds = {
 } as const
 
 const time = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString()
+const seconds = (value: unknown) => formatDuration(Number(value))
+const remaining = (limit: unknown, elapsed: unknown) => Math.max(0, Number(limit) - Number(elapsed))
 
 /** What to do about each TaskMarket error (and the Ownable errors of its owner-only functions). */
 export const taskMarketHints: RevertHints = {
@@ -107,6 +110,8 @@ export const taskMarketHints: RevertHints = {
     `the reveal window of task ${taskId} closed at ${time(revealDeadline)}: it can only be finalized now (unrevealed slots are slashed)`,
   TaskMarketRevealStillOpen: ([taskId, revealDeadline]) =>
     `the reveal window of task ${taskId} is open until ${time(revealDeadline)}: finalize after that, or wait for the last reveal to settle it`,
+  TaskMarketTimeoutTooEarly: ([taskId, maxRuntimeSec, elapsed]) =>
+    `a run reported as timed out must have had the whole runtime limit since the claim: task ${taskId}'s limit is ${seconds(maxRuntimeSec)} and ${seconds(elapsed)} had passed: wait until the limit is reached (${seconds(remaining(maxRuntimeSec, elapsed))} more) before handing in the timeout, or report how the run really ended (exited, outOfMemory, outputTooLarge); replicas and auditors: the time from the claim to the commitment is what counts`,
   TaskMarketZeroDigest: () =>
     'the result digest must not be zero: pass the sha2-256 digest of the result CID (resultDigest(cid); submitResult computes it)',
   // Audits.

@@ -1,0 +1,223 @@
+import { type Hex, keccak256, stringToBytes } from 'viem'
+import * as z from 'zod/mini'
+import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
+import { resultCidProblem, resultDigest } from './commitment.js'
+
+/**
+ * Why a run failed, as the market records it (`FailureKind` in the contracts'
+ * `libraries/Results.sol`; this list is its values from 1):
+ * - `exited`: the workload exited with a non-zero code;
+ * - `timedOut`: it was still running at the task's runtime limit;
+ * - `outOfMemory`: it was killed for running out of memory;
+ * - `outputTooLarge`: its output was over the size cap.
+ */
+export const failureKinds = ['exited', 'timedOut', 'outOfMemory', 'outputTooLarge'] as const
+
+/** Why a run failed: see {@link failureKinds}. */
+export type FailureKind = (typeof failureKinds)[number]
+
+/**
+ * A failed run: a provider hands it in as the result, with the run's logs as
+ * the result CID. It is never slashed, is paid the source's failure terms and
+ * is audited like an output. `exitCode` (0 to 255) belongs to `exited` only.
+ */
+export type Failure = { kind: FailureKind; exitCode?: number }
+
+/**
+ * What an auditor of a source with a validator reveals: `passed` when the
+ * validator exited 0 on the task's input and the provider's result, otherwise
+ * `rejected`.
+ */
+export type Validation = 'passed' | 'rejected'
+
+/** The low 8 bytes of every failure digest: "gf:fail" and a zero byte (the contract's FAILURE_MARK). */
+const failureMark = '67663a6661696c00'
+/** Bytes 2 to 23 of a failure digest. */
+const zeros = '00'.repeat(22)
+
+const byte = (value: number) => value.toString(16).padStart(2, '0')
+
+/** A {@link Failure} (zod/mini): `exitCode` is required for `exited` and refused for the other kinds. */
+export const failureSchema = /* @__PURE__ */ z
+  .object({
+    kind: z.enum(failureKinds, {
+      error: `expected one of ${failureKinds.map((kind) => `'${kind}'`).join(', ')}`,
+    }),
+    exitCode: z.optional(s.uint(8)),
+  })
+  .check(
+    z.superRefine((failure, context) => {
+      const { kind, exitCode } = failure
+      if (kind === 'exited' && exitCode === undefined) {
+        context.issues.push({
+          code: 'custom',
+          message: "an 'exited' failure needs the workload's exit code (0 to 255)",
+          path: ['exitCode'],
+          input: exitCode,
+        })
+      } else if (kind !== 'exited' && exitCode !== undefined) {
+        context.issues.push({
+          code: 'custom',
+          message: `only an 'exited' failure has an exit code: leave it out for '${kind}'`,
+          path: ['exitCode'],
+          input: exitCode,
+        })
+      }
+    }),
+  )
+
+export type FailureDigestErrorType = InvalidParametersErrorType
+
+/**
+ * The digest of a failed run, as the market reads it: the kind in byte 0, the
+ * exit code in byte 1, zeros, then `0x67663a6661696c00` ("gf:fail\0") in the
+ * last 8 bytes. Every honest run that fails the same way hands in the same
+ * digest, so failures are compared and audited like outputs.
+ *
+ * @throws {InvalidParametersError} when the kind is unknown, or `exitCode` is
+ *   missing for `exited`, given for another kind, or not 0 to 255.
+ *
+ * @example
+ * import { failureDigest } from '@gridforge/sdk'
+ *
+ * failureDigest({ kind: 'exited', exitCode: 2 })
+ * // '0x01020000000000000000000000000000000000000000000067663a6661696c00'
+ * failureDigest({ kind: 'outOfMemory' })
+ * // '0x03000000000000000000000000000000000000000000000067663a6661696c00'
+ */
+export function failureDigest(failure: Failure): Hex {
+  const { kind, exitCode } = validate('failureDigest', failureSchema, failure)
+  return `0x${byte(failureKinds.indexOf(kind) + 1)}${byte(exitCode ?? 0)}${zeros}${failureMark}`
+}
+
+/**
+ * The failure a digest reports, or `undefined` for any other digest (an
+ * output's, a validation's): the exact inverse of {@link failureDigest}.
+ *
+ * @example
+ * import { failureDigest, parseFailure, resultDigest } from '@gridforge/sdk'
+ *
+ * parseFailure(failureDigest({ kind: 'exited', exitCode: 2 })) // { kind: 'exited', exitCode: 2 }
+ * parseFailure(resultDigest(outputCid)) // undefined
+ */
+export function parseFailure(digest: Hex): Failure | undefined {
+  if (typeof digest !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(digest)) return undefined
+  const hex = digest.toLowerCase()
+  if (hex.slice(6) !== zeros + failureMark) return undefined
+  const kind = failureKinds[Number.parseInt(hex.slice(2, 4), 16) - 1]
+  const exitCode = Number.parseInt(hex.slice(4, 6), 16)
+  if (kind === 'exited') return { kind, exitCode }
+  // The exit code belongs to `exited` alone: another kind with one is not a digest failureDigest makes.
+  return kind === undefined || exitCode !== 0 ? undefined : { kind }
+}
+
+/**
+ * What an auditor of a source with a validator reveals as its result digest:
+ * `keccak256("gridforge.validation.passed")` when the validator passed the
+ * provider's result (the contract's VALIDATION_PASSED: it upholds the result),
+ * `keccak256("gridforge.validation.rejected")` when it did not.
+ *
+ * @example
+ * import { validationDigest } from '@gridforge/sdk'
+ *
+ * validationDigest(true) // keccak256(toBytes('gridforge.validation.passed'))
+ */
+export function validationDigest(passed: boolean): Hex {
+  return keccak256(stringToBytes(passed ? 'gridforge.validation.passed' : 'gridforge.validation.rejected'))
+}
+
+/**
+ * A failure in a few words, e.g. `exited with code 2`, `timed out at the
+ * runtime limit`.
+ *
+ * @example
+ * import { formatFailure } from '@gridforge/sdk'
+ *
+ * formatFailure({ kind: 'exited', exitCode: 2 }) // 'exited with code 2'
+ */
+export function formatFailure(failure: Failure): string {
+  switch (failure.kind) {
+    case 'exited':
+      return `exited with code ${failure.exitCode ?? '?'}`
+    case 'timedOut':
+      return 'timed out at the runtime limit'
+    case 'outOfMemory':
+      return 'ran out of memory'
+    case 'outputTooLarge':
+      return 'wrote more output than the size cap'
+  }
+}
+
+/**
+ * The failure of a held result from its tag (the first 5 bytes of its digest,
+ * all the market keeps): only meaningful when the task says its result failed.
+ * @internal
+ */
+export function failureOfTag(tag: Hex): Failure | undefined {
+  return /^0x[0-9a-fA-F]{10}$/.test(tag) && tag.slice(6) === '000000'
+    ? parseFailure(`${tag.slice(0, 6)}${zeros}${failureMark}` as Hex)
+    : undefined
+}
+
+/** The parameters that say what a result is: an output (the default), a failure or a validation. */
+export interface ReportedResultParameters {
+  result: string
+  failure?: Failure | undefined
+  validation?: Validation | undefined
+}
+
+/** The result digest to hand in for `result` and what it reports. @internal */
+export interface ReportedResult {
+  digest: Hex
+  failure: Failure | undefined
+}
+
+/** The `failure` and `validation` fields of a result-delivering action (zod/mini). @internal */
+export const reportedResultShape = {
+  result: s.cid,
+  failure: /* @__PURE__ */ z.optional(failureSchema),
+  validation: /* @__PURE__ */ z.optional(
+    z.enum(['passed', 'rejected'], { error: "expected 'passed' or 'rejected'" }),
+  ),
+}
+
+/**
+ * The digest of a result that is exactly one of: an output (`result` is its
+ * CID, hashed with sha2-256), a failure (`result` is the run's logs CID, any
+ * CID) or a validation (`result` is the validator's logs CID, any CID).
+ *
+ * @throws {InvalidParametersError} when both `failure` and `validation` are
+ *   given, or an output's CID is not a sha2-256 CIDv1. @internal
+ */
+export function reportedResult(action: string, parameters: ReportedResultParameters): ReportedResult {
+  const { result, failure, validation } = parameters
+  if (failure !== undefined && validation !== undefined) {
+    throw new InvalidParametersError({
+      action,
+      fields: [
+        {
+          path: 'validation',
+          message:
+            'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
+        },
+      ],
+    })
+  }
+  if (failure !== undefined) return { digest: failureDigest(failure), failure }
+  if (validation !== undefined) return { digest: validationDigest(validation === 'passed'), failure: undefined }
+  const problem = resultCidProblem(result)
+  if (problem !== undefined) {
+    throw new InvalidParametersError({
+      action,
+      fields: [
+        {
+          path: 'result',
+          message: `${problem} (an output's CID must be sha2-256; a failed run's logs may have any CID: pass \`failure\`)`,
+        },
+      ],
+    })
+  }
+  return { digest: resultDigest(result), failure: undefined }
+}
