@@ -120,7 +120,9 @@ async function publish(deterministic: boolean) {
           deterministic,
         },
         1_000,
-        0,
+        0, // no predecessor
+        0, // failure fee
+        0, // no validator
       ],
       { account: creator.account },
     ),
