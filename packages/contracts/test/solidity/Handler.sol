@@ -506,7 +506,9 @@ contract Handler is TestBase {
             CID,
             Fixture.requirements(maxRuntimeSec, deterministic),
             creatorFeeBps,
-            0
+            0, // no predecessor
+            0, // failureFeeBps
+            0 // no validator
         );
         _allSources.push(sourceId);
         sourceOwner[sourceId] = creator;
@@ -930,7 +932,7 @@ contract Handler is TestBase {
                     if (slot != 0 && !outvoted) ++ghostForfeits;
                 }
             } else if (topic == ITaskMarket.ResultSubmitted.selector) {
-                (,,, uint32 runtime) = abi.decode(log.data, (uint8, string, string, uint32));
+                (,,,, uint32 runtime) = abi.decode(log.data, (uint8, bytes32, string, string, uint32));
                 _ghost[taskId].runtime = runtime;
             } else if (topic == ITaskMarket.TaskSubmitted.selector) {
                 (, uint256 escrow) = abi.decode(log.data, (string, uint256));

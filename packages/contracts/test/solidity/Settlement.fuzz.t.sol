@@ -89,7 +89,7 @@ contract SettlementFuzzTest is TestBase {
     function _publish(uint16 creatorFeeBps, bool deterministic) internal returns (uint32 sourceId) {
         vm.prank(CREATOR);
         sourceId = sources.publish(
-            keccak256("image"), CID, Fixture.requirements(MAX_RUNTIME, deterministic), creatorFeeBps, 0
+            keccak256("image"), CID, Fixture.requirements(MAX_RUNTIME, deterministic), creatorFeeBps, 0, 0, 0
         );
         sourceId_ = sourceId;
         uint32[] memory ids = new uint32[](1);
