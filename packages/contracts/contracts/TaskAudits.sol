@@ -168,6 +168,42 @@ contract TaskAudits is TaskMarketBase {
         _advanceAudit(_tasks[taskId], taskId, _audits[taskId]);
     }
 
+    /// @notice The last reveal, or finalizeTask after the reveal window, of a task with k > 1 replicas. Results that
+    /// agree settle: a strict majority (at least 2) is paid, replicas that did not reveal are slashed. Results that
+    /// differ open a dispute: auditors drawn by the protocol re-run the task, and whoever revealed a result they do
+    /// not confirm pays. No veto is free, and an honest minority is never slashed by a majority (one operator's
+    /// accounts, perhaps) without that check. With k = 7 no slot is left for an auditor: a strict majority wins.
+    function settleReplicas(uint256 taskId) external onlyDelegated {
+        TaskData storage t = _tasks[taskId];
+        uint8 replicas = t.replicas;
+        (bytes32 winner, uint8 winners, uint8 revealedMask, bool split) = _tally(taskId, replicas);
+        if (split && replicas < AUDIT_SLOTS) return _openDispute(t, taskId, replicas, revealedMask);
+
+        TaskStatus status = winners != 0 ? TaskStatus.Completed : TaskStatus.Failed;
+        t.status = status;
+        Settlement memory s;
+        // Every winner is paid for the same runtime, the winners' (lower) median: one replica alone cannot
+        // raise the bill of a metered task.
+        uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas);
+        // Replicas that agree on a failure are paid the source's failure terms.
+        bool failed = failureOf(winner) != FailureKind.None;
+        if (failed) t.flags |= FAILED;
+        for (uint8 i; i < replicas; ++i) {
+            address provider = _claims[taskId][i].provider;
+            uint8 bit = uint8(1 << i);
+            if (revealedMask & bit == 0) {
+                _slash(s, t, taskId, i, provider, false);
+            } else if (winners == 0) {
+                _stakingContract().unlock(provider, t.collateral);
+            } else if (winners & bit != 0) {
+                _payReplica(s, t, taskId, i, provider, _payment(t, runtime, failed), runtime, true, failed);
+            } else {
+                _slash(s, t, taskId, i, provider, true);
+            }
+        }
+        _settle(s, t, taskId, status, winner);
+    }
+
     /// @dev The market's staking contract, read from the market (this code runs as the market).
     function _stakingContract() internal view override returns (IStaking) {
         return IStaking(ITaskMarket(address(this)).staking());
@@ -181,6 +217,52 @@ contract TaskAudits is TaskMarketBase {
     /// @dev The market's provider registry, read from the market.
     function _registry() internal view override returns (IProviderRegistry) {
         return IProviderRegistry(ITaskMarket(address(this)).providers());
+    }
+
+    /// @dev Replicas that did not reveal forfeit now (what they lose pays the auditors); the revealed results wait
+    /// for the auditors of slots k.. (round 1: one auditor).
+    function _openDispute(TaskData storage t, uint256 taskId, uint8 replicas, uint8 revealedMask) private {
+        AuditData storage a = _audits[taskId];
+        uint256 slashed;
+        for (uint8 i; i < replicas; ++i) {
+            if (revealedMask & (1 << i) == 0) slashed += _slashToPot(t, taskId, i, false);
+        }
+        a.slashed = slashed;
+        t.status = TaskStatus.Auditing;
+        emit ITaskMarket.AuditDrawn(taskId, true);
+        _openRound(t, taskId, a, 1, replicas, 1);
+    }
+
+    /// @dev The revealed results of replicas 0..k-1: the digest revealed by a strict majority of k (and at least 2),
+    /// the mask of slots that revealed it (0 without a majority), the mask of slots that revealed, and whether
+    /// revealed results differ. At most 7 × 7 comparisons.
+    function _tally(uint256 taskId, uint8 replicas)
+        private
+        view
+        returns (bytes32 winner, uint8 winners, uint8 revealedMask, bool split)
+    {
+        bytes32[7] memory digest;
+        for (uint8 i; i < replicas; ++i) {
+            if (_claims[taskId][i].status == SlotStatus.Submitted) {
+                revealedMask |= uint8(1 << i);
+                digest[i] = _commitments[taskId][i];
+            }
+        }
+        for (uint8 i; i < replicas; ++i) {
+            if (revealedMask & (1 << i) == 0) continue;
+            uint8 agreeing;
+            uint256 count;
+            for (uint8 j; j < replicas; ++j) {
+                if (revealedMask & (1 << j) == 0) continue;
+                if (digest[j] == digest[i]) {
+                    agreeing |= uint8(1 << j);
+                    ++count;
+                } else {
+                    split = true;
+                }
+            }
+            if (count * 2 > replicas && count >= 2) (winner, winners) = (digest[i], agreeing);
+        }
     }
 
     /// @dev Opens audit round `round`: `auditors` slots from `firstSlot`, joined until the joining window ends,
@@ -289,12 +371,13 @@ contract TaskAudits is TaskMarketBase {
         uint256 slashed;
         for (uint8 i = a.firstSlot; i < end; ++i) {
             ClaimData storage c = _claims[taskId][i];
-            if (c.provider != address(0) && c.status == status) slashed += _slashAuditor(t, taskId, i, false);
+            if (c.provider != address(0) && c.status == status) slashed += _slashToPot(t, taskId, i, false);
         }
         if (slashed != 0) a.slashed += slashed;
     }
 
-    function _slashAuditor(TaskData storage t, uint256 taskId, uint8 slot, bool outvoted)
+    /// @dev Slashes a slot of an audit (an auditor, or a disputed replica); the amount joins the audit's pot.
+    function _slashToPot(TaskData storage t, uint256 taskId, uint8 slot, bool outvoted)
         internal
         returns (uint256 amount)
     {
@@ -312,39 +395,70 @@ contract TaskAudits is TaskMarketBase {
     }
 
     /// @dev Decides the audit when its auditors agree enough; otherwise opens the next round while slots remain.
-    /// The first auditor reproducing the result upholds it. After a disagreement, only independent
-    /// re-executions count: a result found by at least two auditors and by more than any other decides.
+    /// Round 1's auditor decides alone when it confirms a result (see _confirms). After a disagreement, only
+    /// independent re-executions count: a result found by at least two auditors and by more than any other decides.
     function _closeRound(TaskData storage t, uint256 taskId, AuditData storage a) internal {
         uint8 end = a.firstSlot + a.auditors;
-        uint40 claimed = _claims[taskId][0].claimedAt; // the held result's tag
-        (bytes32 found, uint256 votes, uint256 runnerUp) = _auditTally(taskId, end);
+        (bytes32 found, uint256 votes, uint256 runnerUp) = _auditTally(taskId, t.replicas, end);
         if (a.round == 1) {
             if (_filled(taskId, a) == 0) return _settleAudit(t, taskId, a, AuditVerdict.Lapsed, bytes32(0));
-            if (votes == 1 && _tagOf(found) == claimed) return _settleAudit(t, taskId, a, AuditVerdict.Upheld, found);
+            if (votes == 1 && _confirms(t, taskId, found)) {
+                return _settleAudit(t, taskId, a, AuditVerdict.Upheld, found);
+            }
         } else if (votes >= 2 && votes > runnerUp) {
-            AuditVerdict verdict = _tagOf(found) == claimed ? AuditVerdict.Upheld : AuditVerdict.Overturned;
-            return _settleAudit(t, taskId, a, verdict, found);
+            return _settleAudit(t, taskId, a, _confirmed(t, taskId, found) ? AuditVerdict.Upheld : AuditVerdict.Overturned, found);
         }
         if (end < AUDIT_SLOTS) return _openRound(t, taskId, a, a.round + 1, end, end + 2 <= AUDIT_SLOTS ? 2 : 1);
         _settleAudit(t, taskId, a, AuditVerdict.Unresolved, bytes32(0));
     }
 
-    /// @dev The digest revealed by most auditors (slots 1..end-1), its count and the next best count.
+    /// @dev Whether round 1's auditor, finding `found`, confirms a result: a held k = 1 result whose tag it matches,
+    /// or, in a dispute, a replica's result that its vote makes more found than any other.
+    function _confirms(TaskData storage t, uint256 taskId, bytes32 found) private view returns (bool) {
+        uint8 replicas = t.replicas;
+        if (replicas == 1) return _tagOf(found) == _claims[taskId][0].claimedAt;
+        uint256 votes = 1;
+        uint256 other;
+        for (uint8 i; i < replicas; ++i) {
+            if (_claims[taskId][i].status != SlotStatus.Submitted) continue;
+            bytes32 digest = _commitments[taskId][i];
+            uint256 count;
+            for (uint8 j; j < replicas; ++j) {
+                if (_claims[taskId][j].status == SlotStatus.Submitted && _commitments[taskId][j] == digest) ++count;
+            }
+            if (digest == found) votes = count + 1;
+            else if (count > other) other = count;
+        }
+        return votes > 1 && votes > other;
+    }
+
+    /// @dev Whether the result the auditors found is the one handed in: a held result's tag, or in a dispute the
+    /// result of some replica.
+    function _confirmed(TaskData storage t, uint256 taskId, bytes32 found) private view returns (bool) {
+        uint8 replicas = t.replicas;
+        if (replicas == 1) return _tagOf(found) == _claims[taskId][0].claimedAt;
+        for (uint8 i; i < replicas; ++i) {
+            if (_claims[taskId][i].status == SlotStatus.Submitted && _commitments[taskId][i] == found) return true;
+        }
+        return false;
+    }
+
+    /// @dev The digest revealed by most auditors (slots first..end-1), its count and the next best count.
     /// At most 6 × 6 comparisons.
-    function _auditTally(uint256 taskId, uint8 end)
+    function _auditTally(uint256 taskId, uint8 first, uint8 end)
         internal
         view
         returns (bytes32 found, uint256 votes, uint256 runnerUp)
     {
         bytes32[7] memory digest;
         uint8 revealed;
-        for (uint8 i = 1; i < end; ++i) {
+        for (uint8 i = first; i < end; ++i) {
             if (_claims[taskId][i].status == SlotStatus.Submitted) {
                 revealed |= uint8(1 << i);
                 digest[i] = _commitments[taskId][i];
             }
         }
-        for (uint8 i = 1; i < end; ++i) {
+        for (uint8 i = first; i < end; ++i) {
             if (revealed & (1 << i) == 0) continue;
             uint256 count;
             for (uint8 j = i; j < end; ++j) {
@@ -359,8 +473,9 @@ contract TaskAudits is TaskMarketBase {
         }
     }
 
-    /// @dev Pays and slashes by the verdict. The client pays for the result if it stands and for one auditor;
-    /// the collateral of whoever was wrong pays every other auditor, and what is left of it goes to the client
+    /// @dev Pays and slashes by the verdict. The client pays for the result that stands; for a held k = 1 result it
+    /// also pays one auditor, for a dispute the auditors are paid from what the wrong lose first, then from the
+    /// payments the client had escrowed for the replicas that lost. What is left of the slashes goes to the client
     /// (slashToClientBps) and the treasury.
     function _settleAudit(
         TaskData storage t,
@@ -369,83 +484,170 @@ contract TaskAudits is TaskMarketBase {
         AuditVerdict verdict,
         bytes32 truth
     ) internal {
-        bool stands = verdict == AuditVerdict.Upheld || verdict == AuditVerdict.Lapsed;
-        TaskStatus status = stands ? TaskStatus.Completed : TaskStatus.Failed;
         a.verdict = verdict;
-        t.status = status;
         emit ITaskMarket.AuditResolved(taskId, verdict, truth);
-
         uint8 end = a.firstSlot + a.auditors;
-        uint256 collateral = t.collateral;
-        uint256 slashed = a.slashed;
-        ClaimData[7] storage claims = _claims[taskId];
-        // Auditors who revealed `truth` win; the others who revealed lose, or get their collateral back when
-        // nothing was decided. At most 6.
-        uint8 winners;
-        uint256 count;
-        for (uint8 i = 1; i < end; ++i) {
-            if (claims[i].status != SlotStatus.Submitted) continue;
-            if (verdict == AuditVerdict.Unresolved) {
-                _stakingContract().unlock(claims[i].provider, collateral);
-            } else if (_commitments[taskId][i] == truth) {
-                winners |= uint8(1 << i);
-                ++count;
-            } else {
-                slashed += _slashAuditor(t, taskId, i, true);
-            }
-        }
+        (uint8 winners, uint256 pot) = _judgeAuditors(t, taskId, verdict, truth, end, a.slashed);
 
-        address provider = claims[0].provider;
         Settlement memory s;
-        if (stands) {
-            uint32 runtime = uint32(_runtimes[taskId]);
-            bool failed = t.flags & FAILED != 0;
-            // The completion was recorded when the result came in.
-            _payReplica(s, t, taskId, 0, provider, _payment(t, runtime, failed), runtime, false, failed);
-        } else if (verdict == AuditVerdict.Overturned) {
-            claims[0].status = SlotStatus.Forfeited;
-            emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
-            _registry().recordOverturned(provider, collateral, t.flags & FAILED != 0);
-            _stakingContract().slash(provider, collateral);
-            slashed += collateral;
-        } else {
-            _stakingContract().unlock(provider, collateral);
-        }
+        bool stands;
+        uint256 clientShare;
+        if (t.replicas == 1) (stands, pot, clientShare) = _settleHeld(s, t, taskId, verdict, pot);
+        else (stands, pot, clientShare, truth) = _settleDisputed(s, t, taskId, verdict, truth, pot);
+        TaskStatus status = stands ? TaskStatus.Completed : TaskStatus.Failed;
+        t.status = status;
 
-        if (count != 0) _payAuditors(s, t, taskId, truth, winners, count, end, slashed, stands);
-        uint256 left = slashed - s.fromSlashes;
+        if (winners != 0) {
+            _payAuditors(s, t, taskId, winners, end, pot, clientShare, failureOf(truth) != FailureKind.None);
+        }
+        uint256 left = pot - s.fromSlashes;
         uint256 toClient = left * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
         s.toClient += toClient;
         s.toTreasury += left - toClient;
         _settle(s, t, taskId, status, truth);
     }
 
-    /// @dev Pays the winning auditors alike, for their lower median runtime, within what the client's share (one
-    /// auditor, when the result stands) and the slashes can pay; records what the slashes paid in `s`.
+    /// @dev Auditors (slots k..end-1) who revealed `truth` win; the others who revealed are slashed into the pot,
+    /// or get their collateral back when nothing was decided. Returns the winners' mask and the pot. At most 6.
+    function _judgeAuditors(
+        TaskData storage t,
+        uint256 taskId,
+        AuditVerdict verdict,
+        bytes32 truth,
+        uint8 end,
+        uint256 pot
+    ) private returns (uint8 winners, uint256) {
+        for (uint8 i = t.replicas; i < end; ++i) {
+            ClaimData storage c = _claims[taskId][i];
+            if (c.status != SlotStatus.Submitted) continue;
+            if (verdict == AuditVerdict.Unresolved) _stakingContract().unlock(c.provider, t.collateral);
+            else if (_commitments[taskId][i] == truth) winners |= uint8(1 << i);
+            else pot += _slashToPot(t, taskId, i, true);
+        }
+        return (winners, pot);
+    }
+
+    /// @dev The provider of a held k = 1 result: paid when it stands (upheld, or lapsed), its whole bond slashed into
+    /// the pot when overturned, its bond released when unresolved. When it stands the client pays one auditor too
+    /// (clientShare = max: see _payAuditors).
+    function _settleHeld(Settlement memory s, TaskData storage t, uint256 taskId, AuditVerdict verdict, uint256 pot)
+        private
+        returns (bool stands, uint256, uint256 clientShare)
+    {
+        ClaimData storage c = _claims[taskId][0];
+        address provider = c.provider;
+        uint256 collateral = t.collateral;
+        bool failed = t.flags & FAILED != 0;
+        stands = verdict == AuditVerdict.Upheld || verdict == AuditVerdict.Lapsed;
+        if (stands) {
+            uint32 runtime = uint32(_runtimes[taskId]);
+            // The completion was recorded when the result came in.
+            _payReplica(s, t, taskId, 0, provider, _payment(t, runtime, failed), runtime, false, failed);
+            clientShare = type(uint256).max;
+        } else if (verdict == AuditVerdict.Overturned) {
+            c.status = SlotStatus.Forfeited;
+            emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
+            _registry().recordOverturned(provider, collateral, failed);
+            _stakingContract().slash(provider, collateral);
+            pot += collateral;
+        } else {
+            _stakingContract().unlock(provider, collateral);
+        }
+        return (stands, pot, clientShare);
+    }
+
+    /// @dev The replicas of a dispute. Decided: those that revealed `truth` are paid (their lower median runtime),
+    /// the others that revealed are slashed into the pot. Lapsed (no auditor came): a strict majority, if any, is
+    /// paid and nobody is slashed. Unresolved: nobody is paid or slashed. Returns whether a result stands, the pot,
+    /// what the client's escrow may add to pay the auditors (the payments of the replicas not paid), and the
+    /// result that stands.
+    function _settleDisputed(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        AuditVerdict verdict,
+        bytes32 truth,
+        uint256 pot
+    ) private returns (bool stands, uint256, uint256 clientShare, bytes32) {
+        uint8 replicas = t.replicas;
+        bool decided = verdict == AuditVerdict.Upheld || verdict == AuditVerdict.Overturned;
+        if (verdict == AuditVerdict.Lapsed) (truth,,,) = _tally(taskId, replicas);
+        uint8 winners;
+        for (uint8 i; i < replicas; ++i) {
+            ClaimData storage c = _claims[taskId][i];
+            if (c.status != SlotStatus.Submitted) continue;
+            if (truth != bytes32(0) && _commitments[taskId][i] == truth) winners |= uint8(1 << i);
+            else if (decided) pot += _slashToPot(t, taskId, i, true);
+            else _stakingContract().unlock(c.provider, t.collateral);
+        }
+        if (winners == 0) return (false, pot, 0, truth);
+
+        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, replicas);
+        bool failed = failureOf(truth) != FailureKind.None;
+        if (failed) t.flags |= FAILED;
+        uint256 payment = _payment(t, runtime, failed);
+        _payWinners(s, t, taskId, winners, replicas, payment, runtime, failed);
+        clientShare = uint256(t.maxPayment) * replicas - payment * _count(winners);
+        return (true, pot, clientShare, truth);
+    }
+
+    /// @dev Pays the winning auditors alike, for their lower median runtime, within what the pot and the client's
+    /// share can pay; records what the pot paid in `s`. A held k = 1 result (clientShare = max when it stands): the
+    /// client pays one auditor, before the pot. A dispute: the pot first, then up to clientShare from the escrow.
+    /// Auditors who found a failure are paid for a failed run (`failed`); the rest for the work they checked.
     function _payAuditors(
         Settlement memory s,
         TaskData storage t,
         uint256 taskId,
-        bytes32 truth,
         uint8 winners,
-        uint256 count,
         uint8 end,
-        uint256 slashed,
-        bool stands
+        uint256 pot,
+        uint256 clientShare,
+        bool failed
     ) private {
         uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end);
-        // Auditors who found the same failure are paid for a failed run; the rest for the work they checked.
-        bool failed = failureOf(truth) != FailureKind.None;
-        uint256 each = _payment(t, runtime, failed);
-        uint256 fromClient = stands ? each : 0;
-        if (each * count > slashed + fromClient) each = (slashed + fromClient) / count;
-        if (each * count < fromClient) fromClient = each * count;
-        for (uint8 i = 1; i < end; ++i) {
+        uint256 count = _count(winners);
+        (uint256 each, uint256 fromClient) =
+            _auditorPay(_payment(t, runtime, failed), count, pot, clientShare, t.replicas == 1);
+        s.fromSlashes = each * count - fromClient;
+        _payWinners(s, t, taskId, winners, end, each, runtime, failed);
+    }
+
+    /// @dev Pays `each` to every slot of `winners` below `end`, counting the completion (or failed run) of each.
+    function _payWinners(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 winners,
+        uint8 end,
+        uint256 each,
+        uint32 runtime,
+        bool failed
+    ) private {
+        for (uint8 i; i < end; ++i) {
             if (winners & (1 << i) != 0) {
                 _payReplica(s, t, taskId, i, _claims[taskId][i].provider, each, runtime, true, failed);
             }
         }
-        s.fromSlashes = each * count - fromClient;
+    }
+
+    /// @dev The number of bits set in `mask`.
+    function _count(uint8 mask) private pure returns (uint256 count) {
+        for (; mask != 0; mask &= mask - 1) ++count;
+    }
+
+    /// @dev Each winning auditor's pay (`each` at most) and the part of it all the client pays.
+    function _auditorPay(uint256 each, uint256 count, uint256 pot, uint256 clientShare, bool clientFirst)
+        private
+        pure
+        returns (uint256, uint256 fromClient)
+    {
+        if (clientFirst && clientShare > each) clientShare = each;
+        if (each * count > pot + clientShare) each = (pot + clientShare) / count;
+        uint256 total = each * count;
+        if (clientFirst) fromClient = total < clientShare ? total : clientShare;
+        else if (total > pot) fromClient = total - pot;
+        return (each, fromClient);
     }
 
     /// @dev The caller's slot in the audit's current round. At most 2 iterations.

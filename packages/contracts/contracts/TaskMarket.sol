@@ -13,7 +13,7 @@ import {TaskAudits} from "./TaskAudits.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements, SourceTerms} from "./interfaces/ISourceRegistry.sol";
-import {FailureKind, VALIDATION_PASSED, failureOf} from "./libraries/Results.sol";
+import {VALIDATION_PASSED} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {
     Audit,
@@ -313,7 +313,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         uint8 revealed = t.revealed + 1;
         t.revealed = revealed;
         emit ResultRevealed(taskId, msg.sender, slot, resultDigest, resultCID, receiptCID, runtime);
-        if (revealed == t.replicas) _finalizeConsensus(t, taskId);
+        if (revealed == t.replicas) _delegate(abi.encodeCall(TaskAudits.settleReplicas, (taskId)));
     }
 
     // ─── Permissionless exits ───
@@ -350,7 +350,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         }
         if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
         if (block.timestamp <= t.revealDeadline) revert TaskMarketRevealStillOpen(taskId, t.revealDeadline);
-        _finalizeConsensus(t, taskId);
+        _delegate(abi.encodeCall(TaskAudits.settleReplicas, (taskId)));
     }
 
     /// @inheritdoc ITaskMarket
@@ -648,88 +648,6 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
     }
 
     // ─── Internals: settlement ───
-
-    /// @dev Slashes one claim's whole collateral into `s`: part to the client, the rest to the treasury.
-    function _slash(
-        Settlement memory s,
-        TaskData storage t,
-        uint256 taskId,
-        uint8 slot,
-        address provider,
-        bool outvoted
-    ) private {
-        uint256 collateral = t.collateral;
-        // Outvoted: the whole collateral. A no-show: what a task without audits locks; the rest is released.
-        uint256 amount = outvoted ? collateral : _noShowSlash(t);
-        if (amount != collateral) _staking.unlock(provider, collateral - amount);
-        uint256 toClient = amount * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
-        s.toClient += toClient;
-        s.toTreasury += amount - toClient;
-        emit ProviderSlashed(taskId, provider, slot, amount, toClient, outvoted);
-        _providers.recordFailure(provider, outvoted, amount);
-        // Staking sends the slashed tokens here; they are counted in the ledger by the caller.
-        if (amount != 0) _staking.slash(provider, amount);
-    }
-
-    /// @dev Settles a consensus task once reveals are in or the window closed.
-    function _finalizeConsensus(TaskData storage t, uint256 taskId) private {
-        uint8 replicas = t.replicas;
-        (bytes32 winner, uint8 winners, uint8 revealedMask) = _tally(taskId, replicas);
-        TaskStatus status = winners != 0 ? TaskStatus.Completed : TaskStatus.Failed;
-        t.status = status;
-
-        Settlement memory s;
-        // Every winner is paid for the same runtime, the winners' (lower) median: one replica alone cannot
-        // raise the bill of a metered task.
-        uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas);
-        // Replicas that agree on a failure are paid the source's failure terms.
-        bool failed = failureOf(winner) != FailureKind.None;
-        if (failed) t.flags |= FAILED;
-        for (uint8 i; i < replicas; ++i) {
-            address provider = _claims[taskId][i].provider;
-            uint8 bit = uint8(1 << i);
-            if (revealedMask & bit == 0) {
-                _slash(s, t, taskId, i, provider, false);
-            } else if (winners == 0) {
-                _staking.unlock(provider, t.collateral);
-            } else if (winners & bit != 0) {
-                _payReplica(s, t, taskId, i, provider, _payment(t, runtime, failed), runtime, true, failed);
-            } else {
-                _slash(s, t, taskId, i, provider, true);
-            }
-        }
-        _settle(s, t, taskId, status, winner);
-    }
-
-    /// @dev A digest revealed by a strict majority of k (and at least 2) wins. Returns the winning digest
-    /// and the mask of slots that revealed it (0 without a majority), and the mask of slots that revealed.
-    /// At most 7 × 7 comparisons.
-    function _tally(uint256 taskId, uint8 replicas)
-        private
-        view
-        returns (bytes32 winner, uint8 winners, uint8 revealedMask)
-    {
-        bytes32[7] memory digest;
-        for (uint8 i; i < replicas; ++i) {
-            if (_claims[taskId][i].status == SlotStatus.Submitted) {
-                revealedMask |= uint8(1 << i);
-                digest[i] = _commitments[taskId][i];
-            }
-        }
-        for (uint8 i; i < replicas; ++i) {
-            if (revealedMask & (1 << i) == 0) continue;
-            uint8 agreeing;
-            uint256 count;
-            for (uint8 j = i; j < replicas; ++j) {
-                if (revealedMask & (1 << j) != 0 && digest[j] == digest[i]) {
-                    agreeing |= uint8(1 << j);
-                    ++count;
-                }
-            }
-            if (count * 2 > replicas && count >= 2) return (digest[i], agreeing, revealedMask);
-        }
-        return (bytes32(0), 0, revealedMask);
-    }
 
     // ─── Internals: audits ───
 

@@ -219,6 +219,28 @@ abstract contract TaskMarketBase {
         if (record) _registry().recordCompletion(provider, runtime, failed);
     }
 
+    /// @dev Slashes one claim's collateral into `s`: part to the client, the rest to the treasury. Outvoted: the
+    /// whole collateral. A no-show: what a task without audits locks (see _noShowSlash); the rest is released.
+    function _slash(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        uint8 slot,
+        address provider,
+        bool outvoted
+    ) internal {
+        uint256 collateral = t.collateral;
+        uint256 amount = outvoted ? collateral : _noShowSlash(t);
+        if (amount != collateral) _stakingContract().unlock(provider, collateral - amount);
+        uint256 toClient = amount * _paramsAt[t.paramsVersion].slashToClientBps / BPS;
+        s.toClient += toClient;
+        s.toTreasury += amount - toClient;
+        emit ITaskMarket.ProviderSlashed(taskId, provider, slot, amount, toClient, outvoted);
+        _registry().recordFailure(provider, outvoted, amount);
+        // Staking sends the slashed tokens here; they are counted in the ledger by the caller.
+        if (amount != 0) _stakingContract().slash(provider, amount);
+    }
+
     /// @dev Writes a final settlement: releases the escrow (replicas × maxPayment), refunds what was not paid,
     /// books fees once.
     function _settle(Settlement memory s, TaskData storage t, uint256 taskId, TaskStatus status, bytes32 resultDigest)
