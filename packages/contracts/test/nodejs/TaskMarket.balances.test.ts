@@ -7,6 +7,7 @@ import {
   assertLedgerUnchanged,
   assertSettlement,
   atTime,
+  auditRound,
   BPS,
   blockTime,
   checkSums,
@@ -678,7 +679,7 @@ describe('TaskMarket balances and fees', () => {
     await releaseNotDrawn(m, t1)
     await step()
 
-    // k = 3 with one outvoted, by c2 (discount 30 %)
+    // k = 3 with one outvoted, by c2 (discount 30 %): the results differ, so dave's audit decides
     const t2 = await m.submitTask(
       c2,
       await m.defaultTaskParams(m.sourceId, { maxPayment: grid(33), replicas: 3 }),
@@ -692,6 +693,9 @@ describe('TaskMarket balances and fees', () => {
     await reveal(m, alice, t2, digestOf('ok'), saltOf('1'))
     await reveal(m, bob, t2, digestOf('ko'), saltOf('2'))
     await reveal(m, carol, t2, digestOf('ok'), saltOf('3'))
+    assert.equal((await market.read.getTask([t2])).status, TaskStatus.Auditing)
+    await step()
+    await auditRound(m, t2, [[dave, digestOf('ok')]])
     assert.equal((await market.read.getTask([t2])).status, TaskStatus.Completed)
     await step()
 

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { getAddress, type Hex, zeroHash } from 'viem'
+import { type Hex, zeroHash } from 'viem'
 import { commitment, grid, type Wallet } from './helpers/fixture.js'
 import {
+  assertLedgerUnchanged,
   assertSettlement,
   atTime,
+  auditRound,
   blockTime,
   claim,
   commit,
@@ -164,62 +166,61 @@ describe('TaskMarket consensus (k > 1)', () => {
     }
   })
 
-  it('k = 2: disagreement is no majority: Failed, client refunded, both unlocked, nobody slashed', async () => {
+  it('k = 2: results that differ open a dispute: nothing is paid, refunded or slashed until auditors decide', async () => {
     const m = await load()
     const [alice, bob] = m.provs as [Wallet, Wallet]
     const reps = [replica(alice, 'a', 'x'), replica(bob, 'b', 'y')]
     const { taskId } = await claimAndCommitAll(m, reps)
     await reveal(m, alice, taskId, reps[0]!.digest, reps[0]!.salt)
-    const terms = await taskTerms(m, taskId)
     const before = await ledger(m, [m.client, alice, bob, m.creator])
     const hash = await reveal(m, bob, taskId, reps[1]!.digest, reps[1]!.salt)
-    const after = await ledger(m, [m.client, alice, bob, m.creator])
-    assertSettlement(
-      before,
-      after,
-      settlementModel(terms, DEFAULT_MARKET_PARAMS, [
-        { provider: alice.account.address, kind: 'unlocked' },
-        { provider: bob.account.address, kind: 'unlocked' },
-      ]),
-    )
-    await viem.assertions.emitWithArgs(hash, m.market, 'TaskFinalized', [
-      taskId,
-      m.client.account.address,
-      TaskStatus.Failed,
-      zeroHash,
-      0n,
-      grid(40),
-    ])
+    assertLedgerUnchanged(before, await ledger(m, [m.client, alice, bob, m.creator]))
+    assert.equal((await m.market.read.getTask([taskId])).status, TaskStatus.Auditing)
+    await viem.assertions.emitWithArgs(hash, m.market, 'AuditDrawn', [taskId, true])
+    const audit = await m.market.read.getAudit([taskId])
+    // Round 1: one auditor, in the first slot after the replicas.
+    assert.deepEqual([audit.round, audit.firstSlot, audit.auditors], [1, 2, 1])
+    for (const p of [alice, bob]) {
+      assert.equal(
+        (await m.staking.read.stakeOf([p.account.address])).locked,
+        grid(10),
+        'collateral stays locked',
+      )
+    }
   })
 
-  it('k = 3: the outvoted provider is slashed, counted as outvoted, and the client compensated', async () => {
+  it('k = 3: once an auditor confirms the majority, the outvoted provider is slashed and counted as outvoted; the auditor is paid', async () => {
     const m = await load()
-    const { market, client, creator } = m
+    const { market, client } = m
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
+    const dave = m.provs[3] as Wallet
     const reps = [replica(alice, 'a', 'good'), replica(bob, 'b', 'bad'), replica(carol, 'c', 'good')]
     const { taskId } = await claimAndCommitAll(m, reps)
-    await reveal(m, alice, taskId, reps[0]!.digest, reps[0]!.salt)
-    await reveal(m, bob, taskId, reps[1]!.digest, reps[1]!.salt)
-    const terms = await taskTerms(m, taskId)
-    assert.equal(terms.collateral, grid(10))
-    const before = await ledger(m, [client, alice, bob, carol, creator])
-    const hash = await reveal(m, carol, taskId, reps[2]!.digest, reps[2]!.salt)
-    const after = await ledger(m, [client, alice, bob, carol, creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
-      { provider: alice.account.address, kind: 'paid', runtimeSec: 60 },
-      { provider: bob.account.address, kind: 'outvoted' },
-      { provider: carol.account.address, kind: 'paid', runtimeSec: 60 },
-    ])
-    assertSettlement(before, after, model)
-    // client: refund of the unpaid replica (20) + 50 % of Bob's 10 collateral
-    assert.equal(model.deltas.get(getAddress(client.account.address)), grid(25))
+    for (const r of reps) await reveal(m, r.wallet, taskId, r.digest, r.salt)
+    assert.equal(
+      (await market.read.getTask([taskId])).status,
+      TaskStatus.Auditing,
+      'the minority is heard first',
+    )
+    assert.equal((await m.market.read.getTask([taskId])).collateral, grid(10))
+    const clientBefore = await market.read.balanceOf([client.account.address])
+    const hash = await auditRound(m, taskId, [[dave, reps[0]!.digest]])
+    // client: refund of the unpaid replica (20) less what Bob's slashed 10 could not pay of Dave's 20
+    assert.equal((await market.read.balanceOf([client.account.address])) - clientBefore, grid(10))
     await viem.assertions.emitWithArgs(hash, market, 'ProviderSlashed', [
       taskId,
       bob.account.address,
       1,
       grid(10),
-      grid(5),
+      0n,
       true,
+    ])
+    await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [
+      taskId,
+      dave.account.address,
+      3,
+      grid(20),
+      grid(1),
     ])
     await viem.assertions.emitWithArgs(hash, market, 'ReplicaPaid', [
       taskId,
@@ -240,8 +241,8 @@ describe('TaskMarket consensus (k > 1)', () => {
       client.account.address,
       TaskStatus.Completed,
       reps[0]!.digest,
-      grid(40),
-      grid(20),
+      grid(60),
+      grid(10),
     ])
     const bobReputation = await m.providers.read.getReputation([bob.account.address])
     assert.equal(bobReputation.outvoted, 1)
@@ -252,7 +253,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     assert.equal((await m.providers.read.getReputation([carol.account.address])).completed, 1)
   })
 
-  it('k = 3, no majority: client refunded all escrow, only the non-revealer slashed, revealers unlocked', async () => {
+  it('k = 3, results that differ and one never revealed: finalize forfeits the non-revealer and opens the dispute', async () => {
     const m = await load()
     const { market, client, creator } = m
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
@@ -268,55 +269,39 @@ describe('TaskMarket consensus (k > 1)', () => {
       'TaskMarketRevealStillOpen',
       [taskId, revealDeadline],
     )
-    const terms = await taskTerms(m, taskId)
-    const before = await ledger(m, [client, alice, bob, carol, creator])
     await atTime(m, revealDeadline + 1)
+    const before = await ledger(m, [client, alice, bob, creator])
     const hash = await market.write.finalizeTask([taskId], { account: m.others[1]!.account })
-    const after = await ledger(m, [client, alice, bob, carol, creator])
-    const model = settlementModel(terms, DEFAULT_MARKET_PARAMS, [
-      { provider: alice.account.address, kind: 'unlocked' },
-      { provider: bob.account.address, kind: 'unlocked' },
-      { provider: carol.account.address, kind: 'slashed' },
-    ])
-    assertSettlement(before, after, model)
-    assert.equal(model.deltas.get(getAddress(client.account.address)), grid(60) + grid(5))
+    const after = await ledger(m, [client, alice, bob, creator])
+    // Nobody is paid or refunded yet: Carol's collateral joins the dispute's pot (the market holds it; the
+    // client's share is decided when the dispute settles).
+    assert.deepEqual(after.balances, before.balances)
+    assert.equal(after.marketTokens - before.marketTokens, grid(10))
     await viem.assertions.emitWithArgs(hash, market, 'ProviderSlashed', [
       taskId,
       carol.account.address,
       2,
       grid(10),
-      grid(5),
+      0n,
       false,
     ])
-    await viem.assertions.emitWithArgs(hash, market, 'TaskFinalized', [
-      taskId,
-      client.account.address,
-      TaskStatus.Failed,
-      zeroHash,
-      0n,
-      grid(60),
-    ])
-    assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Failed)
-    for (const p of [alice, bob]) {
-      const reputation = await m.providers.read.getReputation([p.account.address])
-      assert.equal(reputation.failed + reputation.outvoted + reputation.completed, 0)
-      assert.equal((await m.staking.read.stakeOf([p.account.address])).locked, 0n)
-    }
+    assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Auditing)
+    assert.equal((await market.read.getAudit([taskId])).slashed, grid(10))
     const carolReputation = await m.providers.read.getReputation([carol.account.address])
     assert.equal(carolReputation.failed, 1)
     assert.equal(carolReputation.outvoted, 0)
   })
 
-  it('k = 3, three different results all revealed: the last reveal fails the task, nobody is slashed', async () => {
+  it('k = 3, three different results and no auditor: the dispute lapses, nobody is slashed, the client is refunded', async () => {
     const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', '1'), replica(bob, 'b', '2'), replica(carol, 'c', '3')]
     const { taskId } = await claimAndCommitAll(m, reps)
-    await reveal(m, alice, taskId, reps[0]!.digest, reps[0]!.salt)
-    await reveal(m, bob, taskId, reps[1]!.digest, reps[1]!.salt)
+    for (const r of reps) await reveal(m, r.wallet, taskId, r.digest, r.salt)
     const terms = await taskTerms(m, taskId)
     const before = await ledger(m, [m.client, alice, bob, carol, m.creator])
-    const hash = await reveal(m, carol, taskId, reps[2]!.digest, reps[2]!.salt)
+    await atTime(m, (await m.market.read.getAudit([taskId])).joinDeadline + 1)
+    const hash = await m.market.write.finalizeTask([taskId])
     const after = await ledger(m, [m.client, alice, bob, carol, m.creator])
     assertSettlement(
       before,
@@ -376,7 +361,7 @@ describe('TaskMarket consensus (k > 1)', () => {
     ])
   })
 
-  it('k = 4: a 2–2 split is not a strict majority (Failed); k = 5: 3 of 5 is (Completed)', async () => {
+  it('k = 4 split 2–2 and k = 5 split 3–2 are disputed; unaudited, only a strict majority is paid and nobody is slashed', async () => {
     const m = await load()
     const extra = m.providerWallets.slice(4, 5)
     for (const w of extra) await m.registerProvider(w, { sourceIds: [m.sourceId] })
@@ -384,9 +369,11 @@ describe('TaskMarket consensus (k > 1)', () => {
 
     const split = five.slice(0, 4).map((w, i) => replica(w, `s${i}`, i < 2 ? 'p' : 'q'))
     const four = await claimAndCommitAll(m, split)
-    for (const r of split.slice(0, 3)) await reveal(m, r.wallet, four.taskId, r.digest, r.salt)
-    const lastHash = await reveal(m, split[3]!.wallet, four.taskId, split[3]!.digest, split[3]!.salt)
-    await viem.assertions.emitWithArgs(lastHash, m.market, 'TaskFinalized', [
+    for (const r of split) await reveal(m, r.wallet, four.taskId, r.digest, r.salt)
+    assert.equal((await m.market.read.getTask([four.taskId])).status, TaskStatus.Auditing)
+    await atTime(m, (await m.market.read.getAudit([four.taskId])).joinDeadline + 1)
+    const lapsed = await m.market.write.finalizeTask([four.taskId])
+    await viem.assertions.emitWithArgs(lapsed, m.market, 'TaskFinalized', [
       four.taskId,
       m.client.account.address,
       TaskStatus.Failed,
@@ -399,9 +386,11 @@ describe('TaskMarket consensus (k > 1)', () => {
     const vote = five.map((w, i) => replica(w, `v${i}`, i < 3 ? 'maj' : `min${i}`))
     const k5 = await claimAndCommitAll(m, vote)
     const terms = await taskTerms(m, k5.taskId)
-    for (const r of vote.slice(0, 4)) await reveal(m, r.wallet, k5.taskId, r.digest, r.salt)
+    for (const r of vote) await reveal(m, r.wallet, k5.taskId, r.digest, r.salt)
+    assert.equal((await m.market.read.getTask([k5.taskId])).status, TaskStatus.Auditing)
     const before = await ledger(m, [m.client, m.creator, ...five])
-    const hash = await reveal(m, vote[4]!.wallet, k5.taskId, vote[4]!.digest, vote[4]!.salt)
+    await atTime(m, (await m.market.read.getAudit([k5.taskId])).joinDeadline + 1)
+    const hash = await m.market.write.finalizeTask([k5.taskId])
     const after = await ledger(m, [m.client, m.creator, ...five])
     assertSettlement(
       before,
@@ -412,7 +401,7 @@ describe('TaskMarket consensus (k > 1)', () => {
         vote.map((r, i) =>
           i < 3
             ? { provider: r.wallet.account.address, kind: 'paid', runtimeSec: 60 }
-            : { provider: r.wallet.account.address, kind: 'outvoted' },
+            : { provider: r.wallet.account.address, kind: 'unlocked' },
         ),
       ),
     )

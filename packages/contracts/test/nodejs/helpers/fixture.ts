@@ -175,8 +175,8 @@ export function escrowOf(task: { replicas: number; maxPayment: bigint; auditBps:
  * - `balances`: Σ balanceOf(account) over `accounts` (duplicates counted once);
  * - `creatorFees`: Σ creatorFeesOf(sourceId) over every source, 1..sources.sourceCount();
  * - `escrow`: Σ over every task not final, 1..market.taskCount(), of what it escrowed ({@link escrowOf}:
- *   replicas × maxPayment, or 2 × maxPayment for an auditable k = 1 result) plus, for an auditable one, the
- *   auditors' collateral its audit slashed so far (`getAudit(taskId).slashed`, held until the audit settles);
+ *   replicas × maxPayment, or 2 × maxPayment for an auditable k = 1 result) plus, for an audited or disputed
+ *   one, the collateral its audit slashed so far (`getAudit(taskId).slashed`, held until the audit settles);
  * - `auditSlashed`: that last part alone (already included in `escrow`);
  * - `treasuryAccrued` and `pendingStakerFees`;
  * - `total`: their sum, which must equal asset.balanceOf(market) when `accounts` holds every
@@ -205,11 +205,11 @@ export async function marketLiabilities(
   const live = tasks
     .map((task, i) => ({ task, taskId: defined(taskIds[i], `task id ${i + 1}`) }))
     .filter(({ task }) => !FINAL_TASK_STATUSES.has(task.status))
-  // Only an auditable task can have an audit; the others would read 0.
+  // Only an auditable k = 1 task or a disputed k > 1 one (status Auditing) can have an audit; the others read 0.
   const auditSlashed = sum(
     await Promise.all(
       live
-        .filter(({ task }) => task.auditBps > 0)
+        .filter(({ task }) => task.auditBps > 0 || task.status === 9)
         .map(async ({ taskId }) => (await market.read.getAudit([taskId])).slashed),
     ),
   )

@@ -34,7 +34,7 @@ export const TaskStatus = {
   Expired: 7,
   /** A k = 1 result of an auditable task, held until `releaseResult` draws whether it is audited. */
   Held: 8,
-  /** The held result was drawn: auditors re-run the task. */
+  /** The held result was drawn, or the replicas' results differ (a dispute): auditors re-run the task. */
   Auditing: 9,
 } as const
 
@@ -294,6 +294,37 @@ export function reveal(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, s
   return m.market.write.revealResult([taskId, digest, salt, RESULT_CID, RECEIPT_CID, runtimeSec], {
     account: wallet.account,
   })
+}
+
+/**
+ * One round of the audit (or dispute) of `taskId`: each of `runs` joins the open round (once its seed block is
+ * mined), then, after joining closes, commits to and reveals its digest. Returns the last reveal's hash.
+ */
+export async function auditRound(
+  m: Pick<Market, 'market' | 'publicClient' | 'networkHelpers'>,
+  taskId: bigint,
+  runs: readonly (readonly [Wallet, Hex])[],
+): Promise<Hex> {
+  const round = await m.market.read.getAudit([taskId])
+  if ((await m.publicClient.getBlockNumber()) < BigInt(round.seedBlock) + 1n) await m.networkHelpers.mine(1)
+  for (const [auditor] of runs) await m.market.write.joinAudit([taskId], { account: auditor.account })
+  await m.networkHelpers.time.increaseTo(round.joinDeadline + 1)
+  const salt = (wallet: Wallet) => saltOf(`audit ${taskId} ${wallet.account.address}`)
+  for (const [wallet, digest] of runs) {
+    await m.market.write.commitResult(
+      [taskId, commitment(taskId, wallet.account.address, digest, salt(wallet))],
+      {
+        account: wallet.account,
+      },
+    )
+  }
+  let last: Hex | undefined
+  for (const [wallet, digest] of runs) {
+    last = await m.market.write.revealResult([taskId, digest, salt(wallet), RESULT_CID, RECEIPT_CID, 60], {
+      account: wallet.account,
+    })
+  }
+  return last as Hex
 }
 
 /** Sets the timestamp of the next block (the next transaction). */
