@@ -236,7 +236,7 @@ function sharedContext(
     submitMarginSec: options.submitMarginSec ?? 30,
     transact,
     chainNow,
-    prepare: (task, fetch) =>
+    prepare: (task, fetch, validator) =>
       prepareTask({
         client,
         deployment,
@@ -246,6 +246,7 @@ function sharedContext(
         // Each task's folder is under the data directory, named by its id.
         workDir: join(options.dataDir, 'work', task.taskId.toString()),
         fetch,
+        validator,
         signal,
         maxInputBytes: policy.maxInputBytes,
         refusal: (metadata) => metadataRefusal(metadata, capabilities, policy),

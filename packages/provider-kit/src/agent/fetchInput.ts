@@ -10,6 +10,8 @@ export interface FetchInputParameters {
   cid: string
   /** Emptied, then filled with the input. */
   dir: string
+  /** The name a file CID is written under in `dir` (default `input`). */
+  fileName?: string | undefined
   /** Most bytes fetched in all (files together). */
   maxBytes: number
   signal?: AbortSignal | undefined
@@ -17,7 +19,7 @@ export interface FetchInputParameters {
 
 /**
  * Writes a task's input to `dir`: a directory CID as its tree, a file CID as
- * `dir/input`. Every byte is verified against the CID by the store; names are
+ * `dir/input` (or `dir/<fileName>`). Every byte is verified against the CID by the store; names are
  * checked (no `/`, `.` or `..`), symlinks refused (the process runtime would
  * follow them on the host) and the total is capped, so a hostile input can
  * neither escape `dir` nor fill the disk.
@@ -68,7 +70,7 @@ export async function fetchInput(parameters: FetchInputParameters): Promise<void
       isDirectory = false
     }
     if (isDirectory) await walk(cid, dir, 0)
-    else await writeFile(cid, join(dir, 'input'))
+    else await writeFile(cid, join(dir, parameters.fileName ?? 'input'))
   } catch (error) {
     if (error instanceof TaskRefusedError) throw error
     // Content that failed verification or cannot be a DAG stays so; a missing input may still arrive.

@@ -1,5 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import type { Failure, Validation } from '@gridforge/sdk'
 import type { Hex } from 'viem'
 import type { RunOutcome } from '../runtime/ContainerRuntime.js'
 
@@ -11,12 +12,16 @@ import type { RunOutcome } from '../runtime/ContainerRuntime.js'
  * `claiming` → `claimed` → `running` → `ran` → `stored` → (1 replica) `submitting` → `done`
  *                                                     ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
  *
+ * A run that failed by the workload's own doing (see `runFailure.ts`) goes the same way: `stored` keeps
+ * the `failure`, and its logs are the result it hands in.
+ *
  * A single-replica result the market holds for its audit draw (a deterministic source) goes on:
  * `submitting` → `held` → `done` (released: paid), or `held` → `auditing` → `done` (drawn: paid once
  * the audit upholds it; `abandoned` with the verdict when it is overturned).
  *
  * An audit of another provider's result (the entry has `audit`) starts by joining a round and then
- * runs like a consensus replica: `joining` → `joined` → `claimed` → … → `revealed` → `done`.
+ * runs like a consensus replica: `joining` → `joined` → `claimed` → … → `revealed` → `done`; it runs
+ * the task's source again, or the source's validator on the result (`audit.check`).
  *
  * `abandoned` ends a task the agent gave up on (the reason is kept).
  */
@@ -48,9 +53,28 @@ export interface JournalRun {
   finishedAt: number
   /** Set by the `stored` step (older journals set it at `ran`). */
   logsCID?: string | undefined
-  /** Set by the `stored` step when the outcome is `exited`: the imported output directory. */
+  /** Set by the `stored` step when the run produced an output: the imported output directory. */
   outputCID?: string | undefined
   reason: string | undefined
+  /** The limits the run had (older journals: unknown, and its kills are taken for the agent's own). */
+  limits?: JournalRunLimits | undefined
+}
+
+/**
+ * The limits a run was killed at, and whose they were: a kill at the market's
+ * runtime limit or at the source's memory is the workload's failure (a result),
+ * one at a lower limit of this agent's is the agent's own (nothing is handed in).
+ */
+export interface JournalRunLimits {
+  /** Seconds the run had before it was killed (`timeout`). */
+  runtimeSec: number
+  /**
+   * Whether `runtimeSec` is the whole runtime limit on chain (the task's; a validator's, its source's),
+   * not less because the source's metadata or the time left before the claim is due said less.
+   */
+  marketRuntime: boolean
+  /** Whether the memory limit was the source's `memoryMiB`, not this agent's lower `limits.memoryBytes`. */
+  sourceMemory: boolean
 }
 
 /** The audit round an auditor's entry is about. */
@@ -60,7 +84,16 @@ export interface JournalAudit {
   joinDeadline: number
   /** Unix seconds: the round's commitments are due then. */
   commitDeadline: number
+  /**
+   * How the result is checked, once known (joined, or at the latest when the run starts): by running
+   * the task's source again (`rerun`: a deterministic source, or a failure), or by running the source's
+   * `validator` on the task's input and the provider's result (`resultCID`).
+   */
+  check?: AuditCheck | undefined
 }
+
+/** See {@link JournalAudit.check}. */
+export type AuditCheck = 'rerun' | { validator: number; resultCID: string }
 
 /** One task as the journal holds it (a JSON file per task). */
 export interface JournalEntry {
@@ -81,6 +114,13 @@ export interface JournalEntry {
   runtimeSec: number | undefined
   /** Replicas > 1: the secret salt of the commitment (lost salt = no reveal = slashed, so it is written before the commit is sent). */
   salt: Hex | undefined
+  /**
+   * Set by the `stored` step when the run failed by the workload's doing: the failure handed in
+   * (submitted, or committed and revealed with the salt), the run's logs as its result CID.
+   */
+  failure?: Failure | undefined
+  /** An audit that ran the source's validator: what it said, the validator's logs as the result CID. */
+  validation?: Validation | undefined
   /** Reopen this overdue slot before claiming (a `claiming` entry only). */
   reopen?: number | undefined
   /** `held`: the block the held result was submitted in (decimal string); it can be released two blocks later. */
@@ -213,6 +253,23 @@ function parseEntry(text: string): JournalEntry {
     throw new Error(`not a journal entry of this version: ${text.slice(0, 80)}`)
   }
   return entry
+}
+
+/**
+ * What the entry hands in once `stored`: the output's CID, or, for a failure or a validation, the
+ * run's logs (`result` is then a logs CID), with the `failure` or `validation` the SDK's
+ * `submitResult`, `commitResult` and `revealResult` take.
+ */
+export function resultOf(entry: JournalEntry): {
+  result: string
+  failure: Failure | undefined
+  validation: Validation | undefined
+} {
+  const { run, failure, validation } = entry
+  const result = failure !== undefined || validation !== undefined ? run?.logsCID : run?.outputCID
+  if (result === undefined)
+    throw new Error(`journal entry of task ${entry.taskId} at ${entry.step} has no result to hand in`)
+  return { result, failure, validation }
 }
 
 /** A new entry for a task about to be claimed. */

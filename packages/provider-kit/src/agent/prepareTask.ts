@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   type Deployment,
@@ -19,11 +20,17 @@ import { fetchInput } from './fetchInput.js'
 
 /** What a task needs to run, checked before the agent claims it (nothing is on chain yet if this fails). */
 export interface PreparedTask {
+  /** The source that runs: the task's, or its validator's (see {@link PrepareTaskParameters.validator}). */
   source: Source
   metadata: SourceMetadata
   image: PreparedImage
   inputDir: string
   outputDir: string
+  /**
+   * The runtime limit on chain of this run, seconds: the task's, or for a validator its own source's.
+   * A run killed at it has timed out by its own doing (a failure to hand in); one killed sooner has not.
+   */
+  maxRuntimeSec: number
 }
 
 export interface PrepareTaskParameters {
@@ -39,8 +46,27 @@ export interface PrepareTaskParameters {
   refusal: (metadata: SourceMetadata) => string | undefined
   /** Skip fetching the input when it is already there (resuming a claimed task). */
   fetch?: boolean | undefined
+  /**
+   * An audit of a result of a source with a validator: prepare the validator source
+   * (`sourceId`) instead, and lay its input out as {@link validatorInputLayout} says, with the
+   * result under audit (`resultCID`) beside the task's input.
+   */
+  validator?: { sourceId: number; resultCID: string } | undefined
   signal?: AbortSignal | undefined
 }
+
+/**
+ * Where a validator finds what it checks, in its input folder (its metadata's `inputPath`,
+ * `$GRIDFORGE_INPUT_DIR`, read-only):
+ * - `input/`: the task's input, as the task itself sees it (a directory CID as its tree, a file
+ *   CID as the file `input/input`);
+ * - `result/`: the provider's result (the result CID of its `ResultSubmitted` event), likewise:
+ *   an output folder as its tree, a file CID as the file `result/result`.
+ *
+ * It exits 0 when the result passes and anything else when it does not; its output folder is
+ * not collected (its logs are the auditor's result CID).
+ */
+export const validatorInputLayout = { input: 'input', result: 'result' } as const
 
 /**
  * Reads and checks everything a task depends on, in the order that costs the
@@ -50,12 +76,14 @@ export interface PrepareTaskParameters {
  * hostile or broken part ends in a {@link TaskRefusedError} with the reason.
  */
 export async function prepareTask(parameters: PrepareTaskParameters): Promise<PreparedTask> {
-  const { client, deployment, store, runtime, task, workDir, signal } = parameters
+  const { client, deployment, store, runtime, task, workDir, validator, signal } = parameters
   const taskId = task.taskId
   const refuse = (reason: string, cause?: unknown) => new TaskRefusedError({ taskId, reason, cause })
 
-  const source = await getSource(client, { deployment, sourceId: task.sourceId })
-  if (!source.active) throw refuse(`source ${task.sourceId} is deactivated`)
+  const sourceId = validator?.sourceId ?? task.sourceId
+  const source = await getSource(client, { deployment, sourceId })
+  // A deactivated source takes no new tasks; as a validator it still checks the results it was named for.
+  if (!source.active && validator === undefined) throw refuse(`source ${sourceId} is deactivated`)
 
   let metadata: SourceMetadata
   try {
@@ -64,11 +92,11 @@ export async function prepareTask(parameters: PrepareTaskParameters): Promise<Pr
   } catch (error) {
     // Missing metadata may still arrive (postponed); broken or hostile metadata never gets better.
     if (errorKind(error) !== 'permanent') throw error
-    throw refuse(`source ${task.sourceId} has unusable metadata: ${messageOf(error)}`, error)
+    throw refuse(`source ${sourceId} has unusable metadata: ${messageOf(error)}`, error)
   }
   if (imageDigestOf(metadata.image) !== source.imageDigest)
     throw refuse(
-      `source ${task.sourceId} metadata names ${metadata.image}, not the image digest published on chain (${source.imageDigest})`,
+      `source ${sourceId} metadata names ${metadata.image}, not the image digest published on chain (${source.imageDigest})`,
     )
   const refusal = parameters.refusal(metadata)
   if (refusal !== undefined) throw refuse(refusal)
@@ -84,16 +112,23 @@ export async function prepareTask(parameters: PrepareTaskParameters): Promise<Pr
 
   const inputDir = join(workDir, 'input')
   const outputDir = join(workDir, 'output')
-  if (parameters.fetch !== false)
-    await fetchInput({
-      store,
-      taskId,
-      cid: task.inputCID,
-      dir: inputDir,
-      maxBytes: parameters.maxInputBytes,
-      signal,
-    })
-  return { source, metadata, image, inputDir, outputDir }
+  if (parameters.fetch !== false) {
+    const fetch = (cid: string, dir: string, fileName?: string) =>
+      fetchInput({ store, taskId, cid, dir, fileName, maxBytes: parameters.maxInputBytes, signal })
+    if (validator === undefined) await fetch(task.inputCID, inputDir)
+    else {
+      await rm(inputDir, { recursive: true, force: true })
+      await fetch(task.inputCID, join(inputDir, validatorInputLayout.input))
+      await fetch(
+        validator.resultCID,
+        join(inputDir, validatorInputLayout.result),
+        validatorInputLayout.result,
+      )
+    }
+  }
+  const maxRuntimeSec =
+    validator === undefined ? task.requirements.maxRuntimeSec : source.requirements.maxRuntimeSec
+  return { source, metadata, image, inputDir, outputDir, maxRuntimeSec }
 }
 
 export interface RunSpecParameters {

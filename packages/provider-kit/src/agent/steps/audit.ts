@@ -5,22 +5,26 @@ import {
   getAudit,
   isFinalStatus,
   joinAudit,
+  type Task,
   type TaskAudit,
 } from '@gridforge/sdk'
 import { getBlockNumber } from 'viem/actions'
-import { readAndDecide, taskWithInput } from '../decide.js'
+import { readAndDecide } from '../decide.js'
 import { messageOf } from '../errorKind.js'
 import { gasLimits } from '../gasLimits.js'
 import type { JournalEntry } from '../journal.js'
+import { auditCheckOf, preparedRun } from './prepare.js'
 import { next, type Step, type StepContext, type StepResult, seconds, type TaskMemory } from './step.js'
 
 /**
  * `joining` → `joined` (an audit of another provider's result): once the
- * round's tickets can be drawn (two blocks after the round opened), prepares
- * the task (source, image, input: nothing is locked yet, so what cannot run is
- * dropped for free) and joins the round, locking the task's collateral. A
- * ticket worse than every seated one is an everyday loss (dropped, logged at
- * debug level); a round whose joining closed, or that is over, is dropped too.
+ * round's tickets can be drawn (two blocks after the round opened), decides
+ * how the result is checked ({@link auditCheckOf}), prepares what runs (the
+ * task's source or its validator: source, image, input and, for a validator,
+ * the result: nothing is locked yet, so what cannot run is dropped for free)
+ * and joins the round, locking the task's collateral. A ticket worse than
+ * every seated one is an everyday loss (dropped, logged at debug level); a
+ * round whose joining closed, or that is over, is dropped too.
  */
 export const join: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
@@ -37,7 +41,14 @@ export const join: Step = async (context, entry, memory) => {
   const readyBlock = (audit.seedBlock ?? 0n) + 2n
   if ((await getBlockNumber(client, { cacheTime: 0 })) < readyBlock)
     return { wait: { untilBlock: readyBlock } }
-  memory.prepared ??= await context.prepare(await taskWithInput(context, entry, memory), true)
+  const check = entry.audit?.check ?? (await auditCheckOf(context, memory.task as Task))
+  const checking = { ...entry, audit: { ...(entry.audit as NonNullable<JournalEntry['audit']>), check } }
+  const prepared = await preparedRun(context, checking, memory, true)
+  // The validator runs on the GPUs taken for the task: it may not need more.
+  if (prepared.source.requirements.minGpus > entry.gpus.length)
+    return {
+      drop: `the validator (source ${prepared.source.sourceId}) needs ${prepared.source.requirements.minGpus} GPUs, the task ${entry.gpus.length}`,
+    }
   let slot: number
   try {
     const joined = await context.transact(() =>
@@ -58,12 +69,17 @@ export const join: Step = async (context, entry, memory) => {
   if (slot === auditReseededSlot) return { wait: {} }
   // The seat is due (its commitment) by the round's commitment deadline.
   const commitDeadline = seconds(audit.commitDeadline)
-  logger.info('joined an audit', { round, slot, joinDeadline })
+  logger.info('joined an audit', {
+    round,
+    slot,
+    joinDeadline,
+    check: check === 'rerun' ? check : `validator ${check.validator}`,
+  })
   return next(entry, {
     step: 'joined',
     slot,
     dueAt: commitDeadline,
-    audit: { round: audit.round, joinDeadline, commitDeadline },
+    audit: { round: audit.round, joinDeadline, commitDeadline, check },
   })
 }
 
@@ -88,7 +104,7 @@ export const awaitJoinClose: Step = async (context, entry, memory) => {
   return next(entry, {
     step: 'claimed',
     dueAt: commitDeadline,
-    audit: { round: audit.round, joinDeadline, commitDeadline },
+    audit: { ...entry.audit, round: audit.round, joinDeadline, commitDeadline },
   })
 }
 

@@ -1,7 +1,9 @@
 import { commitResult, generateSalt } from '@gridforge/sdk'
 import { readAndDecide } from '../decide.js'
 import { gasLimits } from '../gasLimits.js'
+import { resultOf } from '../journal.js'
 import { next, type Step } from './step.js'
+import { timeoutRefusal, untilTimeoutCounts } from './timedOut.js'
 
 /**
  * `stored` → `committing` (replicas > 1): draws the salt and journals it before
@@ -10,21 +12,39 @@ import { next, type Step } from './step.js'
 export const announceCommit: Step = async (_context, entry) =>
   next(entry, { step: 'committing', salt: entry.salt ?? generateSalt() })
 
-/** `committing` → `committed`: commits to the output's digest. Resumed, it first reads the chain. */
+/**
+ * `committing` → `committed`: commits to the output's digest, the journaled
+ * failure's or (an audit that ran the validator) the validation's. A
+ * `timedOut` failure waits until the task's runtime limit has passed since the
+ * claim: its reveal is refused when the commitment came sooner. Resumed, it
+ * first reads the chain.
+ */
 export const commit: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
+  const early = await untilTimeoutCounts(context, entry, memory)
+  if (early !== undefined) return early
   const { client, deployment } = context
-  const committed = await context.transact(() =>
-    commitResult(client, {
-      deployment,
-      taskId: BigInt(entry.taskId),
-      result: entry.run?.outputCID as string,
-      salt: entry.salt as `0x${string}`,
-      // The last commitment opens the reveal window: a limit covering that, whatever lands first.
-      gas: gasLimits.commit,
-    }),
-  )
-  context.logger.info('result committed', { outputCID: entry.run?.outputCID, hash: committed.hash })
+  const { result, failure, validation } = resultOf(entry)
+  let committed: Awaited<ReturnType<typeof commitResult>>
+  try {
+    committed = await context.transact(() =>
+      commitResult(client, {
+        deployment,
+        taskId: BigInt(entry.taskId),
+        result,
+        failure,
+        validation,
+        salt: entry.salt as `0x${string}`,
+        // The last commitment opens the reveal window: a limit covering that, whatever lands first.
+        gas: gasLimits.commit,
+      }),
+    )
+  } catch (error) {
+    const wait = timeoutRefusal(error, entry, memory)
+    if (wait !== undefined) return wait
+    throw error
+  }
+  context.logger.info('result committed', { result, failure, validation, hash: committed.hash })
   return next(entry, { step: 'committed', txHash: committed.hash })
 }

@@ -1,8 +1,10 @@
-import type { Task } from '@gridforge/sdk'
+import { getSource, getTaskResult, type Task } from '@gridforge/sdk'
+import { taskWithInput } from '../decide.js'
 import { errorKind, messageOf } from '../errorKind.js'
 import { TaskRefusedError } from '../errors.js'
+import type { AuditCheck, JournalEntry } from '../journal.js'
 import type { PreparedTask } from '../prepareTask.js'
-import type { StepContext } from './step.js'
+import type { StepContext, TaskMemory } from './step.js'
 
 /** What preparing a task before its claim came to. */
 export type Preparation = { prepared: PreparedTask } | { refused: string } | { postponed: string }
@@ -25,4 +27,54 @@ export async function prepareToClaim(
     if (errorKind(error) === 'permanent') return { refused: messageOf(error) }
     return { postponed: messageOf(error) }
   }
+}
+
+/**
+ * What a claimed task (or a joined audit) runs, prepared once per process and
+ * again on a resumed claim (`fetch` the input unless a container has it): the
+ * task's source, or for an audit that checks with a validator
+ * (`entry.audit.check`), the validator with the result beside the input.
+ */
+export async function preparedRun(
+  context: Pick<StepContext, 'client' | 'deployment' | 'prepare'>,
+  entry: JournalEntry,
+  memory: TaskMemory,
+  fetch: boolean,
+): Promise<PreparedTask> {
+  if (memory.prepared === undefined) {
+    const task = await taskWithInput(context, entry, memory)
+    const check = entry.audit?.check
+    const validator =
+      check === undefined || check === 'rerun'
+        ? undefined
+        : { sourceId: check.validator, resultCID: check.resultCID }
+    memory.prepared = await context.prepare(task, fetch, validator)
+  }
+  return memory.prepared
+}
+
+/**
+ * How an audit checks the provider's result. A source with a validator whose
+ * result is not a failure: its validator runs on the task's input and the
+ * result (the CID of the provider's `ResultSubmitted` event, read at the block
+ * the result was held in), and the auditor reveals whether it passed. A
+ * deterministic source, or a failure of any source: the task's source runs
+ * again, and the auditor reveals what it found (an output or the same failure).
+ */
+export async function auditCheckOf(
+  context: Pick<StepContext, 'client' | 'deployment'>,
+  task: Pick<Task, 'taskId' | 'sourceId' | 'failed' | 'slots'>,
+): Promise<AuditCheck> {
+  const { client, deployment } = context
+  const { validator } = await getSource(client, { deployment, sourceId: task.sourceId })
+  if (validator === undefined || task.failed) return 'rerun'
+  const { results } = await getTaskResult(client, {
+    deployment,
+    taskId: task.taskId,
+    fromBlock: task.slots[0]?.submittedBlock,
+  })
+  const held = results.find((result) => result.slot === 0)
+  // A node behind the chain, or one that lost the logs: read again.
+  if (held === undefined) throw new Error(`the ResultSubmitted event of task ${task.taskId} was not found`)
+  return { validator, resultCID: held.resultCID }
 }

@@ -1,6 +1,7 @@
 import { revealResult } from '@gridforge/sdk'
 import { readAndDecide } from '../decide.js'
 import { gasLimits, revealGasLimit } from '../gasLimits.js'
+import { resultOf } from '../journal.js'
 import { next, type Step, seconds } from './step.js'
 
 /**
@@ -15,7 +16,8 @@ export const awaitReveal: Step = async (context, entry, memory) => {
 }
 
 /**
- * `revealing` → `revealed`: reveals the committed result. Sent with a limit
+ * `revealing` → `revealed`: reveals the committed result (an output, the
+ * journaled failure or validation, with the salt). Sent with a limit
  * that covers settling the task (or, for an audit, closing the round), since
  * another reveal may land first and make this one the last.
  */
@@ -23,18 +25,21 @@ export const reveal: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
   const { client, deployment } = context
+  const { result, failure, validation } = resultOf(entry)
   const revealed = await context.transact(() =>
     revealResult(client, {
       deployment,
       taskId: BigInt(entry.taskId),
-      result: entry.run?.outputCID as string,
+      result,
+      failure,
+      validation,
       receipt: entry.receiptCID as string,
       salt: entry.salt as `0x${string}`,
       runtimeSec: entry.runtimeSec ?? 0,
       gas: entry.audit === undefined ? revealGasLimit(entry.replicas) : gasLimits.auditReveal,
     }),
   )
-  context.logger.info('result revealed', { outputCID: entry.run?.outputCID, hash: revealed.hash })
+  context.logger.info('result revealed', { result, failure, validation, hash: revealed.hash })
   const deadline = memory.task?.revealDeadline
   return next(entry, { step: 'revealed', txHash: revealed.hash, dueAt: deadline && seconds(deadline) })
 }

@@ -1,24 +1,34 @@
 import { mkdir, rm } from 'node:fs/promises'
 import type { RunResult } from '../../runtime/ContainerRuntime.js'
 import { readAndDecide, taskWithInput } from '../decide.js'
-import type { JournalEntry } from '../journal.js'
+import type { JournalEntry, JournalRunLimits } from '../journal.js'
 import { runSpecOf } from '../prepareTask.js'
-import { abandon, next, type Step, type StepContext, seconds, type TaskMemory } from './step.js'
+import { auditCheckOf, preparedRun } from './prepare.js'
+import { abandon, next, type Step, type StepContext, seconds } from './step.js'
 
 /**
  * `claimed` → `running`: checks on chain that the slot is still ours, prepares
  * the task (on a resumed claim: source, image and input again), and that time
  * is left before the claim is due. `running` is journaled before the container
- * starts, so a restart knows a container may exist and looks for it.
+ * starts, so a restart knows a container may exist and looks for it. An audit
+ * whose check is not journaled yet (its join's answer was lost) decides it
+ * here, and journals it with `running`.
  */
 export const startRun: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
-  const prepared = await prepared_(context, entry, memory, true)
+  let checked = entry
+  if (entry.audit !== undefined && entry.audit.check === undefined) {
+    const check = await auditCheckOf(context, await taskWithInput(context, entry, memory))
+    checked = { ...entry, audit: { ...entry.audit, check } }
+    // Whatever was prepared before did not know the check.
+    memory.prepared = undefined
+  }
+  const prepared = await preparedRun(context, checked, memory, true)
   if ((await remainingSec(context, entry)) <= 0) return abandon(entry, 'no time left before the claim is due')
   await rm(prepared.outputDir, { recursive: true, force: true })
   await mkdir(prepared.outputDir, { recursive: true })
-  return next(entry, { step: 'running' })
+  return next(checked, { step: 'running' })
 }
 
 /**
@@ -32,11 +42,14 @@ export const awaitRun: Step = async (context, entry, memory) => {
   const container =
     memory.container ??
     (await runtime.listTaskContainers(context.owner)).find((candidate) => candidate.taskId === taskId)
-  const prepared = await prepared_(context, entry, memory, container === undefined)
+  const prepared = await preparedRun(context, entry, memory, container === undefined)
   const task = await taskWithInput(context, entry, memory)
   const remaining = await remainingSec(context, entry)
   if (remaining <= 0 && container === undefined) return abandon(entry, 'no time left before the claim is due')
-  const maxRun = Math.min(prepared.metadata.resources.maxRuntimeSec, task.requirements.maxRuntimeSec)
+  const runtimeSec = Math.max(
+    0,
+    Math.min(remaining, prepared.metadata.resources.maxRuntimeSec, prepared.maxRuntimeSec),
+  )
   const spec = runSpecOf({
     owner: context.owner,
     provider: context.address,
@@ -45,8 +58,13 @@ export const awaitRun: Step = async (context, entry, memory) => {
     prepared,
     gpus: entry.gpus,
     limits: context.limits,
-    deadline: new Date(Date.now() + Math.max(0, Math.min(remaining, maxRun)) * 1000),
+    deadline: new Date(Date.now() + runtimeSec * 1000),
   })
+  const limits: JournalRunLimits = {
+    runtimeSec,
+    marketRuntime: runtimeSec >= prepared.maxRuntimeSec,
+    sourceMemory: spec.limits.memoryBytes >= prepared.metadata.resources.memoryMiB * 1024 * 1024,
+  }
   let running: Promise<RunResult>
   if (container !== undefined) {
     logger.info('re-attaching to its container', { container: container.containerId })
@@ -71,14 +89,9 @@ export const awaitRun: Step = async (context, entry, memory) => {
       reason: result.reason,
       logsCID,
       outputCID: undefined,
+      limits,
     },
   })
-}
-
-/** The prepared task (prepared again on a resumed claim: `fetch` the input unless a container has it). */
-async function prepared_(context: StepContext, entry: JournalEntry, memory: TaskMemory, fetch: boolean) {
-  memory.prepared ??= await context.prepare(await taskWithInput(context, entry, memory), fetch)
-  return memory.prepared
 }
 
 /** Seconds left to run before the claim is due, keeping the margin for storing and submitting. */

@@ -35,8 +35,15 @@ export interface StepContext {
   transact: <T>(send: () => Promise<T>) => Promise<T>
   /** The latest block's timestamp: deadlines are chain time, whatever this host's clock says. */
   chainNow: () => Promise<number>
-  /** Reads and checks the task's source, metadata, image and (when `fetch`) input. */
-  prepare: (task: Task & { inputCID: string }, fetch: boolean) => Promise<PreparedTask>
+  /**
+   * Reads and checks the task's source, metadata, image and (when `fetch`) input; with `validator`,
+   * the validator's, and the result under audit beside the input (see `prepareTask`).
+   */
+  prepare: (
+    task: Task & { inputCID: string },
+    fetch: boolean,
+    validator?: { sourceId: number; resultCID: string },
+  ) => Promise<PreparedTask>
 }
 
 /** What a task's steps keep in memory between them (lost on restart: each step can do without it). */

@@ -1,19 +1,29 @@
 import { join } from 'node:path'
-import { createReceipt, getSource } from '@gridforge/sdk'
+import { createReceipt, type Failure, formatFailure, getSource, type Validation } from '@gridforge/sdk'
 import { InvalidDirectoryEntryError, importPath, StorageIoError } from '@gridforge/sdk/storage'
 import { receiptHardwareOf } from '../../detect/receiptHardware.js'
 import { readAndDecide, taskWithInput } from '../decide.js'
 import { messageOf } from '../errorKind.js'
 import { TaskOutputRejectedError } from '../errors.js'
 import { checkOutputTree } from '../outputTree.js'
+import { runEndOf } from '../runFailure.js'
 import { abandon, next, type Step, seconds } from './step.js'
 
+/** Exit code a receipt gives a run that was killed (timeout, out of memory, output over the cap): 128 + SIGKILL. */
+const killedExitCode = 137
+
 /**
- * `ran` → `stored`: removes the finished container, imports the output folder
- * (refusing what cannot be stored: FIFOs, sockets, devices, links out of the
- * tree, unreadable files), and stores the signed receipt. A run that did not
- * exit by itself (timeout, out of memory, output over the cap) ends the task:
- * nothing is submitted.
+ * `ran` → `stored`: removes the finished container and decides what the run
+ * hands in ({@link runEndOf}). An output: imports the output folder (refusing
+ * what cannot be stored: FIFOs, sockets, devices, links out of the tree,
+ * unreadable files). A failure by the workload's doing (a non-zero exit, a
+ * command missing from the image, a timeout at the task's limit, out of
+ * memory, output over the cap): the run's logs are the result, and the
+ * failure is journaled so that a restart hands in the same. An audit that ran
+ * the source's validator: `passed` when it exited 0, `rejected` when it
+ * failed, its logs the result. Then stores the signed receipt. A run that
+ * failed by this agent's or host's doing (the engine, a stop, a limit lower
+ * than the market's) ends the task: nothing is submitted.
  */
 export const store: Step = async (context, entry, memory) => {
   const { logger, runtime } = context
@@ -24,14 +34,19 @@ export const store: Step = async (context, entry, memory) => {
     await runtime
       .remove(entry.containerId)
       .catch((error: unknown) => logger.warn('removing the container failed', { error: messageOf(error) }))
-  if (run.outcome !== 'exited')
-    return abandon(
-      entry,
-      `the container ended with ${run.outcome}${run.reason ? `: ${run.reason}` : ''}; nothing submitted`,
-    )
+  const end = runEndOf(run)
+  if ('abandon' in end) return abandon(entry, end.abandon)
 
-  const outputCID =
-    run.outputCID ?? (await importOutput(context.store, join(context.workDir, 'output'), taskId))
+  const check = entry.audit?.check
+  const validator = check === undefined || check === 'rerun' ? undefined : check.validator
+  let failure: Failure | undefined
+  let validation: Validation | undefined
+  let outputCID: string | undefined
+  if (validator !== undefined) validation = 'output' in end ? 'passed' : 'rejected'
+  else if ('failure' in end) failure = end.failure
+  else
+    outputCID = run.outputCID ?? (await importOutput(context.store, join(context.workDir, 'output'), taskId))
+
   await taskWithInput(context, entry, memory)
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
@@ -41,28 +56,42 @@ export const store: Step = async (context, entry, memory) => {
   // The market caps runtime at the time since the claim; the receipt must carry the figure the chain will.
   const sinceClaim = claimedAt === undefined ? 0 : now - seconds(claimedAt)
   const runtimeSec = Math.max(0, Math.min(run.finishedAt - run.startedAt, sinceClaim))
+  // The receipt says what ran: the task's source, or the validator.
+  const sourceId = validator ?? entry.sourceId
   const imageDigest =
     memory.prepared?.source.imageDigest ??
-    (await getSource(context.client, { deployment: context.deployment, sourceId: entry.sourceId }))
-      .imageDigest
+    (await getSource(context.client, { deployment: context.deployment, sourceId })).imageDigest
+  const logsCID = run.logsCID as string
   const { cid } = await createReceipt(context.client, {
     deployment: context.deployment,
     store: context.store,
     taskId,
     slot: entry.slot as number,
-    sourceId: entry.sourceId,
+    sourceId,
     imageDigest,
     inputCID: task.inputCID as string,
-    outputCID,
-    logsCID: run.logsCID as string,
+    // A failure's or a validation's result is the run's logs.
+    outputCID: outputCID ?? logsCID,
+    logsCID,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     runtimeSec,
-    exitCode: run.exitCode ?? 0,
+    exitCode: run.exitCode ?? (run.outcome === 'exited' ? 0 : killedExitCode),
     hardware: receiptHardwareOf(context.host),
   })
-  logger.info('output stored', { outputCID, receiptCID: cid, runtimeSec })
-  return next(entry, { step: 'stored', run: { ...run, outputCID }, receiptCID: cid, runtimeSec })
+  if (failure !== undefined)
+    logger.info('failure stored', { failure: formatFailure(failure), logsCID, receiptCID: cid, runtimeSec })
+  else if (validation !== undefined)
+    logger.info('validation stored', { validator, validation, logsCID, receiptCID: cid, runtimeSec })
+  else logger.info('output stored', { outputCID, receiptCID: cid, runtimeSec })
+  return next(entry, {
+    step: 'stored',
+    run: { ...run, outputCID },
+    receiptCID: cid,
+    runtimeSec,
+    failure,
+    validation,
+  })
 }
 
 async function importOutput(
