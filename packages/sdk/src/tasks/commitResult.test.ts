@@ -79,7 +79,11 @@ describe('commitResult', () => {
     )
     expect(error).toBeInstanceOf(InvalidParametersError)
     expect((error as InvalidParametersError).fields).toEqual([
-      { path: 'result', message: 'its multihash is 0x1e, not sha2-256 (0x12)' },
+      {
+        path: 'result',
+        message:
+          "its multihash is 0x1e, not sha2-256 (0x12) (an output's CID must be sha2-256; a failed run's logs may have any CID: pass `failure`)",
+      },
     ])
   })
 })

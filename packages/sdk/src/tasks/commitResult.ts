@@ -30,14 +30,36 @@ import {
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
-import { computeCommitment, generateSalt, resultCidProblem, resultDigest } from './commitment.js'
+import { computeCommitment, generateSalt } from './commitment.js'
+import {
+  type Failure,
+  reportedResult,
+  reportedResultCheck,
+  reportedResultShape,
+  type Validation,
+} from './failures.js'
 
 export type CommitResultParameters = DeploymentParameter &
   WriteOptions & {
-    /** A consensus task (replicas > 1) the sender claimed. */
+    /** A consensus task (replicas > 1) the sender claimed, or an audit the sender joined. */
     taskId: number | bigint
-    /** CID of the output; its sha2-256 digest is what replicas are compared by. */
+    /**
+     * CID of the output; its sha2-256 digest is what replicas are compared by.
+     * With `failure` or `validation`: the CID of the run's logs (any CID).
+     */
     result: string
+    /**
+     * The run failed: commit to this failure (`failureDigest(failure)`)
+     * instead of an output. Replicas that agree on a failure are paid the
+     * source's failure terms; nobody is slashed for a failure the majority found.
+     */
+    failure?: Failure | undefined
+    /**
+     * Auditors of a source with a validator: what the validator said about
+     * the provider's result (`validationDigest(validation === 'passed')`);
+     * `result` is the CID of the validator's logs.
+     */
+    validation?: Validation | undefined
     /**
      * 32 secret bytes (default: fresh random ones, returned). To survive a
      * crash between committing and revealing, generate it with
@@ -54,6 +76,8 @@ export type CommitResultReturnType = WriteResult & {
   commitment: Hex
   /** The result digest committed to. */
   digest: Hex
+  /** The failure committed to; `undefined` for an output or a validation. */
+  failure: Failure | undefined
   /** The salt: keep it (and `result`) to reveal; without it the collateral is lost. */
   salt: Hex
   /** Set when this was the last commitment: reveals are open until then. */
@@ -66,28 +90,23 @@ export type CommitResultErrorType =
   | TransactionRevertedErrorType
   | Error
 
-/** A CID a consensus result can be: CIDv1 with a sha2-256 multihash. */
-export const resultCid = /* @__PURE__ */ z.pipe(
-  s.cid,
-  z.transform((cid: string, context) => {
-    const problem = resultCidProblem(cid)
-    if (problem !== undefined) context.issues.push({ code: 'custom', message: problem, input: cid })
-    return cid
-  }),
-)
-
 /** A salt: 32 bytes as 0x-prefixed hex. */
 export const salt = /* @__PURE__ */ z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'expected 32 bytes as hex: 0x followed by 64 hex digits'))
 
-const schema = /* @__PURE__ */ z.object({ taskId: s.taskId, result: resultCid, salt: z.optional(salt) })
+const schema = /* @__PURE__ */ z
+  .object({ taskId: s.taskId, ...reportedResultShape, salt: z.optional(salt) })
+  .check(reportedResultCheck)
 
 /**
  * Commits to the result of a consensus task (replicas > 1) without revealing
  * it: sends `keccak256(abi.encode(taskId, provider, resultDigest(result), salt))`.
  * When every slot has committed the reveal window opens; then call
  * {@link revealResult} with the same `result` and the returned `salt`.
+ * A run that failed commits to its `failure` (with its logs as `result`); an
+ * auditor of a validated source commits to its `validation`: reveal them the
+ * same way.
  *
  * @example
  * import { commitResult, generateSalt } from '@gridforge/sdk'
@@ -95,6 +114,9 @@ const schema = /* @__PURE__ */ z.object({ taskId: s.taskId, result: resultCid, s
  * const salt = generateSalt()
  * await journal.save({ taskId, result, salt }) // before sending: the salt is needed to reveal
  * const { slot, revealDeadline } = await commitResult(providerClient, { deployment, taskId, result, salt })
+ *
+ * // An auditor of a source with a validator, whose validator rejected the provider's result:
+ * await commitResult(auditorClient, { deployment, taskId, result: validatorLogsCid, validation: 'rejected', salt })
  */
 export async function commitResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -105,7 +127,7 @@ export async function commitResult(
   const params = validate(action, schema, parameters)
   const provider = accountAddress(client, action, account)
   const taskId = params.taskId as bigint
-  const digest = resultDigest(params.result)
+  const { digest, failure } = reportedResult(params)
   const saltUsed = (params.salt as Hex | undefined) ?? generateSalt()
   const commitment = computeCommitment({ taskId, provider, digest, salt: saltUsed })
   const market = deployment.contracts.market
@@ -130,6 +152,7 @@ export async function commitResult(
     slot: args.slot,
     commitment: args.commitment,
     digest,
+    failure,
     salt: saltUsed,
     revealDeadline: opened === undefined ? undefined : new Date(opened.args.revealDeadline * 1000),
     hash: receipt.transactionHash,

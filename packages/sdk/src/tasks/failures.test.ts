@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { keccak256, stringToBytes, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
 import { anyCid } from '../../test/fixtures.js'
 import { InvalidParametersError } from '../errors/validation.js'
+import * as s from '../internal/schemas.js'
+import { validate } from '../internal/validate.js'
 import { resultDigest } from './commitment.js'
 import {
   type Failure,
@@ -12,6 +15,8 @@ import {
   formatFailure,
   parseFailure,
   reportedResult,
+  reportedResultCheck,
+  reportedResultShape,
   validationDigest,
 } from './failures.js'
 
@@ -154,41 +159,42 @@ describe('formatFailure', () => {
   })
 })
 
-describe('reportedResult', () => {
+describe('reportedResultCheck and reportedResult', () => {
   const blake3 = 'bafkr4iaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+  const schema = z.object({ ...reportedResultShape, runtimeSec: s.uint(32) }).check(reportedResultCheck)
+  const reported = (input: object) =>
+    reportedResult(validate('submitResult', schema, { runtimeSec: 1, ...input }))
 
   it('hashes an output CID, and takes any CID as the logs of a failure or a validation', () => {
-    expect(reportedResult('submitResult', { result: anyCid })).toEqual({
-      digest: resultDigest(anyCid),
-      failure: undefined,
-    })
+    expect(reported({ result: anyCid })).toEqual({ digest: resultDigest(anyCid), failure: undefined })
     const failure = { kind: 'exited', exitCode: 2 } as const
-    expect(reportedResult('submitResult', { result: blake3, failure })).toEqual({
-      digest: failureDigest(failure),
-      failure,
-    })
-    expect(reportedResult('commitResult', { result: blake3, validation: 'rejected' })).toEqual({
+    expect(reported({ result: blake3, failure })).toEqual({ digest: failureDigest(failure), failure })
+    expect(reported({ result: blake3, validation: 'rejected' })).toEqual({
       digest: validationDigest(false),
       failure: undefined,
     })
   })
 
-  it('refuses a failure and a validation together, and an output CID that is not sha2-256', () => {
+  it('refuses a failure and a validation together, and an output CID that is not sha2-256, with the other bad fields', () => {
     expect(
       invalidFields(() =>
-        reportedResult('revealResult', {
-          result: anyCid,
-          failure: { kind: 'outOfMemory' },
-          validation: 'passed',
-        }),
+        reported({ result: anyCid, failure: { kind: 'outOfMemory' }, validation: 'passed', runtimeSec: -1 }),
       ),
-    ).toEqual([{ path: 'validation', message: expect.stringContaining('not both') }])
-    expect(invalidFields(() => reportedResult('submitResult', { result: blake3 }))).toEqual([
+    ).toEqual([
+      { path: 'runtimeSec', message: 'expected a whole number from 0 to 4294967295' },
+      { path: 'validation', message: expect.stringContaining('not both') },
+    ])
+    expect(invalidFields(() => reported({ result: blake3 }))).toEqual([
       {
         path: 'result',
         message:
           "its multihash is 0x1e, not sha2-256 (0x12) (an output's CID must be sha2-256; a failed run's logs may have any CID: pass `failure`)",
       },
+    ])
+    // A bad field of the result is named once, by its own schema.
+    expect(invalidFields(() => reported({ result: 'not a cid', validation: 'maybe' }))).toEqual([
+      { path: 'result', message: "'not a cid' is not a base32 CIDv1 (b…)" },
+      { path: 'validation', message: "expected 'passed' or 'rejected'" },
     ])
   })
 })

@@ -1,6 +1,6 @@
 import { type Hex, keccak256, stringToBytes } from 'viem'
 import * as z from 'zod/mini'
-import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import { resultCidProblem, resultDigest } from './commitment.js'
@@ -174,7 +174,7 @@ export interface ReportedResult {
   failure: Failure | undefined
 }
 
-/** The `failure` and `validation` fields of a result-delivering action (zod/mini). @internal */
+/** The `result`, `failure` and `validation` fields of a result-delivering action (zod/mini). @internal */
 export const reportedResultShape = {
   result: s.cid,
   failure: /* @__PURE__ */ z.optional(failureSchema),
@@ -183,41 +183,52 @@ export const reportedResultShape = {
   ),
 }
 
+const reportedFields: readonly PropertyKey[] = ['result', 'failure', 'validation']
+
 /**
- * The digest of a result that is exactly one of: an output (`result` is its
- * CID, hashed with sha2-256), a failure (`result` is the run's logs CID, any
- * CID) or a validation (`result` is the validator's logs CID, any CID).
- *
- * @throws {InvalidParametersError} when both `failure` and `validation` are
- *   given, or an output's CID is not a sha2-256 CIDv1. @internal
+ * The check of an action's parameters with {@link reportedResultShape}: a
+ * result is exactly one of an output (`result` is its CID, which must be
+ * hashed with sha2-256), a failure or a validation (`result` is then a logs
+ * CID, any CID). It runs even when other fields are bad, so that every bad
+ * field is named at once. @internal
  */
-export function reportedResult(action: string, parameters: ReportedResultParameters): ReportedResult {
-  const { result, failure, validation } = parameters
-  if (failure !== undefined && validation !== undefined) {
-    throw new InvalidParametersError({
-      action,
-      fields: [
-        {
-          path: 'validation',
-          message:
-            'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
-        },
-      ],
-    })
-  }
+export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
+  ({ result, failure, validation }: ReportedResultParameters, context) => {
+    if (failure !== undefined && validation !== undefined) {
+      context.issues.push({
+        code: 'custom',
+        message:
+          'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
+        path: ['validation'],
+        input: validation,
+      })
+      return
+    }
+    const problem = failure === undefined && validation === undefined ? resultCidProblem(result) : undefined
+    if (problem !== undefined) {
+      context.issues.push({
+        code: 'custom',
+        message: `${problem} (an output's CID must be sha2-256; a failed run's logs may have any CID: pass \`failure\`)`,
+        path: ['result'],
+        input: result,
+      })
+    }
+  },
+  {
+    // Not on an input that is no object, nor on a bad result, failure or validation (named already).
+    when: ({ issues }) =>
+      !issues.some(({ path = [] }) => path.length === 0 || reportedFields.includes(path[0] as PropertyKey)),
+  },
+)
+
+/**
+ * The digest to hand in for a result that passed {@link reportedResultCheck}:
+ * `failureDigest(failure)`, `validationDigest(…)`, or the sha2-256 digest of
+ * the output's CID. @internal
+ */
+export function reportedResult({ result, failure, validation }: ReportedResultParameters): ReportedResult {
   if (failure !== undefined) return { digest: failureDigest(failure), failure }
-  if (validation !== undefined) return { digest: validationDigest(validation === 'passed'), failure: undefined }
-  const problem = resultCidProblem(result)
-  if (problem !== undefined) {
-    throw new InvalidParametersError({
-      action,
-      fields: [
-        {
-          path: 'result',
-          message: `${problem} (an output's CID must be sha2-256; a failed run's logs may have any CID: pass \`failure\`)`,
-        },
-      ],
-    })
-  }
+  if (validation !== undefined)
+    return { digest: validationDigest(validation === 'passed'), failure: undefined }
   return { digest: resultDigest(result), failure: undefined }
 }

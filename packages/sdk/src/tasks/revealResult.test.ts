@@ -1,10 +1,11 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { deployment } from '../../test/chain.js'
+import { deployment, testClient } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
   availableStake,
+  cids,
   marketBalance,
   outputCid,
   publishTestSource,
@@ -18,12 +19,17 @@ import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
+import { type Failure, failureDigest, validationDigest } from './failures.js'
+import { getTask } from './getTask.js'
+import { joinAudit } from './joinAudit.js'
+import { releaseResult } from './releaseResult.js'
 import { revealResult } from './revealResult.js'
+import { submitResult } from './submitResult.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
-async function consensusTask(replicas: number) {
-  const sourceId = await publishTestSource({ deterministic: true })
+async function consensusTask(replicas: number, { failureFeeBps = 0 } = {}) {
+  const sourceId = await publishTestSource({ deterministic: true, failureFeeBps })
   const client = await approvedClient({ grid: '20' })
   const providers = []
   for (let index = 0; index < replicas; index++) providers.push(await testProvider([sourceId]))
@@ -171,6 +177,201 @@ describe('revealResult', () => {
       }),
     )
     expect(error).toBeInstanceOf(InvalidParametersError)
-    expect((error as InvalidParametersError).fields.map((field) => field.path)).toEqual(['result', 'salt'])
+    // Whether `result` must be a sha2-256 CID depends on `failure` and `validation`: it is checked after the fields.
+    expect((error as InvalidParametersError).fields.map((field) => field.path)).toEqual(['salt', 'result'])
+  })
+
+  it('settles replicas that agree on a failure: each paid the failure fee', async () => {
+    const { client, providers, taskId } = await consensusTask(2, { failureFeeBps: 5_000 })
+    const oom: Failure = { kind: 'outOfMemory' }
+    const sent = [
+      // Each replica's own logs: any CID, and they need not agree.
+      [providers[0]!, { result: cids.logs, failure: oom }],
+      [providers[1]!, { result: anyCid, failure: oom }],
+    ] as const
+    const commits = []
+    for (const [provider, reported] of sent) {
+      const committed = await commitResult(provider, { deployment: deployment(), taskId, ...reported })
+      expect(committed).toMatchObject({ digest: failureDigest(oom), failure: oom })
+      commits.push({ provider, reported, salt: committed.salt })
+    }
+    const reveals = []
+    for (const { provider, reported, salt } of commits) {
+      reveals.push(
+        await revealResult(provider, {
+          deployment: deployment(),
+          taskId,
+          ...reported,
+          receipt: anyCid,
+          salt,
+          runtimeSec: 5,
+        }),
+      )
+    }
+    expect(reveals.map((reveal) => reveal.failure)).toEqual([oom, oom])
+    expect(reveals[1]!.settlement).toMatchObject({
+      status: 'Completed',
+      resultDigest: failureDigest(oom),
+      failure: oom,
+      // Half of the 2 GRID price each: the failure fee.
+      payments: [
+        { slot: 0, payment: grid('1') },
+        { slot: 1, payment: grid('1') },
+      ],
+      slashes: [],
+      // The other half of each replica's escrow.
+      refund: grid('2'),
+    })
+    expect(await getTask(client, { deployment: deployment(), taskId })).toMatchObject({
+      status: 'Completed',
+      failed: true,
+      failure: oom,
+    })
+    expect(await reputation(providers[0]!.account.address)).toMatchObject({ completed: 0, failedRuns: 1 })
+  })
+
+  it('names a result that is both a failure and a validation before sending', async () => {
+    const provider = await approvedClient({ grid: '1' })
+    const nonce = await provider.getTransactionCount({ address: provider.account.address })
+    const reported = { result: cids.logs, failure: { kind: 'timedOut' }, validation: 'passed' } as const
+    for (const sending of [
+      commitResult(provider, { deployment: deployment(), taskId: 1n, ...reported }),
+      revealResult(provider, {
+        deployment: deployment(),
+        taskId: 1n,
+        ...reported,
+        receipt: anyCid,
+        salt: `0x${'11'.repeat(32)}`,
+        runtimeSec: 1,
+      }),
+    ]) {
+      const error = await rejection(sending)
+      expect(error).toBeInstanceOf(InvalidParametersError)
+      expect((error as InvalidParametersError).fields).toEqual([
+        {
+          path: 'validation',
+          message:
+            'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
+        },
+      ])
+    }
+    expect(await provider.getTransactionCount({ address: provider.account.address })).toBe(nonce)
+  })
+})
+
+/**
+ * A single result of `sourceId` audited with probability 1 (maximum payment 2 GRID): claimed and handed in
+ * by a provider, released into its audit, and one auditor seated in the first round, whose joining closed.
+ */
+async function auditedResult(sourceId: number, reported: { result: string; failure?: Failure }) {
+  const client = await approvedClient({ grid: '10' })
+  const provider = await testProvider([sourceId])
+  const auditor = await testProvider([sourceId])
+  const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', auditBps: 10_000 })
+  await claimTask(provider, { deployment: deployment(), taskId })
+  const submitted = await submitResult(provider, {
+    deployment: deployment(),
+    taskId,
+    ...reported,
+    receipt: anyCid,
+    runtimeSec: 1,
+  })
+  const held = await getTask(client, { deployment: deployment(), taskId })
+  // The draw reads the hash of the block after the submission.
+  await testClient().mine({ blocks: 2 })
+  expect(await releaseResult(client, { deployment: deployment(), taskId })).toMatchObject({ drawn: true })
+  // Auditors join from two blocks after the round opened; its 2-minute joining then closes.
+  await testClient().mine({ blocks: 2 })
+  await joinAudit(auditor, { deployment: deployment(), taskId })
+  await testClient().increaseTime({ seconds: 121 })
+  await testClient().mine({ blocks: 1 })
+  return { client, provider, auditor, taskId, submitted, held }
+}
+
+describe('revealResult in audits of failures and validated sources', () => {
+  it('upholds a held failure that its auditor finds again; the held task shows the failure from its tag', async () => {
+    const sourceId = await publishTestSource({ deterministic: true, maxRuntimeSec: 60, failureFeeBps: 5_000 })
+    const failure: Failure = { kind: 'exited', exitCode: 3 }
+    const { client, auditor, taskId, submitted, held } = await auditedResult(sourceId, {
+      result: cids.logs,
+      failure,
+    })
+    expect(submitted).toMatchObject({ held: true, failure, payment: 0n })
+    expect(held).toMatchObject({ status: 'Held', failed: true, failure })
+    expect(held.slots[0]?.resultTag).toBe(failureDigest(failure).slice(0, 12))
+
+    const committed = await commitResult(auditor, {
+      deployment: deployment(),
+      taskId,
+      result: anyCid,
+      failure,
+    })
+    const revealed = await revealResult(auditor, {
+      deployment: deployment(),
+      taskId,
+      result: anyCid,
+      failure,
+      receipt: anyCid,
+      salt: committed.salt,
+      runtimeSec: 1,
+    })
+    expect(revealed.settlement).toMatchObject({
+      status: 'Completed',
+      failure,
+      audit: { verdict: 'upheld', resultDigest: failureDigest(failure) },
+      // Both were paid for a failed run: half of the 2 GRID price.
+      payments: [
+        { slot: 0, payment: grid('1') },
+        { slot: 1, payment: grid('1') },
+      ],
+      slashes: [],
+    })
+    expect(await getTask(client, { deployment: deployment(), taskId })).toMatchObject({
+      status: 'Completed',
+      failed: true,
+      failure,
+      audit: { verdict: 'upheld' },
+    })
+  })
+
+  it("upholds a validated source's result when its auditor reveals the validator's pass", async () => {
+    const validator = await publishTestSource({ deterministic: true, maxRuntimeSec: 60 })
+    // Not deterministic: its single results are auditable only through the validator.
+    const sourceId = await publishTestSource({ maxRuntimeSec: 60, validator })
+    const { client, provider, auditor, taskId, held } = await auditedResult(sourceId, { result: cids.output })
+    expect(held).toMatchObject({ status: 'Held', auditBps: 10_000, failed: false, failure: undefined })
+    // What the auditors must find is the validator's pass, not the output.
+    expect(held.slots[0]?.resultTag).toBe(validationDigest(true).slice(0, 12))
+
+    const committed = await commitResult(auditor, {
+      deployment: deployment(),
+      taskId,
+      result: cids.logs,
+      validation: 'passed',
+    })
+    expect(committed).toMatchObject({ digest: validationDigest(true), failure: undefined })
+    const revealed = await revealResult(auditor, {
+      deployment: deployment(),
+      taskId,
+      result: cids.logs,
+      validation: 'passed',
+      receipt: anyCid,
+      salt: committed.salt,
+      runtimeSec: 1,
+    })
+    expect(revealed).toMatchObject({ digest: validationDigest(true), failure: undefined, result: cids.logs })
+    expect(revealed.settlement).toMatchObject({
+      status: 'Completed',
+      failure: undefined,
+      audit: { verdict: 'upheld', resultDigest: validationDigest(true) },
+    })
+    expect(revealed.settlement?.payments.map((payment) => payment.provider)).toEqual([
+      provider.account.address,
+      auditor.account.address,
+    ])
+    expect(await getTask(client, { deployment: deployment(), taskId })).toMatchObject({
+      status: 'Completed',
+      failed: false,
+    })
   })
 })

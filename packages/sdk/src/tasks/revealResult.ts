@@ -25,16 +25,27 @@ import {
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { TaskSettlement } from '../types/settlement.js'
 import { gridToken } from '../utils/amount.js'
-import { resultDigest } from './commitment.js'
-import { resultCid, salt } from './commitResult.js'
+import { salt } from './commitResult.js'
+import {
+  type Failure,
+  parseFailure,
+  reportedResult,
+  reportedResultCheck,
+  reportedResultShape,
+  type Validation,
+} from './failures.js'
 import { findSettlement } from './settlement.js'
 
 export type RevealResultParameters = DeploymentParameter &
   WriteOptions & {
     /** A consensus task in its reveal phase that the sender committed to. */
     taskId: number | bigint
-    /** The output CID committed to. */
+    /** The output CID committed to (with `failure` or `validation`: the logs CID committed with it). */
     result: string
+    /** The failure committed to (`commitResult`'s `failure`), if the run failed. */
+    failure?: Failure | undefined
+    /** The validation committed to (`commitResult`'s `validation`), for an auditor of a validated source. */
+    validation?: Validation | undefined
     /** CID of the signed receipt document. */
     receipt: string
     /** The salt `commitResult` used (and returned). */
@@ -49,6 +60,8 @@ export type RevealResultReturnType = WriteResult & {
   slot: number
   /** The revealed result digest. */
   digest: Hex
+  /** The failure revealed; `undefined` for an output or a validation. */
+  failure: Failure | undefined
   result: string
   receipt: string
   /** The runtime counted, after the cap. */
@@ -63,19 +76,22 @@ export type RevealResultErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = /* @__PURE__ */ z.object({
-  taskId: s.taskId,
-  result: resultCid,
-  receipt: s.cid,
-  salt,
-  runtimeSec: s.uint(32),
-})
+const schema = /* @__PURE__ */ z
+  .object({
+    taskId: s.taskId,
+    ...reportedResultShape,
+    receipt: s.cid,
+    salt,
+    runtimeSec: s.uint(32),
+  })
+  .check(reportedResultCheck)
 
 /**
  * Reveals a committed consensus result during the reveal window. The market
  * checks it against the commitment; the last reveal settles the task: the
  * majority digest is paid, outvoted providers are slashed, and with no
- * majority the client is refunded.
+ * majority the client is refunded. Pass the same `failure` or `validation` as
+ * to `commitResult`: the digest revealed is computed from it.
  *
  * @example
  * import { revealResult } from '@gridforge/sdk'
@@ -98,6 +114,7 @@ export async function revealResult(
   const action = 'revealResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
+  const { digest } = reportedResult(params)
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,
@@ -106,14 +123,7 @@ export async function revealResult(
     address: market,
     abi: [revealResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'revealResult',
-    args: [
-      taskId,
-      resultDigest(params.result),
-      params.salt,
-      params.result,
-      params.receipt,
-      params.runtimeSec,
-    ],
+    args: [taskId, digest, params.salt, params.result, params.receipt, params.runtimeSec],
     ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultRevealed)
@@ -122,6 +132,7 @@ export async function revealResult(
     provider: args.provider,
     slot: args.slot,
     digest: args.resultDigest,
+    failure: parseFailure(args.resultDigest),
     result: args.resultCID,
     receipt: args.receiptCID,
     runtimeSec: args.runtimeSec,

@@ -1,10 +1,11 @@
 import { parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { deployment } from '../../test/chain.js'
+import { deployment, testClient } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
   availableStake,
+  cids,
   marketBalance,
   outputCid,
   publishTestSource,
@@ -17,6 +18,9 @@ import {
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
+import { failureDigest } from './failures.js'
+import { getTask } from './getTask.js'
+import { getTaskResult } from './getTaskResult.js'
 import { submitResult } from './submitResult.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -129,6 +133,120 @@ describe('submitResult', () => {
       args: [taskId, intruder.account.address],
       hint: `${intruder.account.address} holds no claim on task ${taskId}: send from the account that claimed it (a reopened slot is no longer yours)`,
     })
+  })
+
+  it('hands in a failed run: paid the failure fee, never slashed, counted as a failed run', async () => {
+    // A fixed-price source whose failed runs are paid 20 % of the price.
+    const sourceId = await publishTestSource({ failureFeeBps: 2_000 })
+    const client = await approvedClient({ grid: '10' })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '5' })
+    await claimTask(provider, { deployment: deployment(), taskId })
+    // The logs' CID: any CID (a blake3 one here), not an output's sha2-256 CID.
+    const logs = 'bafkr4iaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+    const failure = { kind: 'exited', exitCode: 2 } as const
+    const settled = await submitResult(provider, {
+      deployment: deployment(),
+      taskId,
+      result: logs,
+      failure,
+      receipt: anyCid,
+      runtimeSec: 5,
+    })
+    expect(settled).toMatchObject({
+      taskId,
+      held: false,
+      result: logs,
+      digest: failureDigest(failure),
+      failure,
+      payment: grid('1'),
+      fee: grid('0.05'),
+      refund: grid('4'),
+    })
+    expect(await marketBalance(provider.account.address)).toBe(grid('0.95'))
+    expect(await availableStake(provider.account.address)).toBe(grid('200'))
+    expect(await reputation(provider.account.address)).toMatchObject({ completed: 0, failedRuns: 1 })
+
+    const task = await getTask(provider, { deployment: deployment(), taskId })
+    expect(task).toMatchObject({ status: 'Completed', failed: true, failure })
+    const result = await getTaskResult(provider, { deployment: deployment(), taskId })
+    expect(result).toMatchObject({ status: 'Completed', resultCID: logs, failed: true, failure })
+    expect(result.results).toMatchObject([
+      { slot: 0, resultCID: logs, resultDigest: failureDigest(failure), failure },
+    ])
+    expect(result.settlement).toMatchObject({ resultDigest: failureDigest(failure), failure })
+  })
+
+  it('reads an output as no failure', async () => {
+    const sourceId = await publishTestSource()
+    const client = await approvedClient({ grid: '1' })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
+    await claimTask(provider, { deployment: deployment(), taskId })
+    const settled = await submitResult(provider, {
+      deployment: deployment(),
+      taskId,
+      result: cids.output,
+      receipt: anyCid,
+      runtimeSec: 1,
+    })
+    expect(settled).toMatchObject({ failure: undefined, digest: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    expect(await getTask(provider, { deployment: deployment(), taskId })).toMatchObject({
+      failed: false,
+      failure: undefined,
+    })
+  })
+
+  it('refuses a timeout before the runtime limit has passed since the claim, and takes it after', async () => {
+    const sourceId = await publishTestSource({ maxRuntimeSec: 60, failureFeeBps: 10_000 })
+    const client = await approvedClient({ grid: '1' })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1' })
+    await claimTask(provider, { deployment: deployment(), taskId })
+    const timedOut = {
+      deployment: deployment(),
+      taskId,
+      result: cids.logs,
+      failure: { kind: 'timedOut' },
+      receipt: anyCid,
+      runtimeSec: 60,
+    } as const
+    const early = await rejection(submitResult(provider, timedOut))
+    expect(early).toBeInstanceOf(ContractRevertedError)
+    expect(early).toMatchObject({ errorName: 'TaskMarketTimeoutTooEarly' })
+    expect((early as ContractRevertedError).args?.slice(0, 2)).toEqual([taskId, 60])
+    expect((early as ContractRevertedError).hint).toMatch(
+      new RegExp(
+        `^a run reported as timed out must have had the whole runtime limit since the claim: task ${taskId}'s limit is 1m and \\d+s had passed: wait until the limit is reached`,
+      ),
+    )
+
+    await testClient().increaseTime({ seconds: 61 })
+    await testClient().mine({ blocks: 1 })
+    const settled = await submitResult(provider, timedOut)
+    expect(settled).toMatchObject({ failure: { kind: 'timedOut' }, payment: grid('1') })
+  })
+
+  it('names a bad failure before sending', async () => {
+    const provider = await approvedClient({ grid: '1' })
+    const nonce = await provider.getTransactionCount({ address: provider.account.address })
+    const error = await rejection(
+      submitResult(provider, {
+        deployment: deployment(),
+        taskId: 1n,
+        result: cids.logs,
+        failure: { kind: 'outOfMemory', exitCode: 137 },
+        receipt: anyCid,
+        runtimeSec: 1,
+      }),
+    )
+    expect((error as InvalidParametersError).fields).toEqual([
+      {
+        path: 'failure.exitCode',
+        message: "only an 'exited' failure has an exit code: leave it out for 'outOfMemory'",
+      },
+    ])
+    expect(await provider.getTransactionCount({ address: provider.account.address })).toBe(nonce)
   })
 
   it('names every bad field before sending', async () => {

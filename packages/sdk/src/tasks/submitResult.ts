@@ -1,4 +1,4 @@
-import type { Account, Address, Chain, Client, Transport } from 'viem'
+import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
 import * as z from 'zod/mini'
 import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
 import { errors as stakingErrors } from '../abis/staking.js'
@@ -24,16 +24,32 @@ import {
 } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
-import { resultDigest, type UnsupportedResultCidErrorType } from './commitment.js'
-import { resultCid } from './commitResult.js'
+import {
+  type Failure,
+  parseFailure,
+  reportedResult,
+  reportedResultCheck,
+  reportedResultShape,
+} from './failures.js'
 import { findSettlement } from './settlement.js'
 
 export type SubmitResultParameters = DeploymentParameter &
   WriteOptions & {
     /** A single-replica task the sender claimed. */
     taskId: number | bigint
-    /** CID of the output (a file or a UnixFS directory). */
+    /**
+     * CID of the output (a file or a UnixFS directory; hashed with sha2-256),
+     * or with `failure` the CID of the run's logs (any CID).
+     */
     result: string
+    /**
+     * The run failed (non-zero exit, timeout at the runtime limit, out of
+     * memory, output over the cap): hand in this failure instead of an output.
+     * It is never slashed and is paid the source's failure terms (metered: the
+     * runtime used; fixed price: the source's `failureFeeBps` of the price).
+     * `timedOut` is refused until the runtime limit has passed since the claim.
+     */
+    failure?: Failure | undefined
     /** CID of the signed receipt document. */
     receipt: string
     /**
@@ -53,7 +69,12 @@ export type SubmitResultReturnType = WriteResult & {
    */
   held: boolean
   provider: Address
+  /** The output CID, or a failure's logs CID. */
   result: string
+  /** The digest handed in: the output's sha2-256 digest, or `failureDigest(failure)`. */
+  digest: Hex
+  /** The failure handed in; `undefined` for an output. */
+  failure: Failure | undefined
   receipt: string
   /** The runtime counted, after the cap. */
   runtimeSec: number
@@ -69,15 +90,16 @@ export type SubmitResultErrorType =
   | InvalidParametersErrorType
   | ContractRevertedErrorType
   | TransactionRevertedErrorType
-  | UnsupportedResultCidErrorType
   | Error
 
-const schema = /* @__PURE__ */ z.object({
-  taskId: s.taskId,
-  result: resultCid,
-  receipt: s.cid,
-  runtimeSec: s.uint(32),
-})
+const schema = /* @__PURE__ */ z
+  .object({
+    taskId: s.taskId,
+    ...reportedResultShape,
+    receipt: s.cid,
+    runtimeSec: s.uint(32),
+  })
+  .check(reportedResultCheck)
 
 /**
  * Delivers the result of a single-replica task the sender claimed, with the
@@ -86,6 +108,9 @@ const schema = /* @__PURE__ */ z.object({
  * unlocks and the client gets any unspent escrow back. An auditable task (a
  * deterministic source) is `held` instead: `releaseResult` settles it two
  * blocks later unless the draw picks it for an audit.
+ *
+ * A run that failed is a result too: pass `failure` and the CID of the run's
+ * logs as `result`; the digest is `failureDigest(failure)`.
  *
  * @example
  * import { submitResult } from '@gridforge/sdk'
@@ -97,6 +122,16 @@ const schema = /* @__PURE__ */ z.object({
  *   receipt: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
  *   runtimeSec: 42,
  * })
+ *
+ * // The workload exited with code 2: hand in the failure and its logs.
+ * await submitResult(providerClient, {
+ *   deployment,
+ *   taskId: 13n,
+ *   result: logsCid,
+ *   failure: { kind: 'exited', exitCode: 2 },
+ *   receipt: receiptCid,
+ *   runtimeSec: 7,
+ * })
  */
 export async function submitResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -106,6 +141,7 @@ export async function submitResult(
   const action = 'submitResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
+  const { digest } = reportedResult(params)
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,
@@ -114,7 +150,7 @@ export async function submitResult(
     address: market,
     abi: [submitResultFunction, ...taskMarketErrors, ...stakingErrors, ...providerRegistryErrors],
     functionName: 'submitResult',
-    args: [taskId, resultDigest(params.result), params.result, params.receipt, params.runtimeSec],
+    args: [taskId, digest, params.result, params.receipt, params.runtimeSec],
     ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, ResultSubmitted)
@@ -126,6 +162,8 @@ export async function submitResult(
     held: settlement === undefined,
     provider: args.provider,
     result: args.resultCID,
+    digest: args.resultDigest,
+    failure: parseFailure(args.resultDigest),
     receipt: args.receiptCID,
     runtimeSec: args.runtimeSec,
     payment: paid?.payment ?? 0n,
