@@ -117,6 +117,10 @@ export interface PublishSourceOptions {
   creatorFeeBps?: number
   imageDigest?: Hex
   metadata?: string
+  /** What a failed fixed-price run is paid, in basis points of the price (default 0). */
+  failureFeeBps?: number
+  /** A deterministic source that checks this one's results (default 0: none). */
+  validator?: number
 }
 
 /** Publishes a source with no hardware requirements from `owner` and returns its id. */
@@ -129,6 +133,8 @@ export async function publishSource(
     creatorFeeBps = 0,
     imageDigest = stringToHex('image', { size: 32 }),
     metadata = anyCid,
+    failureFeeBps = 0,
+    validator = 0,
   }: PublishSourceOptions = {},
 ): Promise<number> {
   const { result, request } = await owner.simulateContract({
@@ -141,6 +147,8 @@ export async function publishSource(
       { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic },
       creatorFeeBps,
       0,
+      failureFeeBps,
+      validator,
     ],
     account: owner.account,
   })

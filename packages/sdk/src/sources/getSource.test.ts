@@ -18,6 +18,7 @@ describe('getSource', () => {
       metadata,
       requirements: { minGpus: 1, minVramMiB: 8_192, maxRuntimeSec: 600 },
       creatorFeeBps: 250,
+      failureFeeBps: 1_500,
     })
     await deactivateSource(client, { deployment: deployment(), sourceId: published.sourceId })
     const block = await client.getBlock({ blockNumber: published.blockNumber })
@@ -38,6 +39,8 @@ describe('getSource', () => {
       },
       creatorFeeBps: 250,
       predecessor: undefined,
+      failureFeeBps: 1_500,
+      validator: undefined,
     })
     const before = await getSource(client, {
       deployment: deployment(),

@@ -28,6 +28,13 @@ export interface Source {
   creatorFeeBps: number
   /** The source this one is a new version of, if any. */
   predecessor: number | undefined
+  /**
+   * What a failed run is paid on a fixed-price task, in basis points of its
+   * price (metered tasks pay the runtime used).
+   */
+  failureFeeBps: number
+  /** The deterministic source that checks this one's results (audits run it), if any. */
+  validator: number | undefined
 }
 
 /** The contract's `Source` struct. */
@@ -39,6 +46,8 @@ export interface SourceStruct {
   predecessor: number
   imageDigest: Hex
   requirements: Requirements
+  failureFeeBps: number
+  validator: number
   metadataCID: string
 }
 
@@ -95,5 +104,7 @@ export function toSource(sourceId: number, struct: SourceStruct): Source {
     requirements: { minGpus, minVramMiB, minComputeCapability, maxRuntimeSec, deterministic },
     creatorFeeBps: struct.creatorFeeBps,
     predecessor: struct.predecessor === 0 ? undefined : struct.predecessor,
+    failureFeeBps: struct.failureFeeBps,
+    validator: struct.validator === 0 ? undefined : struct.validator,
   }
 }

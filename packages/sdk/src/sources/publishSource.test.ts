@@ -23,6 +23,8 @@ describe('publishSource', () => {
       metadata,
       creatorFeeBps: 0,
       predecessor: undefined,
+      failureFeeBps: 0,
+      validator: undefined,
       requirements: {
         minGpus: 0,
         minVramMiB: 0,
@@ -72,6 +74,8 @@ describe('publishSource', () => {
       requirements: { maxRuntimeSec: '8d', minGpus: 256 },
       creatorFeeBps: 5_001,
       predecessor: -1,
+      failureFeeBps: 10_001,
+      validator: 2n ** 32n,
     }).catch((error: unknown) => error)
     expect(error).toBeInstanceOf(InvalidParametersError)
     expect((error as InvalidParametersError).fields.map((field) => field.path)).toEqual([
@@ -81,7 +85,12 @@ describe('publishSource', () => {
       'requirements.maxRuntimeSec',
       'creatorFeeBps',
       'predecessor',
+      'failureFeeBps',
+      'validator',
     ])
+    expect((error as InvalidParametersError).fields[6]?.message).toBe(
+      'expected a whole number from 0 to 10000',
+    )
     expect((error as InvalidParametersError).fields[0]?.message).toContain('must not be zero')
     const malformed = await publishSource(client, {
       deployment: deployment(),
@@ -95,6 +104,64 @@ describe('publishSource', () => {
       },
     ])
     expect(await client.getTransactionCount({ address: client.account.address })).toBe(0)
+  })
+
+  it('takes a failure fee and a validator: a published deterministic source with no longer a runtime limit', async () => {
+    const client = await fundedClient({ grid: '0' })
+    const checker = await publishSource(client, {
+      deployment: deployment(),
+      imageDigest: digest,
+      metadata,
+      requirements: { maxRuntimeSec: '10m', deterministic: true },
+    })
+    const { sourceId } = await publishSource(client, {
+      deployment: deployment(),
+      imageDigest: digest,
+      metadata,
+      requirements: { maxRuntimeSec: '1h' },
+      failureFeeBps: 2_500,
+      validator: BigInt(checker.sourceId),
+    })
+    expect(await getSource(client, { deployment: deployment(), sourceId })).toMatchObject({
+      failureFeeBps: 2_500,
+      validator: checker.sourceId,
+    })
+    const whole = await publishSource(client, {
+      deployment: deployment(),
+      imageDigest: digest,
+      metadata,
+      failureFeeBps: 10_000,
+    })
+    expect(await getSource(client, { deployment: deployment(), sourceId: whole.sourceId })).toMatchObject({
+      failureFeeBps: 10_000,
+      validator: undefined,
+    })
+  })
+
+  it('refuses a validator that is not deterministic, runs longer, or does not exist, with the contract error', async () => {
+    const client = await fundedClient({ grid: '0' })
+    const opaque = await publishSource(client, { deployment: deployment(), imageDigest: digest, metadata })
+    const slow = await publishSource(client, {
+      deployment: deployment(),
+      imageDigest: digest,
+      metadata,
+      requirements: { maxRuntimeSec: '2h', deterministic: true },
+    })
+    for (const validator of [opaque.sourceId, slow.sourceId, 999_999]) {
+      const error = await publishSource(client, {
+        deployment: deployment(),
+        imageDigest: digest,
+        metadata,
+        requirements: { maxRuntimeSec: '1h' },
+        validator,
+      }).catch((error: unknown) => error)
+      expect(error).toBeInstanceOf(ContractRevertedError)
+      expect((error as ContractRevertedError).errorName).toBe('SourceRegistryInvalidValidator')
+      expect((error as ContractRevertedError).args).toEqual([validator])
+      expect((error as ContractRevertedError).hint).toBe(
+        `source ${validator} cannot validate this source: a validator must be a published, deterministic source whose maxRuntimeSec is no longer than this one's (check it with getSource), or 0 for none`,
+      )
+    }
   })
 
   it("refuses a new version of someone else's source with the contract error", async () => {

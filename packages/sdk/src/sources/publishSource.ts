@@ -22,6 +22,8 @@ import type { Duration } from '../utils/duration.js'
 export const maxSourceRuntimeSec = 7 * 86_400
 /** Largest `creatorFeeBps` (the registry's MAX_CREATOR_FEE_BPS): half the protocol fee. */
 export const maxCreatorFeeBps = 5_000
+/** Largest `failureFeeBps`: the whole price. */
+export const maxFailureFeeBps = 10_000
 
 export type PublishSourceParameters = DeploymentParameter &
   WriteOptions & {
@@ -42,6 +44,21 @@ export type PublishSourceParameters = DeploymentParameter &
     creatorFeeBps?: number | undefined
     /** The source this one is a new version of (you must own it). */
     predecessor?: number | bigint | undefined
+    /**
+     * What a failed run (non-zero exit, timeout at the runtime limit, out of
+     * memory, output over the cap) is paid on a fixed-price task, in basis
+     * points of its price (default 0, at most 10000). A metered task pays the
+     * runtime used instead.
+     */
+    failureFeeBps?: number | undefined
+    /**
+     * A published deterministic source, with a runtime limit no longer than
+     * this one's, that checks this source's results (default: none). A
+     * single-replica task of this source is then auditable even when the
+     * source is not deterministic: its auditors run the validator on the
+     * task's input and the provider's result.
+     */
+    validator?: number | bigint | undefined
   }
 
 export type PublishSourceReturnType = WriteResult & {
@@ -101,6 +118,8 @@ const schema = /* @__PURE__ */ z.object({
   ),
   creatorFeeBps: z.optional(s.uint(16, maxCreatorFeeBps)),
   predecessor: z.optional(s.uint(32)),
+  failureFeeBps: z.optional(s.uint(16, maxFailureFeeBps)),
+  validator: z.optional(s.uint(32)),
 })
 
 /**
@@ -117,6 +136,7 @@ const schema = /* @__PURE__ */ z.object({
  *   metadata: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
  *   requirements: { minGpus: 1, minVramMiB: 16_384, maxRuntimeSec: '30m', deterministic: true },
  *   creatorFeeBps: 1_000,
+ *   failureFeeBps: 2_000, // a failed fixed-price run is paid 20 % of the price
  * })
  */
 export async function publishSource(
@@ -146,6 +166,8 @@ export async function publishSource(
       },
       params.creatorFeeBps ?? 0,
       params.predecessor ?? 0,
+      params.failureFeeBps ?? 0,
+      params.validator ?? 0,
     ],
     ...writeOptions(parameters),
   })

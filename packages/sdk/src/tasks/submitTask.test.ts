@@ -20,6 +20,8 @@ async function publishSource(deterministic = false) {
       { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 600, deterministic },
       0,
       0,
+      0,
+      0,
     ],
   })
   await client.waitForTransactionReceipt({ hash: await client.writeContract(request) })
