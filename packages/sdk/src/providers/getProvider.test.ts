@@ -39,7 +39,8 @@ describe('getProvider', () => {
           outvoted: 0,
           totalRuntimeSec: 0,
           slashedAmount: 0n,
-          successBps: 10_000,
+          successBps: 0,
+          failedRuns: 0,
         },
       },
     )

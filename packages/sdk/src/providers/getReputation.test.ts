@@ -5,7 +5,7 @@ import { getReputation, toReputation } from './getReputation.js'
 
 // A reputation earned on a settled task is checked in staking/claimRewards.test.ts, which runs one.
 describe('getReputation', () => {
-  it('reads an address without history as zero counters and a 100% success rate', async () => {
+  it('reads an address without history as zero counters and no success rate (no record)', async () => {
     const client = await fundedClient({ grid: '0' })
     expect(await getReputation(client, { deployment: deployment() })).toEqual({
       claimed: 0,
@@ -14,11 +14,12 @@ describe('getReputation', () => {
       outvoted: 0,
       totalRuntimeSec: 0,
       slashedAmount: 0n,
-      successBps: 10_000,
+      successBps: 0,
+      failedRuns: 0,
     })
   })
 
-  it('computes the success rate as the registry does (rounded down)', () => {
+  it('computes the success rate as the registry does (rounded down; failed runs do not count)', () => {
     const struct = {
       claimed: 9,
       completed: 2,
@@ -26,9 +27,11 @@ describe('getReputation', () => {
       outvoted: 0,
       totalRuntimeSec: 120n,
       slashedAmount: 5n,
+      failedRuns: 4,
     }
     expect(toReputation(struct)).toEqual({ ...struct, totalRuntimeSec: 120, successBps: 6_666 })
     expect(toReputation({ ...struct, completed: 0, failed: 0, outvoted: 3 }).successBps).toBe(0)
+    expect(toReputation({ ...struct, completed: 0, failed: 0, outvoted: 0 }).successBps).toBe(0)
   })
 
   it('refuses a malformed provider', async () => {

@@ -13,7 +13,7 @@ import { accountAddress } from '../wallet/account.js'
 export interface Reputation {
   /** Slots claimed. */
   claimed: number
-  /** Slots completed and paid. */
+  /** Slots completed and paid (failed runs are counted in `failedRuns`, not here). */
   completed: number
   /** Slots not delivered in time (no-shows, missed reveals). */
   failed: number
@@ -23,8 +23,17 @@ export interface Reputation {
   totalRuntimeSec: number
   /** Sum of collateral slashed, in base units. */
   slashedAmount: bigint
-  /** completed / (completed + failed + outvoted) in basis points; 10000 without history. */
+  /**
+   * completed / (completed + failed + outvoted) in basis points; 0 without
+   * history (no record is not a perfect record). Failed runs do not count.
+   */
   successBps: number
+  /**
+   * Slots delivered as a failure report (non-zero exit, timeout, out of
+   * memory, output too large): paid the source's failure terms, never
+   * slashed, not counted in `completed` nor against `successBps`.
+   */
+  failedRuns: number
 }
 
 /** The contract's `Reputation` struct. */
@@ -35,6 +44,7 @@ export interface ReputationStruct {
   outvoted: number
   totalRuntimeSec: bigint
   slashedAmount: bigint
+  failedRuns: number
 }
 
 export type GetReputationParameters = DeploymentParameter & {
@@ -54,8 +64,8 @@ const schema = /* @__PURE__ */ z.object({
 })
 
 /**
- * Reads a provider's reputation counters and success rate (all zero, and a
- * 100% success rate, for an address with no history).
+ * Reads a provider's reputation counters and success rate (all zero for an
+ * address with no history, its success rate included: no record yet).
  *
  * @example
  * import { getReputation } from '@gridforge/sdk'
@@ -95,6 +105,7 @@ export function toReputation(struct: ReputationStruct): Reputation {
     outvoted: struct.outvoted,
     totalRuntimeSec: Number(struct.totalRuntimeSec),
     slashedAmount: struct.slashedAmount,
-    successBps: finished === 0 ? 10_000 : Math.floor((struct.completed * 10_000) / finished),
+    successBps: finished === 0 ? 0 : Math.floor((struct.completed * 10_000) / finished),
+    failedRuns: struct.failedRuns,
   }
 }
