@@ -1,16 +1,18 @@
 /** Each strategy does what its docstring says, seen in what the run recorded and on the chain. */
-import { taskMarketAbi } from '@gridforge/contracts'
+import { providerRegistryAbi, taskMarketAbi } from '@gridforge/contracts'
 import { type Address, createPublicClient, custom } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Session } from '../src/experiment.js'
 import { digestOf } from '../src/market/cid.js'
-import { same } from '../src/market/engine.js'
+import { type RunRecord, type SimTask, same } from '../src/market/engine.js'
+import { FailureKind, failureDigest } from '../src/market/results.js'
 import { runMarket } from '../src/market/run.js'
 import type { World } from '../src/market/world.js'
 import type { SimParams } from '../src/params.js'
 import { claimAndAbandonStrategy } from '../src/strategies/claimAndAbandon.js'
 import { colludingAuditorStrategy } from '../src/strategies/colludingAuditor.js'
 import { copycatStrategy } from '../src/strategies/copycat.js'
+import { failureLiarStrategy } from '../src/strategies/failureLiar.js'
 import { honestProviderStrategy } from '../src/strategies/honestProvider.js'
 import { honeypotClientStrategy } from '../src/strategies/honeypotClient.js'
 import { lazyAuditorStrategy } from '../src/strategies/lazyAuditor.js'
@@ -38,6 +40,48 @@ async function play(strategy: Strategy, params: SimParams, seed = 5) {
 
 const holds = (accounts: readonly Address[], holder: Address) => accounts.some((a) => same(a, holder))
 
+const reader = (world: World) => createPublicClient({ transport: custom(world.chain.provider) })
+const market = (world: World) => ({ address: world.chain.contracts.market, abi: taskMarketAbi }) as const
+
+const chainTask = (world: World, id: bigint) =>
+  reader(world).readContract({ ...market(world), functionName: 'getTask', args: [id] })
+
+const chainReputation = (world: World, provider: Address) =>
+  reader(world).readContract({
+    address: world.chain.contracts.providers,
+    abi: providerRegistryAbi,
+    functionName: 'getReputation',
+    args: [provider],
+  })
+
+/** What each ReplicaPaid of the task paid (the run's chain: every run starts from the world's snapshot). */
+async function replicaPayments(world: World, taskId: bigint) {
+  const events = await reader(world).getContractEvents({
+    ...market(world),
+    eventName: 'ReplicaPaid',
+    args: { taskId },
+    fromBlock: 0n,
+  })
+  return events.map((e) => e.args.payment)
+}
+
+/** Every ProviderSlashed of the run. */
+async function slashes(world: World) {
+  return reader(world).getContractEvents({ ...market(world), eventName: 'ProviderSlashed', fromBlock: 0n })
+}
+
+/** What a failed run of `task` is paid: the failure fee of a fixed price, a metered price × the limit. */
+function failureTerms(task: SimTask, params: SimParams) {
+  return task.metered
+    ? task.pricePerSecond * BigInt(task.maxRuntimeSec)
+    : (task.maxPayment * BigInt(params.failureFeeBps)) / 10_000n
+}
+
+/** Whether `provider` ran any slot or audit seat of the run. */
+function worked(record: RunRecord, provider: Address) {
+  return (record.participation.get(provider.toLowerCase() as Address) ?? 0) > 0
+}
+
 describe('strategies', () => {
   it('lazy provider: never runs a single-replica task, hands in garbage and is paid for it unless audited', async () => {
     const params = smallParams({ k2Share: 0, k3Share: 0, meteredShare: 0 })
@@ -64,7 +108,12 @@ describe('strategies', () => {
     expect(own.length).toBeGreaterThan(0)
     for (const task of own) {
       expect(task.audit?.drawn).toBe(true)
-      expect(task.outcome).toEqual({ status: 'Failed', result: task.correct, verdict: 'Overturned' })
+      expect(task.outcome).toEqual({
+        status: 'Failed',
+        result: task.correct,
+        failed: false,
+        verdict: 'Overturned',
+      })
     }
     const stake = BigInt(params.providerStake) * 10n ** 18n
     expect(record.ledger.account(lazy).staked).toBeLessThan(stake)
@@ -80,10 +129,20 @@ describe('strategies', () => {
       const [seat, ...others] = task.audit?.seats.values() ?? []
       if (seat === undefined) {
         // Nobody eligible joined (a gated task before anyone passed its gate): paid unaudited.
-        expect(task.outcome).toEqual({ status: 'Completed', result: task.correct, verdict: 'Lapsed' })
+        expect(task.outcome).toEqual({
+          status: 'Completed',
+          result: task.correct,
+          failed: false,
+          verdict: 'Lapsed',
+        })
         continue
       }
-      expect(task.outcome).toEqual({ status: 'Completed', result: task.correct, verdict: 'Upheld' })
+      expect(task.outcome).toEqual({
+        status: 'Completed',
+        result: task.correct,
+        failed: false,
+        verdict: 'Upheld',
+      })
       // One auditor in the first round, re-running the task.
       expect(others).toEqual([])
       expect(seat.digest).toBe(task.correct)
@@ -174,6 +233,8 @@ describe('strategies', () => {
     expect(seated.length).toBeGreaterThan(0)
     for (const task of seated) {
       const seat = task.audit?.seats.get(auditor.toLowerCase() as Address)
+      // The digest of its ResultSubmitted event, which an output's CID spells too.
+      expect(seat?.digest).toBe(task.audit?.resultDigest)
       expect(seat?.digest).toBe(digestOf(task.audit?.resultCID as string))
       expect(task.outcome?.verdict).toBe('Upheld')
     }
@@ -199,6 +260,7 @@ describe('strategies', () => {
       expect(task.outcome).toEqual({
         status: 'Completed',
         result: task.delivered.get(partner),
+        failed: false,
         verdict: 'Upheld',
       })
     }
@@ -224,15 +286,127 @@ describe('strategies', () => {
     expect(record.ledger.account(client).value).toBeGreaterThan(0)
   })
 
-  it('honeypot client: no task of it completes and it collects slashes', async () => {
-    const params = smallParams()
+  it('honest providers: hand in a timeout report for a run killed at the limit; auditors find the same failure', async () => {
+    // Every run outlasts the source's limit. Ungated: failed runs do not count as completed, so nobody would
+    // ever pass a gate.
+    const params = smallParams({ runtimeMin: 1.2, runtimeMax: 1.5, gatedShare: 0, auditBps: 10_000 })
+    const { record, world } = await play(honestProviderStrategy, params)
+    const timedOut = failureDigest(FailureKind.TimedOut)
+    expect(record.tasks.length).toBe(params.tasks)
+    for (const task of record.tasks) {
+      expect(task.outcome).toMatchObject({ status: 'Completed', result: timedOut, failed: true })
+      expect([...task.delivered.values()]).toEqual(Array(task.replicas).fill(timedOut))
+      expect((await chainTask(world, task.id)).failed).toBe(true)
+      // Paid the failure terms: the failure fee of a fixed price, the runtime used (the limit) when metered.
+      for (const paid of await replicaPayments(world, task.id)) expect(paid).toBe(failureTerms(task, params))
+    }
+    const audited = record.tasks.filter((t) => (t.audit?.seats.size ?? 0) > 0)
+    expect(audited.length).toBeGreaterThan(0)
+    for (const task of audited) {
+      expect(task.outcome?.verdict).toBe('Upheld')
+      for (const seat of task.audit?.seats.values() ?? []) expect(seat.digest).toBe(timedOut)
+    }
+    // Never slashed; every run counted as a failed run, none as completed.
+    expect(await slashes(world)).toEqual([])
+    for (const provider of world.cast.providers) {
+      const reputation = await chainReputation(world, provider)
+      expect(reputation.completed).toBe(0)
+      if (worked(record, provider)) expect(reputation.failedRuns).toBeGreaterThan(0)
+    }
+  })
+
+  it('failure liar: reports exited(1) on fixed-price single-replica tasks without computing, paid the failure fee unless audited', async () => {
+    const params = smallParams({ k2Share: 0, k3Share: 0, meteredShare: 0 })
+    const { record, world } = await play(failureLiarStrategy, params)
+    const liar = world.cast.providers[0] as Address
+    const own = record.tasks.filter((t) => t.delivered.has(liar))
+    expect(own.length).toBeGreaterThan(0)
+    // It computes none of its claims: only the audits it sat on (it audits honestly).
+    const audits = record.tasks.filter((t) => t.audit?.seats.has(liar.toLowerCase() as Address))
+    const auditWork = audits.reduce((sum, t) => sum + Math.min(t.runtimeSec, t.maxRuntimeSec), 0)
+    expect(record.ledger.account(liar).computeSec).toBe(auditWork)
+    for (const task of own) {
+      expect(task.delivered.get(liar)).toBe(failureDigest(FailureKind.Exited, 1))
+      expect(task.audit?.drawn).toBeDefined()
+      if (task.audit?.drawn === false) {
+        // Not drawn: the client has a failure report and paid the failure fee for it.
+        expect(task.outcome).toMatchObject({ status: 'Completed', failed: true })
+        expect(await replicaPayments(world, task.id)).toEqual([failureTerms(task, params)])
+      }
+    }
+    const paid = own.filter((t) => t.audit?.drawn === false)
+    expect(paid.length).toBeGreaterThan(0)
+    // Its reports count as failed runs (not against its success rate); only its audits count as completed.
+    const reputation = await chainReputation(world, liar)
+    expect(reputation.failedRuns).toBe(paid.length)
+    expect(reputation.completed).toBe(audits.length)
+  })
+
+  it('failure liar: an audit re-runs the task, overturns the failure report and slashes its collateral', async () => {
+    // Spaced arrivals: auditors are idle when a round opens (a round nobody joins moves on empty).
+    const params = smallParams({
+      k2Share: 0,
+      k3Share: 0,
+      meteredShare: 0,
+      auditBps: 10_000,
+      arrivalSpacingSec: 3000,
+    })
+    const { record, world } = await play(failureLiarStrategy, params)
+    const liar = world.cast.providers[0] as Address
+    const own = record.tasks.filter((t) => t.delivered.has(liar))
+    expect(own.length).toBeGreaterThan(0)
+    const overturned = own.filter((t) => t.outcome?.verdict === 'Overturned')
+    for (const task of own) {
+      expect(task.audit?.drawn).toBe(true)
+      // Every re-run succeeds: the first auditor does not confirm the report; a second who agrees overturns it.
+      const seats = [...(task.audit?.seats.values() ?? [])]
+      for (const seat of seats) expect(seat.digest).toBe(task.correct)
+      expect(task.outcome?.verdict).not.toBe('Upheld')
+      if (seats.filter((seat) => seat.revealed).length >= 2) expect(overturned).toContain(task)
+    }
+    expect(overturned.length).toBeGreaterThan(0)
+    for (const task of overturned) {
+      // The client gets the output the auditors found.
+      expect(task.outcome).toEqual({
+        status: 'Failed',
+        result: task.correct,
+        failed: false,
+        verdict: 'Overturned',
+      })
+    }
+    expect(record.ledger.account(liar).staked).toBeLessThan(BigInt(params.providerStake) * 10n ** 18n)
+    // Overturned reports count as outvoted, no longer as failed runs.
+    const reputation = await chainReputation(world, liar)
+    expect(reputation.outvoted).toBe(overturned.length)
+    expect(reputation.failedRuns).toBe(own.length - overturned.length)
+  })
+
+  it('honeypot client: its tasks expire unclaimed or are handed in as timeouts; nobody is slashed and it pays', async () => {
+    const params = smallParams({ gatedShare: 0 })
     const { record, world } = await play(honeypotClientStrategy, params)
     const client = world.cast.clients[0] as Address
     const own = record.tasks.filter((t) => same(t.client, client))
-    expect(own.length).toBeGreaterThan(0)
-    expect(own.every((t) => t.outcome?.status === 'Expired')).toBe(true)
+    const short = own.filter((t) => t.runtimeSec <= t.maxRuntimeSec)
+    const timeouts = own.filter((t) => t.runtimeSec > t.maxRuntimeSec)
+    expect(short.length).toBeGreaterThan(0)
+    expect(timeouts.length).toBeGreaterThan(0)
+    // No claim could be due by the deadline: nobody claims, the task expires.
+    for (const task of short) {
+      expect(task.everHeld.size).toBe(0)
+      expect(task.outcome?.status).toBe('Expired')
+    }
+    // Inputs that make every run time out: handed in as timeouts, paid the failure terms.
+    for (const task of timeouts) {
+      expect(task.outcome).toMatchObject({
+        status: 'Completed',
+        result: failureDigest(FailureKind.TimedOut),
+        failed: true,
+      })
+      for (const paid of await replicaPayments(world, task.id)) expect(paid).toBe(failureTerms(task, params))
+    }
+    expect(await slashes(world)).toEqual([])
     const account = record.ledger.account(client)
     const opening = record.opening.get(client.toLowerCase() as Address) ?? 0n
-    expect(account.wallet + account.internal).toBeGreaterThan(opening)
+    expect(account.wallet + account.internal).toBeLessThan(opening)
   })
 })

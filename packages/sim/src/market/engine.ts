@@ -22,7 +22,7 @@ import type { SimParams } from '../params.js'
 import { draw } from '../random.js'
 import type { AuditorBehaviour, ClientBehaviour, ProviderBehaviour } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
-import { cidOf } from './cid.js'
+import { isFailure, resultCidOf } from './results.js'
 import type { TaskDraft } from './workload.js'
 import type { World } from './world.js'
 
@@ -102,6 +102,11 @@ export interface TaskOutcome {
    * when they overturned it (the client has it from their reveals); undefined without a result.
    */
   result: Hex | undefined
+  /**
+   * The result is a failure report (a failure digest: the run exited non-zero, timed out, ...): a completed
+   * task's provider was paid the source's failure terms (the chain's `getTask().failed`).
+   */
+  failed: boolean
   /** The audit's verdict, for a held single-replica result. */
   verdict?: Verdict
 }
@@ -109,7 +114,11 @@ export interface TaskOutcome {
 /** A held single-replica result and its audit, as the engine follows them. */
 export interface AuditTrack {
   provider: Address
-  /** The resultCID of its ResultSubmitted event (public: the digest can be read from it). */
+  /**
+   * The resultDigest and resultCID of its ResultSubmitted event, public: the digest is in the event (and an
+   * output's can be derived from its CID; a failure report's CID is its run's logs).
+   */
+  resultDigest: Hex
   resultCID: string
   submittedBlock: bigint
   submittedAt: number
@@ -500,22 +509,34 @@ export class Engine {
     task.delivered.set(provider, delivery.digest)
     const runtime = Math.min(UINT32_MAX, Math.max(0, Math.round(delivery.runtimeSec)))
     if (task.replicas === 1) {
-      const resultCID = cidOf(delivery.digest)
       const receipt = await this.send(provider, this.now + 1, {
         address: this.contracts.market,
         abi: taskMarketAbi,
         functionName: 'submitResult',
-        args: [task.id, delivery.digest, resultCID, RECEIPT_CID, runtime],
+        args: [
+          task.id,
+          delivery.digest,
+          resultCidOf(delivery.digest, task.id, provider),
+          RECEIPT_CID,
+          runtime,
+        ],
       })
       this.#publish(task, delivery.digest)
       if (task.auditBps === 0) {
         await this.#settled(task, receipt)
         return
       }
+      const [submitted] = parseEventLogs({
+        abi: taskMarketAbi,
+        logs: receipt.logs,
+        eventName: 'ResultSubmitted',
+      })
+      if (submitted === undefined) throw new Error('sim: submitResult emitted no ResultSubmitted')
       // Held: paid (or audited) once the draw is made, from two blocks on.
       task.audit = {
         provider,
-        resultCID,
+        resultDigest: submitted.args.resultDigest,
+        resultCID: submitted.args.resultCID,
         submittedBlock: receipt.blockNumber,
         submittedAt: this.now,
         openings: 0,
@@ -575,7 +596,7 @@ export class Engine {
         task.id,
         digest,
         salt,
-        cidOf(digest),
+        resultCidOf(digest, task.id, provider),
         RECEIPT_CID,
         this.#runtimes.get(`${task.id}|${provider}`) ?? 0,
       ],
@@ -754,6 +775,7 @@ export class Engine {
     const delivery = auditor.deliver({
       task,
       provider: audit.provider,
+      resultDigest: audit.resultDigest,
       resultCID: audit.resultCID,
       correct: task.correct,
       round: round.number,
@@ -796,7 +818,7 @@ export class Engine {
         task.id,
         seat.digest,
         this.#salt(task, seat.account),
-        cidOf(seat.digest),
+        resultCidOf(seat.digest, task.id, seat.account),
         RECEIPT_CID,
         seat.runtimeSec ?? 0,
       ],
@@ -874,17 +896,19 @@ export class Engine {
     if (finalized === undefined) return
     task.settled = true
     const { status, resultDigest } = finalized.args
+    const result =
+      status === Status.Completed
+        ? task.replicas === 1
+          ? [...task.delivered.values()][0]
+          : resultDigest
+        : // Overturned: the auditors' majority revealed the result they found.
+          task.audit !== undefined && resultDigest !== zeroHash
+          ? resultDigest
+          : undefined
     const outcome: TaskOutcome = {
       status: status === Status.Completed ? 'Completed' : status === Status.Failed ? 'Failed' : 'Expired',
-      result:
-        status === Status.Completed
-          ? task.replicas === 1
-            ? [...task.delivered.values()][0]
-            : resultDigest
-          : // Overturned: the auditors' majority revealed the result they found.
-            task.audit !== undefined && resultDigest !== zeroHash
-            ? resultDigest
-            : undefined,
+      result,
+      failed: result !== undefined && isFailure(result),
     }
     if (task.audit?.verdict !== undefined) outcome.verdict = task.audit.verdict
     task.outcome = outcome

@@ -28,7 +28,10 @@ export interface TaskDraft {
   minSuccessBps: number
   /** Tasks with the same input have the same correct result. */
   inputKey: string
-  /** The digest of a correct run. */
+  /**
+   * The digest of a correct run's output. A run that cannot succeed (`runtimeSec` over the limit) hands in the
+   * failure report instead (`honestResult`).
+   */
   correct: Hex
   /** Seen by its own client's accounts only (a self-dealt task). */
   private: boolean

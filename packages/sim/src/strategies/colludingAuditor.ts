@@ -1,5 +1,4 @@
 import type { Address } from 'viem'
-import { digestOf } from '../market/cid.js'
 import { type Engine, type RunRecord, same } from '../market/engine.js'
 import { registerProvider } from '../market/world.js'
 import { grid } from '../units.js'
@@ -26,7 +25,7 @@ export function colludingAuditor(partner: Address): ProviderBehaviour {
     deliver: (context) =>
       partners(context)
         ? {
-            digest: digestOf(context.resultCID),
+            digest: context.resultDigest,
             computeSec: 0,
             runtimeSec: Math.min(context.task.runtimeSec, context.task.maxRuntimeSec),
           }

@@ -3,6 +3,7 @@ import { claimAndAbandonStrategy } from './claimAndAbandon.js'
 import { colludingAuditorStrategy, honestAuditorBaseline } from './colludingAuditor.js'
 import { colludingPairStrategy } from './colludingPair.js'
 import { copycatStrategy } from './copycat.js'
+import { failureLiarStrategy } from './failureLiar.js'
 import { feeDiscountGamerStrategy, honestStakerBaseline } from './feeDiscountGamer.js'
 import { honestClientStrategy } from './honestClient.js'
 import { honestProviderStrategy } from './honestProvider.js'
@@ -18,6 +19,7 @@ import { vetoingClientStrategy } from './vetoingClient.js'
 export const strategies: readonly Strategy[] = [
   honestProviderStrategy,
   lazyProviderStrategy,
+  failureLiarStrategy,
   copycatStrategy,
   sybilOperatorStrategy,
   colludingPairStrategy,

@@ -1,14 +1,14 @@
 import type { Address } from 'viem'
-import { digestOf } from '../market/cid.js'
 import { type RunRecord, same } from '../market/engine.js'
 import { honestAuditor, honestProvider } from './honestProvider.js'
 import type { AuditorBehaviour, Strategy } from './types.js'
 
 /**
  * Lazy auditor: joins every audit it is eligible for — busy or not, it does not need its GPU — and, without
- * re-running the task, commits to and reveals the digest of the result under audit, read from the resultCID
- * of the provider's ResultSubmitted event: the weakness of audits while results are public. It commits when
- * an honest re-run would have finished, so that it bills the same runtime. Honest provider otherwise.
+ * re-running the task, commits to and reveals the digest of the result under audit, read from the provider's
+ * ResultSubmitted event (its resultDigest; an output's can be derived from its resultCID too): the weakness of
+ * audits while results are public. It commits when an honest re-run would have finished, so that it bills the
+ * same runtime. Honest provider otherwise.
  */
 export function lazyAuditor(): AuditorBehaviour {
   const honest = honestAuditor()
@@ -16,8 +16,8 @@ export function lazyAuditor(): AuditorBehaviour {
     joins: () => true,
     watches: () => true,
     plan: (task) => ({ readyAfter: honest.plan(task).readyAfter, busyFor: 0 }),
-    deliver: ({ task, resultCID }) => ({
-      digest: digestOf(resultCID),
+    deliver: ({ task, resultDigest }) => ({
+      digest: resultDigest,
       computeSec: 0,
       runtimeSec: Math.min(task.runtimeSec, task.maxRuntimeSec),
     }),
@@ -38,7 +38,7 @@ export function auditSeats(record: RunRecord, auditor: Address) {
 export const lazyAuditorStrategy = {
   name: 'lazy-auditor',
   role: 'provider',
-  doc: "Joins every audit it may and reveals the audited result's own digest (read from its CID) without re-running it.",
+  doc: "Joins every audit it may and reveals the audited result's own digest (read from its event) without re-running it.",
   deviate: (cast) => {
     const account = cast.providers[0] as Address
     return {

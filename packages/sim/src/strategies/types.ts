@@ -24,7 +24,7 @@ export interface WorkContext {
   claimedAt: number
   dueAt: number
   now: number
-  /** The digest of a correct run: what an honest provider computes. */
+  /** The digest of a correct run's output (an honest run hands in a failure report where it fails). */
   correct: Hex
   /** A result published earlier for the same input, if any (a cached answer). */
   publicResult: Hex | undefined
@@ -35,12 +35,14 @@ export interface AuditContext {
   task: SimTask
   /** The provider whose result is audited. */
   provider: Address
+  /** The resultDigest of the provider's ResultSubmitted event: public, as the result itself is. */
+  resultDigest: Hex
   /**
-   * The resultCID of the provider's ResultSubmitted event: public, and the result's digest can be read from it
-   * (`digestOf`, the SDK's `resultDigest`).
+   * The resultCID of that event: an output's digest can be read from it too (`digestOf`, the SDK's
+   * `resultDigest`); a failure report's is its run's logs.
    */
   resultCID: string
-  /** The digest of a correct run: what an honest auditor computes. */
+  /** The digest of a correct run's output (an honest auditor's re-run hands in a failure where it fails). */
   correct: Hex
   /** The audit's round: 1 for the first auditor, 2.. for the escalations. */
   round: number
