@@ -128,7 +128,7 @@ describe('strategies', () => {
     for (const task of audited) {
       const [seat, ...others] = task.audit?.seats.values() ?? []
       if (seat === undefined) {
-        // Nobody eligible joined (a gated task before anyone passed its gate): paid unaudited.
+        // Nobody joined (every other provider offline or busy): paid unaudited.
         expect(task.outcome).toEqual({
           status: 'Completed',
           result: task.correct,

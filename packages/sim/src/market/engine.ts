@@ -402,7 +402,7 @@ export class Engine {
 
   /**
    * The chain's gates, read as an agent would before claiming a slot or joining an audit: not paused, free
-   * stake for the collateral, and reputation where gated.
+   * stake for the collateral, and, to claim, reputation where the task is gated.
    */
   async #eligible(account: Address, task: SimTask, collateral: bigint, claiming = true) {
     // The market refuses a claim that would be due after the deadline (the runtime limit and the claim grace
@@ -427,7 +427,10 @@ export class Engine {
     )
     // A provider slashed below the minimum stake is paused.
     if (info.paused) return false
-    if (task.minCompleted === 0 && task.minSuccessBps === 0) return true
+    // The task's reputation gates choose who claims its slots, not who audits its result (joinAudit skips them).
+    if (!claiming || (task.minCompleted === 0 && task.minSuccessBps === 0)) return true
+    // The registry's success rate: a provider without history has no record (0), so it fails a minSuccessBps gate;
+    // failed runs it reported do not count against it.
     const success = await this.#view(`success|${account}`, () =>
       this.tx.public.readContract({
         address: this.contracts.providers,
