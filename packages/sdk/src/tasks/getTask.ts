@@ -1,10 +1,11 @@
-import type { Account, Chain, Client, ReadContractReturnType, Transport } from 'viem'
+import type { Account, Chain, Client, Hex, ReadContractReturnType, Transport } from 'viem'
 import { slice, zeroAddress, zeroHash } from 'viem'
 import * as z from 'zod/mini'
 import {
   getAudit as getAuditFunction,
   getSlots as getSlotsFunction,
   getTask as getTaskFunction,
+  ResultSubmitted,
   TaskMarketUnknownTask,
   TaskSubmitted,
 } from '../abis/taskMarket.js'
@@ -18,6 +19,7 @@ import { validate } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Slot, slotStatuses, type Task, type TaskStatus, taskStatuses } from '../types/task.js'
+import { type Failure, failureOfTag, parseFailure } from './failures.js'
 import { type RawAudit, toAudit } from './getAudit.js'
 
 export type GetTaskParameters = DeploymentParameter & {
@@ -48,7 +50,9 @@ const schema = z.object({
 /**
  * Reads a task and its slots (two parallel calls), with statuses as names and
  * times as Dates; for an auditable task (`auditBps > 0`) also its audit (a
- * third call, made once the task is read).
+ * third call, made once the task is read). A failed run of a single-replica
+ * task that is not audited has its `failure` read from its ResultSubmitted
+ * event (one `eth_getLogs`, for those tasks alone).
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -89,16 +93,24 @@ export async function getTask(
       }),
       includeInput === true ? readInputCID(client, { deployment, taskId, toBlock: blockNumber }) : undefined,
     ])
-    // Only an auditable task has an audit: one more call for those alone.
-    const audit =
+    // Only an auditable task has an audit, and only an unaudited failed run keeps its digest in its event
+    // alone: one more call for those.
+    const [audit, submitted] = await Promise.all([
       task.auditBps === 0
         ? undefined
-        : await read<RawAudit>(client, {
+        : read<RawAudit>(client, {
             ...request,
             abi: [getAuditFunction, TaskMarketUnknownTask],
             functionName: 'getAudit',
-          })
-    return { ...toTask(taskId, task, slots, audit), ...(inputCID === undefined ? {} : { inputCID }) }
+          }),
+      needsSubmittedDigest(task)
+        ? readSubmittedDigests(client, { deployment, taskIds: [taskId], toBlock: blockNumber })
+        : undefined,
+    ])
+    return {
+      ...toTask(taskId, task, slots, audit, submitted?.get(taskId)),
+      ...(inputCID === undefined ? {} : { inputCID }),
+    }
   } catch (error) {
     if (error instanceof ContractRevertedError && error.errorName === 'TaskMarketUnknownTask') {
       throw new TaskNotFoundError({ taskIds: [taskId], cause: error })
@@ -114,12 +126,23 @@ export type RawSlots = ReadContractReturnType<[typeof getSlotsFunction], 'getSlo
 
 const date = (seconds: number) => new Date(seconds * 1000)
 
-/** Turns the market's task, slots and (auditable tasks) audit into a {@link Task}. */
-export function toTask(taskId: bigint, task: RawTask, slots: RawSlots, audit?: RawAudit | undefined): Task {
+/**
+ * Turns the market's task, slots and (auditable tasks) audit into a {@link Task};
+ * `submittedDigest` is the digest of a failed unaudited single result (see
+ * {@link readSubmittedDigests}).
+ */
+export function toTask(
+  taskId: bigint,
+  task: RawTask,
+  slots: RawSlots,
+  audit?: RawAudit | undefined,
+  submittedDigest?: Hex | undefined,
+): Task {
   const status = taskStatuses[task.status]
   if (status === undefined || status === 'None') throw new TaskNotFoundError({ taskIds: [taskId] })
   const replicated = task.replicas > 1
   const auditable = task.auditBps > 0
+  const converted = toSlots(slots, replicated, auditable)
   return {
     taskId,
     client: task.client,
@@ -140,30 +163,97 @@ export function toTask(taskId: bigint, task: RawTask, slots: RawSlots, audit?: R
     revealed: task.revealed,
     auditBps: task.auditBps,
     audit: auditable && audit !== undefined ? toAudit(audit) : undefined,
-    slots: slots.map((slot, index): Slot => {
-      const slotStatus = slotStatuses[slot.status] ?? 'Free'
-      const claimed = slotStatus !== 'Free' && slot.provider !== zeroAddress
-      // Replicas and auditors (the slots after an audited result's) commit, then reveal.
-      const commits = replicated || index > 0
-      // An auditable result, once in, keeps only a tag of its digest and its block (no claim time).
-      const held = auditable && index === 0 && (slotStatus === 'Submitted' || slotStatus === 'Forfeited')
-      const committed = commits && (slotStatus === 'Committed' || slotStatus === 'Submitted')
-      const revealed = commits && slotStatus === 'Submitted'
-      return {
-        index,
-        status: slotStatus,
-        provider: claimed ? slot.provider : undefined,
-        claimedAt: claimed && slot.claimedAt !== 0 ? date(slot.claimedAt) : undefined,
-        dueAt: slotStatus === 'Claimed' ? date(slot.dueAt) : undefined,
-        committedAt: committed ? date(slot.dueAt) : undefined,
-        commitment: commits && slotStatus === 'Committed' ? slot.commitment : undefined,
-        resultDigest: revealed && slot.commitment !== zeroHash ? slot.commitment : undefined,
-        resultTag: held ? slice(slot.commitment, 0, 5) : undefined,
-        submittedBlock: held ? BigInt(slot.dueAt) : undefined,
-        runtimeSec: revealed ? slot.runtimeSec : undefined,
-      }
-    }),
+    failed: task.failed,
+    failure: task.failed ? failureOf(task, converted, submittedDigest) : undefined,
+    slots: converted,
   }
+}
+
+function toSlots(slots: RawSlots, replicated: boolean, auditable: boolean): Slot[] {
+  return slots.map((slot, index): Slot => {
+    const slotStatus = slotStatuses[slot.status] ?? 'Free'
+    const claimed = slotStatus !== 'Free' && slot.provider !== zeroAddress
+    // Replicas and auditors (the slots after an audited result's) commit, then reveal.
+    const commits = replicated || index > 0
+    // An auditable result, once in, keeps only a tag of its digest and its block (no claim time).
+    const held = auditable && index === 0 && (slotStatus === 'Submitted' || slotStatus === 'Forfeited')
+    const committed = commits && (slotStatus === 'Committed' || slotStatus === 'Submitted')
+    const revealed = commits && slotStatus === 'Submitted'
+    return {
+      index,
+      status: slotStatus,
+      provider: claimed ? slot.provider : undefined,
+      claimedAt: claimed && slot.claimedAt !== 0 ? date(slot.claimedAt) : undefined,
+      dueAt: slotStatus === 'Claimed' ? date(slot.dueAt) : undefined,
+      committedAt: committed ? date(slot.dueAt) : undefined,
+      commitment: commits && slotStatus === 'Committed' ? slot.commitment : undefined,
+      resultDigest: revealed && slot.commitment !== zeroHash ? slot.commitment : undefined,
+      resultTag: held ? slice(slot.commitment, 0, 5) : undefined,
+      submittedBlock: held ? BigInt(slot.dueAt) : undefined,
+      runtimeSec: revealed ? slot.runtimeSec : undefined,
+    }
+  })
+}
+
+/**
+ * The failure a failed task's result reports: the failure most revealed slots
+ * agree on (replicas > 1: the winning digest), the held result's tag (an
+ * auditable single result), or the digest of its ResultSubmitted event.
+ */
+function failureOf(
+  task: RawTask,
+  slots: readonly Slot[],
+  submittedDigest: Hex | undefined,
+): Failure | undefined {
+  if (task.replicas > 1) {
+    const votes = new Map<Hex, number>()
+    for (const { resultDigest } of slots) {
+      if (resultDigest !== undefined && parseFailure(resultDigest) !== undefined)
+        votes.set(resultDigest, (votes.get(resultDigest) ?? 0) + 1)
+    }
+    const [agreed] = [...votes].sort((a, b) => b[1] - a[1])
+    return agreed === undefined ? undefined : parseFailure(agreed[0])
+  }
+  const tag = slots[0]?.resultTag
+  if (tag !== undefined) return failureOfTag(tag)
+  return submittedDigest === undefined ? undefined : parseFailure(submittedDigest)
+}
+
+/** Whether a task's failure is only in its ResultSubmitted event: a failed single result that was not held. */
+export function needsSubmittedDigest(task: RawTask): boolean {
+  return task.failed && task.replicas === 1 && task.auditBps === 0
+}
+
+/** Most task ids matched by one `eth_getLogs` (each is a topic in the filter). */
+const taskIdsPerLogRequest = 100
+
+/**
+ * The result digests single-replica tasks' providers handed in, from their
+ * ResultSubmitted events, by task id (those not in the range are missing).
+ */
+export async function readSubmittedDigests(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  {
+    deployment,
+    taskIds,
+    toBlock,
+  }: DeploymentParameter & { taskIds: readonly bigint[]; toBlock?: bigint | undefined },
+): Promise<Map<bigint, Hex>> {
+  const chunks: bigint[][] = []
+  for (let start = 0; start < taskIds.length; start += taskIdsPerLogRequest)
+    chunks.push(taskIds.slice(start, start + taskIdsPerLogRequest))
+  const logs = await Promise.all(
+    chunks.map((chunk) =>
+      getLogsPaginated(client, {
+        address: deployment.contracts.market,
+        event: ResultSubmitted,
+        args: { taskId: chunk },
+        fromBlock: BigInt(deployment.blockNumber),
+        toBlock,
+      }),
+    ),
+  )
+  return new Map(logs.flat().map((log) => [log.args.taskId, log.args.resultDigest]))
 }
 
 /** The input CID from a task's TaskSubmitted event, or `undefined` if it is not in the range. */

@@ -32,6 +32,7 @@ describe('getTaskResult', () => {
       taskId,
       status: 'Open',
       resultCID: undefined,
+      failed: false,
       results: [],
       settlement: undefined,
     })
@@ -53,6 +54,7 @@ describe('getTaskResult', () => {
       taskId,
       status: 'Completed',
       resultCID: 'bafkreiresultresultresult',
+      failed: false,
       results: [
         {
           slot: 0,
@@ -60,7 +62,8 @@ describe('getTaskResult', () => {
           resultCID: 'bafkreiresultresultresult',
           receiptCID,
           runtimeSec,
-          resultDigest: undefined,
+          // The digest handed in; the fixture's for a CID that is not sha2-256.
+          resultDigest: digestOf('bafkreiresultresultresult'),
           accepted: true,
           hash: transactionHash,
           blockNumber,
@@ -70,7 +73,8 @@ describe('getTaskResult', () => {
         taskId,
         client: client.account.address,
         status: 'Completed',
-        resultDigest: undefined,
+        // A single result settled as it was submitted names its digest.
+        resultDigest: digestOf('bafkreiresultresultresult'),
         paid: payment,
         refund: 0n,
         payments: [

@@ -17,6 +17,7 @@ import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { TaskSettlementRecord } from '../types/settlement.js'
 import type { TaskStatus } from '../types/task.js'
+import { type Failure, parseFailure } from './failures.js'
 import { getTask } from './getTask.js'
 import { decodeSettlement } from './settlement.js'
 
@@ -32,14 +33,16 @@ export type GetTaskResultParameters = DeploymentParameter & {
 export interface SlotResult {
   slot: number
   provider: Address
-  /** CID of the output (a file or a UnixFS directory). */
+  /** CID of the output (a file or a UnixFS directory), or of the run's logs when `failure` is set. */
   resultCID: string
   /** CID of the provider's signed run receipt. */
   receiptCID: string
   /** Runtime counted for payment (capped by the time since the claim). */
   runtimeSec: number
-  /** Replicas > 1: the digest the provider committed to (equal digests agree). */
-  resultDigest: Hex | undefined
+  /** The digest the provider handed in (equal digests agree). */
+  resultDigest: Hex
+  /** The failure this result reports (see `parseFailure`); `undefined` for an output or a validation. */
+  failure: Failure | undefined
   /** Whether this result was paid, i.e. accepted (known once the task settled). */
   accepted: boolean
   hash: Hash
@@ -50,8 +53,15 @@ export type GetTaskResultReturnType = {
   taskId: bigint
   /** The task's status now. */
   status: TaskStatus
-  /** The accepted result's CID once Completed, otherwise `undefined`. */
+  /**
+   * The accepted result's CID once Completed, otherwise `undefined`. When
+   * `failed`, it holds the failed run's logs, not an output.
+   */
   resultCID: string | undefined
+  /** The accepted result reports a failed run (see `getTask`): paid the source's failure terms. */
+  failed: boolean
+  /** How the run failed, when `failed` (and its digest is one `failureDigest` makes). */
+  failure: Failure | undefined
   /**
    * Every result handed in, by slot (replicas > 1 and auditors: only the
    * revealed ones). An audited single result has its auditors' after slot 0.
@@ -82,14 +92,14 @@ const schema = z.object({
  * import { createPublicClient, http } from 'viem'
  * import { hardhat } from 'viem/chains'
  * import { getDeployment } from '@gridforge/contracts'
- * import { getTaskResult } from '@gridforge/sdk'
+ * import { formatFailure, getTaskResult } from '@gridforge/sdk'
  *
  * const client = createPublicClient({ chain: hardhat, transport: http() })
- * const { status, resultCID, settlement } = await getTaskResult(client, {
+ * const { status, resultCID, failure } = await getTaskResult(client, {
  *   deployment: getDeployment(31337),
  *   taskId: 7n,
  * })
- * if (status === 'Completed') console.log('output:', resultCID, 'paid:', settlement?.paid)
+ * if (status === 'Completed') console.log(failure ? `failed run (${formatFailure(failure)}), logs:` : 'output:', resultCID)
  */
 export async function getTaskResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -127,17 +137,15 @@ export async function getTaskResult(
   const payments = settlement?.payments ?? []
 
   const accepted = (slot: number) => payments.some((payment) => payment.slot === slot)
-  const results: SlotResult[] = [
-    ...submitted.map((log) => ({ ...log, resultDigest: undefined })),
-    ...revealed.map((log) => ({ ...log, resultDigest: log.args.resultDigest })),
-  ]
+  const results: SlotResult[] = [...submitted, ...revealed]
     .map((log) => ({
       slot: log.args.slot,
       provider: log.args.provider,
       resultCID: log.args.resultCID,
       receiptCID: log.args.receiptCID,
       runtimeSec: log.args.runtimeSec,
-      resultDigest: log.resultDigest,
+      resultDigest: log.args.resultDigest,
+      failure: parseFailure(log.args.resultDigest),
       accepted: accepted(log.args.slot),
       hash: log.transactionHash,
       blockNumber: log.blockNumber,
@@ -148,6 +156,8 @@ export async function getTaskResult(
     taskId,
     status: task.status,
     resultCID: task.status === 'Completed' ? results.find((result) => result.accepted)?.resultCID : undefined,
+    failed: task.failed,
+    failure: task.failure,
     results,
     settlement,
   }

@@ -12,10 +12,12 @@ import {
   countingTransport,
   publishSource,
   registerFixtureProvider,
+  submit,
   submitFixtureTasks,
 } from '../../test/fixtures.js'
 import { TaskNotFoundError } from '../errors/task.js'
 import type { InvalidParametersError } from '../errors/validation.js'
+import { failureDigest } from './failures.js'
 import { getTask } from './getTask.js'
 import { callsInFlight, getTasks, tasksPerCall } from './getTasks.js'
 
@@ -58,6 +60,30 @@ describe('getTasks', () => {
     for (const task of tasks) {
       expect(task).toEqual(await getTask(client, { deployment: deployment(), taskId: task.taskId }))
     }
+  })
+
+  it('reads the failure of a failed run that was not held from its event, in one more request', async () => {
+    const d = deployment()
+    const [client, provider] = await Promise.all([fundedClient(), fundedClient()])
+    const sourceId = await publishSource(client, d)
+    await registerFixtureProvider(provider, d, [sourceId])
+    const {
+      taskIds: [failed = 0n, completed = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, count: 2 })
+    for (const taskId of [failed, completed]) await claim(provider, d, taskId)
+    await submit(provider, d, failed, { digest: failureDigest({ kind: 'exited', exitCode: 9 }) })
+    await submit(provider, d, completed)
+
+    const counter = countingTransport(devnet().rpcUrl)
+    const reader = createPublicClient({ chain: hardhat, transport: counter.transport })
+    const tasks = await getTasks(reader, { deployment: d, taskIds: [failed, completed, taskIds[0] ?? 0n] })
+    expect(counter.count()).toBe(2)
+    expect(tasks.map(({ status, failed, failure }) => ({ status, failed, failure }))).toEqual([
+      { status: 'Completed', failed: true, failure: { kind: 'exited', exitCode: 9 } },
+      { status: 'Completed', failed: false, failure: undefined },
+      { status: 'Open', failed: false, failure: undefined },
+    ])
+    expect(tasks[0]).toEqual(await getTask(reader, { deployment: d, taskId: failed }))
   })
 
   it('names every unknown id in one TaskNotFoundError', async () => {

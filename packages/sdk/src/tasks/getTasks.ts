@@ -25,7 +25,7 @@ import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Task } from '../types/task.js'
 import type { RawAudit } from './getAudit.js'
-import { type RawSlots, type RawTask, toTask } from './getTask.js'
+import { needsSubmittedDigest, type RawSlots, type RawTask, readSubmittedDigests, toTask } from './getTask.js'
 
 /**
  * Most tasks read in one `eth_call`. A single-replica task costs about 24,000
@@ -96,7 +96,9 @@ const auditPass = ['getAudit'] as const satisfies readonly TaskRead[]
  * which some RPCs refuse.
  *
  * The audits of auditable tasks (`auditBps > 0`) are read by a second pass
- * the same way, at the same block when the first was pinned.
+ * the same way, at the same block when the first was pinned. Failed runs of
+ * single-replica tasks that were not audited have their `failure` read from
+ * their ResultSubmitted events (`eth_getLogs` for 100 such tasks at a time).
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -153,9 +155,17 @@ export async function getTasks(
       audits.set(taskId, audit.results[0] as RawAudit)
     }
   }
+  // A failed single result that was not held keeps its digest in its ResultSubmitted event alone.
+  const failedRuns = [
+    ...new Set(taskIds.filter((_, index) => needsSubmittedDigest(read[index]?.[0] as RawTask))),
+  ]
+  const submitted =
+    failedRuns.length === 0
+      ? undefined
+      : await readSubmittedDigests(client, { deployment, taskIds: failedRuns, toBlock: blockNumber })
   return taskIds.map((taskId, index) => {
     const [task, slots] = read[index] as [RawTask, RawSlots]
-    return toTask(taskId, task, slots, audits.get(taskId))
+    return toTask(taskId, task, slots, audits.get(taskId), submitted?.get(taskId))
   })
 }
 

@@ -15,6 +15,7 @@ import type {
   TaskSettlement,
 } from '../types/settlement.js'
 import { auditVerdicts } from '../types/task.js'
+import { parseFailure } from './failures.js'
 
 const settledStatuses: Record<number, SettledStatus> = {
   4: 'Completed',
@@ -59,6 +60,7 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
         client: args.client,
         status: settledStatuses[args.status] ?? (String(args.status) as SettledStatus),
         resultDigest: args.resultDigest === zeroHash ? undefined : args.resultDigest,
+        failure: parseFailure(args.resultDigest),
         paid: args.paid,
         refund: args.refund,
         payments,
@@ -79,7 +81,11 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
       slashes.push({ slot, provider, amount, toClient, outvoted })
     }
   }
-  return settlement === undefined ? undefined : { ...settlement, audit }
+  if (settlement === undefined) return undefined
+  // An audit that upheld a failed run names its digest; the settlement itself does not.
+  const upheld = audit?.verdict === 'upheld' ? audit.resultDigest : undefined
+  const failure = settlement.failure ?? (upheld === undefined ? undefined : parseFailure(upheld))
+  return { ...settlement, failure, audit }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Address, Hash, Hex } from 'viem'
+import type { Failure } from '../tasks/failures.js'
 import type { AuditVerdict } from './task.js'
 
 /** The final statuses a task settles in. */
@@ -50,8 +51,18 @@ export interface TaskSettlement {
   taskId: bigint
   client: Address
   status: SettledStatus
-  /** The winning result digest of a consensus task; `undefined` otherwise. */
+  /**
+   * The winning result digest of a consensus task, or the digest of a single
+   * result settled as it was submitted; `undefined` otherwise (a held result
+   * settles without it: see `audit`).
+   */
   resultDigest: Hex | undefined
+  /**
+   * The failed run the settled result reports, when the settlement's events
+   * carry its digest (`resultDigest`, or the digest an audit upheld); a held
+   * result released without an audit does not: read `getTask(…).failure`.
+   */
+  failure: Failure | undefined
   /** Paid out of the escrow to providers (fees included). */
   paid: bigint
   /** The unspent escrow returned to the client's market balance (slashed collateral for the client is in `slashes`). */

@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { Failure } from '../tasks/failures.js'
 import type { Requirements } from './requirements.js'
 
 /**
@@ -206,6 +207,19 @@ export interface Task {
   auditBps: number
   /** An auditable task's audit (`auditBps > 0`); `undefined` for any other task. */
   audit: TaskAudit | undefined
+  /**
+   * The result handed in (1 replica) or agreed on (replicas > 1) reports a
+   * failed run: it is paid the source's failure terms and its result CID is
+   * the run's logs, not an output. A `Completed` task may have failed.
+   */
+  failed: boolean
+  /**
+   * How the run failed, when `failed`: decoded from the agreed digest
+   * (replicas > 1), the held result's tag (an auditable result) or the
+   * ResultSubmitted event (any other single result). `undefined` when the
+   * task did not fail, or its digest is not one `failureDigest` makes.
+   */
+  failure: Failure | undefined
   slots: Slot[]
   /** CID of the input, from the TaskSubmitted event (present where the action says so). */
   inputCID?: string | undefined
