@@ -341,17 +341,23 @@ export async function claim(
  * Submits a single-replica result with its digest: this settles the task, or
  * holds it when it is auditable (a deterministic source; see {@link release}).
  * The market only checks that the digest is not zero: a `result` that is not
- * a sha2-256 CID gets {@link digestOf} instead.
+ * a sha2-256 CID gets {@link digestOf} instead, and `digest` (a failure's)
+ * replaces either.
  */
 export function submit(
   client: FixtureClient,
   deployment: Deployment,
   taskId: bigint,
-  { result = anyCid, receipt = anyCid, runtimeSec = 42 } = {},
+  {
+    result = anyCid,
+    receipt = anyCid,
+    runtimeSec = 42,
+    digest,
+  }: { result?: string; receipt?: string; runtimeSec?: number; digest?: Hex } = {},
 ): Promise<TransactionReceipt> {
   return market(client, deployment, [submitResult], 'submitResult', [
     taskId,
-    resultCidProblem(result) === undefined ? resultDigest(result) : digestOf(result),
+    digest ?? (resultCidProblem(result) === undefined ? resultDigest(result) : digestOf(result)),
     result,
     receipt,
     runtimeSec,

@@ -19,6 +19,7 @@ import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import type { ContentStore } from '../storage/ContentStore.js'
 import { memoryStore } from '../storage/memoryStore.js'
+import { type Failure, failureDigest } from '../tasks/failures.js'
 import {
   ReceiptNotFoundError,
   ReceiptNotSubmittedError,
@@ -104,12 +105,19 @@ async function settledTask(
     honest,
     provider,
   ) => signReceipt(provider, { receipt: honest }),
+  { failure }: { failure?: Failure } = {},
 ) {
   const task = await openTask()
   const provider = task.hosts[0] as FixtureClient
   const { slot, claimedAt } = await claim(provider, deployment(), task.taskId)
   await testClient().increaseTime({ seconds: 120 })
-  const document = await sign(honestReceipt(task, provider, { slot, claimedAt, runtimeSec: 90 }), provider)
+  const honest = honestReceipt(task, provider, { slot, claimedAt, runtimeSec: 90 })
+  // A failed run hands in its logs as the result.
+  const result = failure === undefined ? cids.output : cids.logs
+  const document = await sign(
+    failure === undefined ? honest : { ...honest, outputCID: result, exitCode: failure.exitCode ?? 137 },
+    provider,
+  )
   const store = memoryStore()
   const receiptCID =
     typeof document === 'string'
@@ -118,9 +126,10 @@ async function settledTask(
         ? await store.put(document)
         : await store.putJson(document)
   const submitted = await submit(provider, deployment(), task.taskId, {
-    result: cids.output,
+    result,
     receipt: receiptCID,
     runtimeSec: 90,
+    ...(failure === undefined ? {} : { digest: failureDigest(failure) }),
   })
   return { ...task, provider, slot, store, receiptCID, document, submitted }
 }
@@ -169,6 +178,50 @@ describe('getReceipt', () => {
       slot: 0,
     })
     expect(again?.status).toBe('verified')
+  })
+
+  it("verifies the receipt of a failed run: its output is the run's logs, its exit code the failure's", async () => {
+    const failure = { kind: 'exited', exitCode: 2 } as const
+    const task = await settledTask(undefined, { failure })
+    const [result] = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store: task.store,
+    })
+    expect(result).toMatchObject({
+      status: 'verified',
+      receipt: { outputCID: cids.logs, exitCode: 2 },
+      // The source pays no failure fee: paid nothing, never slashed.
+      settlement: { status: 'Completed', resultCID: cids.logs, failure, paid: true, payment: 0n },
+    })
+
+    const lying = await settledTask(
+      (honest, provider) => signReceipt(provider, { receipt: { ...honest, exitCode: 1 } }),
+      {
+        failure,
+      },
+    )
+    const [mismatch] = await getReceipt(lying.client, {
+      deployment: deployment(),
+      taskId: lying.taskId,
+      store: lying.store,
+    })
+    expect(mismatch?.status === 'mismatch' && mismatch.mismatches).toEqual([
+      { field: 'exitCode', expected: '2', actual: '1' },
+    ])
+
+    // Another kind of failure has no exit code on chain: the receipt's is the provider's word.
+    const oom = await settledTask(undefined, { failure: { kind: 'outOfMemory' } })
+    const [killed] = await getReceipt(oom.client, {
+      deployment: deployment(),
+      taskId: oom.taskId,
+      store: oom.store,
+    })
+    expect(killed).toMatchObject({
+      status: 'verified',
+      receipt: { exitCode: 137 },
+      settlement: { failure: { kind: 'outOfMemory' } },
+    })
   })
 
   it('names every field of a lying receipt that disagrees with the chain', async () => {

@@ -37,6 +37,7 @@ import {
   InvalidCidError,
   UnsupportedCidError,
 } from '../storage/errors.js'
+import { type Failure, parseFailure } from '../tasks/failures.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type AuditVerdict, auditVerdicts, taskStatuses } from '../types/task.js'
 import {
@@ -96,8 +97,16 @@ export interface ReceiptSettlement {
   slot: number
   /** The provider that submitted (k = 1) or revealed (k > 1) this slot's result: the slot's claimant. */
   provider: Address
+  /** The output's CID, or the logs' CID of a failed run (`failure`). */
   resultCID: string
   receiptCID: string
+  /**
+   * The failed run this slot's result reports (its digest is a failure
+   * digest); `undefined` for an output. A receipt of a failed run verifies
+   * like any other: its `outputCID` is the logs' CID handed in, and an
+   * `exited` failure's exit code must be the receipt's `exitCode`.
+   */
+  failure: Failure | undefined
   /** Runtime the market counted (what the provider reported, capped by the time since its claim). */
   runtimeSec: number
   /** Whether this replica was paid (an outvoted replica, or any replica of a failed task, is not). */
@@ -170,14 +179,17 @@ const schema = z.object({
  * document's schema and signature (see `verifyReceipt`), and compares every
  * field with the chain: `chainId`, `market`, `taskId`, `slot`, `sourceId`,
  * `imageDigest`, `inputCID`, `outputCID` (the submitted result CID),
- * `provider` (the slot's claimant, who must also be the signer) and
- * `runtimeSec` (the runtime the market counted). For an audited
+ * `provider` (the slot's claimant, who must also be the signer),
+ * `runtimeSec` (the runtime the market counted) and, for a failed run that
+ * exited, `exitCode` (the code in its failure digest). A failed run is a
+ * result like an output (`settlement.failure` says how it failed; its
+ * `outputCID` is the run's logs): its receipt verifies. For an audited
  * single-replica result it also reports the audit's verdict
  * (`settlement.audit`) and gives the auditors' receipts (slots 1 and on); a
  * result the audit overturned is a mismatch (`(audit)`), however well signed.
  *
- * `logsCID`, `exitCode`, the times and `hardware` are not on chain: they are
- * only as true as the provider's signature says.
+ * `logsCID`, `exitCode` (but for an exited failure), the times and `hardware`
+ * are not on chain: they are only as true as the provider's signature says.
  *
  * @example
  * import { getReceipt } from '@gridforge/sdk'
@@ -291,6 +303,7 @@ export async function getReceipt(
         provider: result.args.provider,
         resultCID: result.args.resultCID,
         receiptCID: result.args.receiptCID,
+        failure: parseFailure(result.args.resultDigest),
         runtimeSec: result.args.runtimeSec,
         paid: payment !== undefined,
         payment: payment?.args.payment ?? 0n,
@@ -395,5 +408,8 @@ function compare(
     isAddressEqual(settlement.provider, receipt.provider),
   )
   check('runtimeSec', String(settlement.runtimeSec), String(receipt.runtimeSec))
+  // The exit code of a run that exited with an error is on chain, in its failure digest.
+  const { failure } = settlement
+  if (failure?.kind === 'exited') check('exitCode', String(failure.exitCode), String(receipt.exitCode))
   return mismatches
 }

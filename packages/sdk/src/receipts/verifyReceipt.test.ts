@@ -53,7 +53,7 @@ describe('signReceipt + verifyReceipt', () => {
     const cid = await store.putJson(receipt)
     const bytes = await getBytes(store, cid)
     const result = await verifyReceipt({ document: bytes })
-    expect(result).toEqual({ valid: true, signer: provider.address, receipt, mismatches: [] })
+    expect(result).toEqual({ valid: true, signer: provider.address, receipt, failed: false, mismatches: [] })
     // The same document as text and as a parsed value.
     expect((await verifyReceipt({ document: new TextDecoder().decode(bytes) })).valid).toBe(true)
     expect((await verifyReceipt({ document: JSON.parse(new TextDecoder().decode(bytes)) })).valid).toBe(true)
@@ -128,6 +128,7 @@ describe('signReceipt + verifyReceipt', () => {
       valid: false,
       signer: stranger.address,
       receipt: { ...unsigned, signature },
+      failed: false,
       mismatches: [
         {
           field: 'signature',
@@ -136,6 +137,20 @@ describe('signReceipt + verifyReceipt', () => {
         },
       ],
     })
+  })
+
+  it('finds the receipt of a failed run valid, and says that the run failed', async () => {
+    const failedRun = { ...unsigned, outputCID: unsigned.logsCID, exitCode: 2 }
+    const receipt = await signReceipt(provider, { receipt: failedRun })
+    expect(await verifyReceipt({ document: receipt })).toEqual({
+      valid: true,
+      signer: provider.address,
+      receipt,
+      failed: true,
+      mismatches: [],
+    })
+    // A document that is no receipt says nothing of a run.
+    expect((await verifyReceipt({ document: 'not json' })).failed).toBe(false)
   })
 
   it('reports an unrecoverable signature', async () => {

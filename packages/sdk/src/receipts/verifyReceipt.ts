@@ -28,6 +28,14 @@ export type VerifyReceiptReturnType = {
   signer: Address | undefined
   /** The parsed receipt; `undefined` when the document does not match the schema. */
   receipt: Receipt | undefined
+  /**
+   * The receipt describes a failed run (its `exitCode` is not 0): still
+   * `valid` when well signed, a failure being a result like an output; its
+   * `outputCID` is then the run's logs. `getReceipt` gives the failure the
+   * chain records (`settlement.failure`), a run over its time or output cap
+   * included.
+   */
+  failed: boolean
   /** Every problem found, empty when `valid`. */
   mismatches: ReceiptMismatch[]
 }
@@ -39,13 +47,15 @@ export type VerifyReceiptErrorType = never
  * matches the receipt schema (unknown fields are mismatches), its EIP-712
  * signature recovers to its `provider`, `finishedAt ≥ startedAt` and
  * `runtimeSec ≤ finishedAt − startedAt`. It never throws on a bad document:
- * every problem is a mismatch. Use `getReceipt` to also compare it with the
- * task's settlement on chain.
+ * every problem is a mismatch. A receipt of a failed run (non-zero
+ * `exitCode`) is valid too, and says so (`failed`). Use `getReceipt` to also
+ * compare it with the task's settlement on chain.
  *
  * @example
  * import { verifyReceipt } from '@gridforge/sdk'
  *
- * const { valid, signer, mismatches } = await verifyReceipt({ document: await readFile('receipt.json') })
+ * const { valid, failed, mismatches } = await verifyReceipt({ document: await readFile('receipt.json') })
+ * if (valid && failed) console.log('a well-signed receipt of a failed run: its outputCID holds the logs')
  * if (!valid) for (const { field, expected, actual } of mismatches) console.log(field, expected, actual)
  */
 export async function verifyReceipt({ document }: VerifyReceiptParameters): Promise<VerifyReceiptReturnType> {
@@ -55,6 +65,7 @@ export async function verifyReceipt({ document }: VerifyReceiptParameters): Prom
       valid: false,
       signer: undefined,
       receipt: undefined,
+      failed: false,
       mismatches: [{ field: '(document)', expected: 'a JSON receipt', actual: decoded.error }],
     }
   }
@@ -64,6 +75,7 @@ export async function verifyReceipt({ document }: VerifyReceiptParameters): Prom
       valid: false,
       signer: undefined,
       receipt: undefined,
+      failed: false,
       mismatches: checked.issues.map((issue) => ({
         field: issuePath(issue.path),
         expected: issue.unknown ? '(absent: receipts have no such field)' : issue.message,
@@ -107,7 +119,7 @@ export async function verifyReceipt({ document }: VerifyReceiptParameters): Prom
       actual: String(receipt.runtimeSec),
     })
   }
-  return { valid: mismatches.length === 0, signer, receipt, mismatches }
+  return { valid: mismatches.length === 0, signer, receipt, failed: receipt.exitCode !== 0, mismatches }
 }
 
 /** Receipts are about 1 kB; documents passed as text or bytes larger than this are refused unparsed. */
