@@ -307,6 +307,7 @@ export {
 } from './sources/metadata.js'
 export {
   maxCreatorFeeBps,
+  maxFailureFeeBps,
   maxSourceRuntimeSec,
   type PublishSourceErrorType,
   type PublishSourceParameters,
@@ -423,6 +424,17 @@ export {
   type ExpireTaskReturnType,
   expireTask,
 } from './tasks/expireTask.js'
+export {
+  type Failure,
+  type FailureDigestErrorType,
+  type FailureKind,
+  failureDigest,
+  failureKinds,
+  formatFailure,
+  parseFailure,
+  type Validation,
+  validationDigest,
+} from './tasks/failures.js'
 export {
   type FinalizeTaskAdvancedReturnType,
   type FinalizeTaskErrorType,
