@@ -160,16 +160,34 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
       parseInteger,
     )
     .option('--predecessor <id>', 'the source (yours) this one is a new version of', parseInteger)
+    .option(
+      '--failure-fee-bps <bps>',
+      'what a failed run (non-zero exit, timeout, out of memory, output over the cap) is paid on a fixed-price task, in basis points of its price (at most 10000; default 0)',
+      parseInteger,
+    )
+    .option(
+      '--validator <sourceId>',
+      "a deterministic source, with no longer a runtime limit, that checks this one's results: single results become auditable, their auditors run it",
+      parseInteger,
+    )
     .addHelpText(
       'after',
       examples(
         'gridforge source publish --metadata whisper.json --deterministic',
         'gridforge source publish --metadata whisper-v2.json --predecessor 3 --creator-fee-bps 500',
+        'gridforge source publish --metadata render.json --failure-fee-bps 2000 --validator 4',
       ),
     )
     .action(
       async (
-        options: { metadata: string; deterministic?: boolean; creatorFeeBps?: number; predecessor?: number },
+        options: {
+          metadata: string
+          deterministic?: boolean
+          creatorFeeBps?: number
+          predecessor?: number
+          failureFeeBps?: number
+          validator?: number
+        },
         command,
       ) => {
         const context = contextOf(command)
@@ -189,6 +207,8 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
           requirements: { ...requirementsOf(metadata), deterministic: options.deterministic === true },
           ...(options.creatorFeeBps === undefined ? {} : { creatorFeeBps: options.creatorFeeBps }),
           ...(options.predecessor === undefined ? {} : { predecessor: options.predecessor }),
+          ...(options.failureFeeBps === undefined ? {} : { failureFeeBps: options.failureFeeBps }),
+          ...(options.validator === undefined ? {} : { validator: options.validator }),
         })
         context.terminal.result({ ...result, metadata: metadataCid, imageDigest }, () => [
           `published source ${result.sourceId} (${metadata.name}): ${formatTransaction(result)}`,
@@ -229,6 +249,8 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
           ['max runtime', formatDuration(found.requirements.maxRuntimeSec)],
           ['deterministic', found.requirements.deterministic],
           ['creator fee', `${found.creatorFeeBps} bps`],
+          ['failure fee', `${found.failureFeeBps} bps of a fixed price (metered: the runtime used)`],
+          ['validator', found.validator],
           ['predecessor', found.predecessor],
         ]),
         ...(metadata?.description === undefined ? [] : ['', metadata.description]),

@@ -6,6 +6,7 @@ import * as z from 'zod'
 import { InvalidParametersError } from '../../errors/validation.js'
 import { getBytes } from '../../storage/getBytes.js'
 import { cancelTask } from '../../tasks/cancelTask.js'
+import { type Failure, formatFailure } from '../../tasks/failures.js'
 import { getTask } from '../../tasks/getTask.js'
 import { type GetTaskResultReturnType, getTaskResult } from '../../tasks/getTaskResult.js'
 import { listTasks } from '../../tasks/listTasks.js'
@@ -244,7 +245,7 @@ function describeResults(result: GetTaskResultReturnType, token: TokenInfo): str
   const { taskId, settlement } = result
   const paid = new Map(settlement?.payments.map((payment) => [payment.slot, payment]))
   return [
-    `task ${taskId}: ${result.status}${result.resultCID === undefined ? '' : `, output ${result.resultCID}`}`,
+    `task ${taskId}: ${result.status}${result.resultCID === undefined ? '' : result.failed ? `, failed run (${describeFailure(result.failure)}), logs ${result.resultCID}` : `, output ${result.resultCID}`}`,
     ...result.results.map((item) => {
       const payment = paid.get(item.slot)
       return `  slot ${item.slot}: ${item.provider} output ${item.resultCID} receipt ${item.receiptCID} runtime ${item.runtimeSec}s${payment === undefined ? '' : `, paid ${formatAmount(payment.payment, token)} (fee ${formatAmount(payment.fee, token)})`}`
@@ -255,6 +256,11 @@ function describeResults(result: GetTaskResultReturnType, token: TokenInfo): str
       ? []
       : [`fetch it with: gridforge task result ${taskId} --out ./result-${taskId}`]),
   ]
+}
+
+/** A failed run in a few words. */
+function describeFailure(failure: Failure | undefined): string {
+  return failure === undefined ? 'a failure this CLI cannot read' : formatFailure(failure)
 }
 
 function describeTask(task: Task, token: TokenInfo): string[] {
@@ -278,6 +284,9 @@ function describeTask(task: Task, token: TokenInfo): string[] {
       ['fee', `${task.feeBps} bps (discount ${task.discountBps} bps)`],
       ...(task.revealDeadline === undefined ? [] : ([['reveal deadline', task.revealDeadline]] as const)),
       ...(task.auditBps === 0 ? [] : ([['audit', describeAudit(task)]] as const)),
+      ...(task.failed
+        ? ([['failed run', `${describeFailure(task.failure)} (its result is the run's logs)`]] as const)
+        : []),
     ]),
     'slots:',
     ...table(
