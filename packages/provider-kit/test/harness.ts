@@ -58,6 +58,10 @@ export interface TestSourceOptions {
   metadata?: Partial<SourceMetadataInput> | string
   /** The digest put on chain (default: the test image's). */
   imageDigest?: Hex
+  /** What a failed run is paid on a fixed-price task, basis points of its price (default 0). */
+  failureFeeBps?: number
+  /** The source that checks this one's results (default none): its single-replica tasks are auditable. */
+  validator?: number
 }
 
 /** Publishes a source running the test image; returns its id. */
@@ -81,6 +85,8 @@ export async function publishTestImageSource(options: TestSourceOptions): Promis
     imageDigest,
     metadata,
     requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic },
+    failureFeeBps: options.failureFeeBps,
+    validator: options.validator,
   })
   return sourceId
 }
