@@ -134,7 +134,10 @@ export class Ledger {
       this.account(event.args.to).wallet += event.args.value
     }
     for (const event of parseEventLogs({ abi: stakingAbi, logs: at(staking) })) this.#bookStaking(event)
-    for (const event of parseEventLogs({ abi: taskMarketAbi, logs: at(market) })) this.#bookMarket(event)
+    const events = parseEventLogs({ abi: taskMarketAbi, logs: at(market) })
+    // A dispute's first round opens after its no-shows are slashed into its pot, in the same transaction.
+    for (const event of events) if (event.eventName === 'AuditRoundOpened') this.#openAudit(event.args.taskId)
+    for (const event of events) this.#bookMarket(event)
   }
 
   #bookStaking(event: ReturnType<typeof parseEventLogs<typeof stakingAbi>>[number]) {
@@ -187,19 +190,9 @@ export class Ledger {
         }
         break
       }
-      case 'AuditRoundOpened': {
-        const { taskId } = event.args
-        if (!this.#audits.has(taskId)) {
-          const slashToClientBps = this.#slashToClientOf.get(taskId)
-          if (slashToClientBps === undefined) {
-            throw new Error(
-              `sim ledger: task ${taskId} is audited but no ParamsUpdated preceded its submission`,
-            )
-          }
-          this.#audits.set(taskId, { slashed: 0n, slashToClientBps })
-        }
+      case 'AuditRoundOpened':
+        this.#openAudit(event.args.taskId)
         break
-      }
       case 'ReplicaPaid': {
         const { taskId, provider, payment, fee } = event.args
         this.account(provider).internal += payment - fee
@@ -209,8 +202,8 @@ export class Ledger {
       }
       case 'ProviderSlashed': {
         this.account(this.#termsOf(event.args.taskId).client).internal += event.args.toClient
-        // An audit's slashes (its events say toClient 0) pay its auditors first; the client's share of the
-        // rest is decided when it settles.
+        // An audit's slashes (its events say toClient 0: auditors, the overturned provider, a dispute's replicas)
+        // pay its auditors first; the client's share of the rest is decided when it settles.
         const audit = this.#audits.get(event.args.taskId)
         if (audit !== undefined) audit.slashed += event.args.amount
         break
@@ -237,6 +230,16 @@ export class Ledger {
         this.account(event.args.owner).internal += event.args.amount
         break
     }
+  }
+
+  /** Follows the audit of a held result or of a dispute from its first round on (once). */
+  #openAudit(taskId: bigint) {
+    if (this.#audits.has(taskId)) return
+    const slashToClientBps = this.#slashToClientOf.get(taskId)
+    if (slashToClientBps === undefined) {
+      throw new Error(`sim ledger: task ${taskId} is audited but no ParamsUpdated preceded its submission`)
+    }
+    this.#audits.set(taskId, { slashed: 0n, slashToClientBps })
   }
 
   #termsOf(taskId: bigint): TaskTerms {

@@ -272,17 +272,35 @@ describe('strategies', () => {
     expect(record.ledger.account(colluder).computeSec).toBe(work)
   })
 
-  it('vetoing client: its second account voids its two-replica tasks while it keeps the honest result', async () => {
+  it('vetoing client: its second account reveals a different result on its two-replica tasks; the dispute audits it', async () => {
     const params = smallParams({ k2Share: 1, k3Share: 0 })
     const { record, world } = await play(vetoingClientStrategy, params)
     const client = world.cast.clients[0] as Address
     const vetoer = world.cast.spare[0] as Address
-    const own = record.tasks.filter((t) => same(t.client, client))
+    const own = record.tasks.filter((t) => same(t.client, client) && t.delivered.size === 2)
     expect(own.length).toBeGreaterThan(0)
-    for (const task of own.filter((t) => t.delivered.size === 2)) {
+    const slashed = (await slashes(world)).filter((e) => same(e.args.provider as Address, vetoer))
+    for (const task of own) {
       expect(task.everHeld.has(vetoer)).toBe(true)
-      expect(task.outcome?.status).toBe('Failed')
+      expect(task.delivered.get(vetoer)).not.toBe(task.correct)
+      // No free veto: the results differ, so auditors re-run the task.
+      expect(task.audit?.kind).toBe('dispute')
+      expect(task.audit?.audited).toHaveLength(2)
+      if ((task.audit?.seats.size ?? 0) === 0) {
+        // Nobody came: no majority of two, nobody paid or slashed.
+        expect(task.outcome).toMatchObject({ status: 'Failed', verdict: 'Lapsed' })
+        continue
+      }
+      // The auditor confirms the honest replica: it is paid, the vetoer's collateral is slashed.
+      expect(task.outcome).toEqual({
+        status: 'Completed',
+        result: task.correct,
+        failed: false,
+        verdict: 'Upheld',
+      })
+      expect(slashed.some((e) => e.args.taskId === task.id && e.args.outvoted === true)).toBe(true)
     }
+    expect(own.some((t) => t.outcome?.verdict === 'Upheld')).toBe(true)
     expect(record.ledger.account(client).value).toBeGreaterThan(0)
   })
 

@@ -91,7 +91,10 @@ export interface SimTask extends TaskDraft {
   outcome?: TaskOutcome
   /** Audit probability fixed at submission (`getTask().auditBps`); 0: a single result settles at once. */
   auditBps: number
-  /** The held single-replica result and its audit, once the result of an auditable task is in. */
+  /**
+   * The audit: of the held single-replica result, once the result of an auditable task is in; or of a dispute,
+   * once the replicas of a k > 1 task revealed different results.
+   */
   audit?: AuditTrack
 }
 
@@ -107,19 +110,29 @@ export interface TaskOutcome {
    * task's provider was paid the source's failure terms (the chain's `getTask().failed`).
    */
   failed: boolean
-  /** The audit's verdict, for a held single-replica result. */
+  /** The audit's verdict, for a held single-replica result or a dispute. */
   verdict?: Verdict
 }
 
-/** A held single-replica result and its audit, as the engine follows them. */
+/**
+ * An audit as the engine follows it: of a held single-replica result (drawn with probability auditBps), or of a
+ * dispute (the replicas of a k > 1 task revealed different results: always audited, auditors from slot k on).
+ */
 export interface AuditTrack {
+  kind: 'held' | 'dispute'
+  /** The provider of the held result; in a dispute, zeroAddress (the replicas' results are audited). */
   provider: Address
+  /** The accounts whose results are audited, who may not audit them: the provider, or the replicas' claimants. */
+  audited: readonly Address[]
+  /** The results audited, public: the held result's digest, or each digest a disputing replica revealed. */
+  results: readonly Hex[]
   /**
-   * The resultDigest and resultCID of its ResultSubmitted event, public: the digest is in the event (and an
-   * output's can be derived from its CID; a failure report's CID is its run's logs).
+   * The held result's resultDigest and resultCID, from its ResultSubmitted event: the digest is in the event (and
+   * an output's can be derived from its CID; a failure report's CID is its run's logs). Undefined in a dispute.
    */
-  resultDigest: Hex
-  resultCID: string
+  resultDigest?: Hex
+  resultCID?: string
+  /** The block and time the held result was submitted in, or the dispute opened in. */
   submittedBlock: bigint
   submittedAt: number
   releasedBlock?: bigint
@@ -537,7 +550,10 @@ export class Engine {
       if (submitted === undefined) throw new Error('sim: submitResult emitted no ResultSubmitted')
       // Held: paid (or audited) once the draw is made, from two blocks on.
       task.audit = {
+        kind: 'held',
         provider,
+        audited: [provider],
+        results: [submitted.args.resultDigest],
         resultDigest: submitted.args.resultDigest,
         resultCID: submitted.args.resultCID,
         submittedBlock: receipt.blockNumber,
@@ -605,7 +621,42 @@ export class Engine {
       ],
     })
     this.#publish(task, digest)
-    await this.#settled(task, receipt)
+    await this.#replicasStep(task, receipt)
+  }
+
+  /**
+   * Follows the settlement of a k > 1 task's replicas (the last reveal, or finalizeTask after the reveal window):
+   * results that agree settle; results that differ open a dispute, audited like a drawn result.
+   */
+  async #replicasStep(task: SimTask, receipt: TransactionReceipt) {
+    const [opened] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'AuditRoundOpened' })
+    if (opened === undefined || task.audit !== undefined) {
+      await this.#settled(task, receipt)
+      return
+    }
+    const state = await this.#chainTask(task)
+    const audited: Address[] = []
+    const results: Hex[] = []
+    for (const slot of state.slots.slice(0, task.replicas)) {
+      if (slot.provider === zeroAddress) continue
+      const account = this.#providerAccount(slot.provider)
+      audited.push(account)
+      const digest = task.delivered.get(account)
+      if (slot.status === SlotState.Submitted && digest !== undefined) results.push(digest)
+    }
+    task.audit = {
+      kind: 'dispute',
+      provider: zeroAddress,
+      audited,
+      results,
+      submittedBlock: receipt.blockNumber,
+      submittedAt: this.now,
+      drawn: true,
+      openings: 0,
+      seats: new Map(),
+      lostRaces: 0,
+    }
+    await this.#auditStep(task, receipt)
   }
 
   #publish(task: SimTask, digest: Hex) {
@@ -680,8 +731,8 @@ export class Engine {
     audit.round = round
     const spread = Math.max(0, Math.min(JOIN_SPREAD_SEC, this.params.auditJoinWindow - JOIN_AFTER_SEC - 10))
     for (const [index, [account, behaviour]] of [...this.providers].entries()) {
-      // The provider and the auditors of earlier rounds stay out.
-      if (same(account, audit.provider) || audit.seats.has(lower(account))) continue
+      // The provider (the replicas of a dispute) and the auditors of earlier rounds stay out.
+      if (audit.audited.some((a) => same(a, account)) || audit.seats.has(lower(account))) continue
       const joins = this.#auditor(behaviour)?.joins(task, { provider: audit.provider, round: round.number })
       if (joins !== true) continue
       const at =
@@ -778,6 +829,7 @@ export class Engine {
     const delivery = auditor.deliver({
       task,
       provider: audit.provider,
+      results: audit.results,
       resultDigest: audit.resultDigest,
       resultCID: audit.resultCID,
       correct: task.correct,
@@ -889,7 +941,7 @@ export class Engine {
       functionName: 'finalizeTask',
       args: [task.id],
     })
-    await this.#settled(task, receipt)
+    await this.#replicasStep(task, receipt)
   }
 
   // ─── Settlement ───

@@ -1,7 +1,8 @@
 /**
  * What the audits of held single-replica results did over a set of runs: how many results were held and how
  * many drawn, how long the draw took (blocks and seconds from submitResult to releaseResult), how long a drawn
- * audit took (seconds from the release that opened it to AuditResolved), and the verdicts.
+ * audit took (seconds from the release that opened it to AuditResolved), and the verdicts; and the disputes (the
+ * replicas of a k > 1 task revealed different results) and their verdicts.
  */
 import type { SimTask, Verdict } from '../market/engine.js'
 
@@ -15,16 +16,37 @@ export interface AuditSample {
   verdicts: Partial<Record<Verdict, number>>
   /** joinAudit transactions that lost the ticket race. */
   lostRaces: number
+  /** Disputes (k > 1 replicas that revealed different results) and their verdicts. */
+  disputes: number
+  disputeVerdicts: Partial<Record<Verdict, number>>
 }
 
 export function emptyAuditSample(): AuditSample {
-  return { held: 0, drawn: 0, drawBlocks: [], drawSec: [], auditSec: [], verdicts: {}, lostRaces: 0 }
+  return {
+    held: 0,
+    drawn: 0,
+    drawBlocks: [],
+    drawSec: [],
+    auditSec: [],
+    verdicts: {},
+    lostRaces: 0,
+    disputes: 0,
+    disputeVerdicts: {},
+  }
 }
 
 /** Adds the audits of a run's tasks to `into`. */
 export function addAudits(into: AuditSample, tasks: readonly SimTask[]): AuditSample {
   for (const task of tasks) {
     const audit = task.audit
+    if (audit?.kind === 'dispute') {
+      into.disputes++
+      into.lostRaces += audit.lostRaces
+      if (audit.verdict !== undefined) {
+        into.disputeVerdicts[audit.verdict] = (into.disputeVerdicts[audit.verdict] ?? 0) + 1
+      }
+      continue
+    }
     if (audit?.releasedAt === undefined || audit.releasedBlock === undefined) continue
     into.held++
     into.drawBlocks.push(Number(audit.releasedBlock - audit.submittedBlock))
@@ -54,6 +76,7 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 /** The figures written to `measures.audits` of the results file. */
 export function auditMeasures(sample: AuditSample): Record<string, number> {
   const verdict = (name: Verdict) => sample.verdicts[name] ?? 0
+  const dispute = (name: Verdict) => sample.disputeVerdicts[name] ?? 0
   return {
     held_results: sample.held,
     audited: sample.drawn,
@@ -71,6 +94,11 @@ export function auditMeasures(sample: AuditSample): Record<string, number> {
     verdict_unresolved: verdict('Unresolved'),
     verdict_lapsed: verdict('Lapsed'),
     lost_ticket_races: sample.lostRaces,
+    disputes: sample.disputes,
+    dispute_upheld: dispute('Upheld'),
+    dispute_overturned: dispute('Overturned'),
+    dispute_unresolved: dispute('Unresolved'),
+    dispute_lapsed: dispute('Lapsed'),
   }
 }
 
@@ -82,5 +110,6 @@ export function auditLines(measures: Readonly<Record<string, number>>, runs: num
     `  draw latency (submitResult → releaseResult): ${m('draw_latency_blocks_mean')} blocks, ${m('draw_latency_sec_mean')} s on average (at most ${m('draw_latency_blocks_max')} blocks, ${m('draw_latency_sec_max')} s)`,
     `  audit latency (release → AuditResolved): ${m('audit_latency_sec_mean')} s on average, median ${m('audit_latency_sec_median')} s, at most ${m('audit_latency_sec_max')} s`,
     `  verdicts: ${m('verdict_not_drawn')} not drawn, ${m('verdict_upheld')} upheld, ${m('verdict_overturned')} overturned, ${m('verdict_unresolved')} unresolved, ${m('verdict_lapsed')} lapsed; ${m('lost_ticket_races')} joins lost the ticket race`,
+    `  disputes (k > 1 replicas that disagreed, audited): ${m('disputes')}: ${m('dispute_upheld')} upheld a replica's result, ${m('dispute_overturned')} overturned them all, ${m('dispute_unresolved')} unresolved, ${m('dispute_lapsed')} lapsed`,
   ]
 }

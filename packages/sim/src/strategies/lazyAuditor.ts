@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import { type RunRecord, same } from '../market/engine.js'
 import { honestAuditor, honestProvider } from './honestProvider.js'
 import type { AuditorBehaviour, Strategy } from './types.js'
@@ -6,9 +6,9 @@ import type { AuditorBehaviour, Strategy } from './types.js'
 /**
  * Lazy auditor: joins every audit it is eligible for — busy or not, it does not need its GPU — and, without
  * re-running the task, commits to and reveals the digest of the result under audit, read from the provider's
- * ResultSubmitted event (its resultDigest; an output's can be derived from its resultCID too): the weakness of
- * audits while results are public. It commits when an honest re-run would have finished, so that it bills the
- * same runtime. Honest provider otherwise.
+ * ResultSubmitted event (its resultDigest; an output's can be derived from its resultCID too) — in a dispute,
+ * the result most replicas revealed: the weakness of audits while results are public. It commits when an honest
+ * re-run would have finished, so that it bills the same runtime. Honest provider otherwise.
  */
 export function lazyAuditor(): AuditorBehaviour {
   const honest = honestAuditor()
@@ -16,12 +16,23 @@ export function lazyAuditor(): AuditorBehaviour {
     joins: () => true,
     watches: () => true,
     plan: (task) => ({ readyAfter: honest.plan(task).readyAfter, busyFor: 0 }),
-    deliver: ({ task, resultDigest }) => ({
-      digest: resultDigest,
+    deliver: ({ task, results }) => ({
+      digest: mostCommon(results),
       computeSec: 0,
       runtimeSec: Math.min(task.runtimeSec, task.maxRuntimeSec),
     }),
   }
+}
+
+/** The result most often among `results` (the first of them on a tie). */
+export function mostCommon(results: readonly Hex[]): Hex | undefined {
+  let best: Hex | undefined
+  let most = 0
+  for (const result of results) {
+    const count = results.filter((r) => r === result).length
+    if (count > most) [best, most] = [result, count]
+  }
+  return best
 }
 
 /** Seats `auditor` held in the run's audits, and how many of those results it upheld. */

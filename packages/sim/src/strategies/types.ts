@@ -30,18 +30,23 @@ export interface WorkContext {
   publicResult: Hex | undefined
 }
 
-/** What an auditor sees when it hands in its audit of a held single-replica result. */
+/** What an auditor sees when it hands in its audit of a held single-replica result or of a dispute. */
 export interface AuditContext {
   task: SimTask
-  /** The provider whose result is audited. */
+  /** The provider whose held result is audited; zeroAddress in a dispute. */
   provider: Address
-  /** The resultDigest of the provider's ResultSubmitted event: public, as the result itself is. */
-  resultDigest: Hex
+  /**
+   * The results audited, public: the held result's digest, or each digest the replicas of a dispute revealed
+   * (their ResultRevealed events).
+   */
+  results: readonly Hex[]
+  /** The resultDigest of the held result's ResultSubmitted event (undefined in a dispute). */
+  resultDigest: Hex | undefined
   /**
    * The resultCID of that event: an output's digest can be read from it too (`digestOf`, the SDK's
    * `resultDigest`); a failure report's is its run's logs.
    */
-  resultCID: string
+  resultCID: string | undefined
   /** The digest of a correct run's output (an honest auditor's re-run hands in a failure where it fails). */
   correct: Hex
   /** The audit's round: 1 for the first auditor, 2.. for the escalations. */

@@ -11,7 +11,9 @@ const VETO_STAKE = grid(200)
 /**
  * Vetoing client: registers a second account as a provider; on its own two-replica tasks that account
  * takes a slot at once and reveals a different result after the honest reveal, so that no majority
- * forms and the client is refunded — while it reads the honest result from the reveal.
+ * forms and the client is refunded — while it reads the honest result from the reveal. Replicas that disagree
+ * open a dispute: an auditor re-runs the task, the honest replica is paid and the vetoer's collateral is
+ * slashed (refunded only if no auditor comes).
  */
 export function vetoingClient(client: Address, vetoer: Address) {
   const own = (task: { client: Address; replicas: number }) =>
@@ -39,7 +41,7 @@ export function vetoingClient(client: Address, vetoer: Address) {
 export const vetoingClientStrategy = {
   name: 'vetoing-client',
   role: 'client',
-  doc: 'Its second account takes a slot of its own k=2 tasks and reveals a different result: refunded, keeps the output.',
+  doc: 'Its second account takes a slot of its own k=2 tasks and reveals a different result, for a refund (a dispute audits it).',
   deviate: (cast) => {
     const client = cast.clients[0] as Address
     const vetoer = cast.spare[0] as Address
