@@ -82,7 +82,7 @@ describe('commitResult', () => {
       {
         path: 'result',
         message:
-          "its multihash is 0x1e, not sha2-256 (0x12) (an output's CID must be sha2-256; a failed run's logs may have any CID: pass `failure`)",
+          "its multihash is 0x1e, not sha2-256 (0x12): an output's CID is sha2-256 (a failed run's logs, with `failure`, may be any CID)",
       },
     ])
   })

@@ -72,10 +72,13 @@ describe('failureDigest', () => {
 
   it('refuses an unknown kind, a missing or out-of-range exit code, and an exit code on another kind', () => {
     expect(invalidFields(() => failureDigest({ kind: 'crashed' as never }))).toEqual([
-      { path: 'kind', message: "expected one of 'exited', 'timedOut', 'outOfMemory', 'outputTooLarge'" },
+      { path: 'kind', message: 'expected one of exited, timedOut, outOfMemory, outputTooLarge' },
     ])
     expect(invalidFields(() => failureDigest({ kind: 'exited' }))).toEqual([
-      { path: 'exitCode', message: "an 'exited' failure needs the workload's exit code (0 to 255)" },
+      {
+        path: 'exitCode',
+        message: "an 'exited' failure has the workload's exit code (0 to 255), and only it",
+      },
     ])
     expect(invalidFields(() => failureDigest({ kind: 'exited', exitCode: 256 }))).toEqual([
       { path: 'exitCode', message: 'expected a whole number from 0 to 255' },
@@ -84,7 +87,10 @@ describe('failureDigest', () => {
       { path: 'exitCode', message: 'expected a whole number from 0 to 255' },
     ])
     expect(invalidFields(() => failureDigest({ kind: 'timedOut', exitCode: 137 }))).toEqual([
-      { path: 'exitCode', message: "only an 'exited' failure has an exit code: leave it out for 'timedOut'" },
+      {
+        path: 'exitCode',
+        message: "an 'exited' failure has the workload's exit code (0 to 255), and only it",
+      },
     ])
   })
 })
@@ -188,7 +194,7 @@ describe('reportedResultCheck and reportedResult', () => {
       {
         path: 'result',
         message:
-          "its multihash is 0x1e, not sha2-256 (0x12) (an output's CID must be sha2-256; a failed run's logs may have any CID: pass `failure`)",
+          "its multihash is 0x1e, not sha2-256 (0x12): an output's CID is sha2-256 (a failed run's logs, with `failure`, may be any CID)",
       },
     ])
     // A bad field of the result is named once, by its own schema.

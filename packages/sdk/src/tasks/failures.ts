@@ -42,29 +42,13 @@ const byte = (value: number) => value.toString(16).padStart(2, '0')
 /** A {@link Failure} (zod/mini): `exitCode` is required for `exited` and refused for the other kinds. */
 export const failureSchema = /* @__PURE__ */ z
   .object({
-    kind: z.enum(failureKinds, {
-      error: `expected one of ${failureKinds.map((kind) => `'${kind}'`).join(', ')}`,
-    }),
+    kind: z.enum(failureKinds, { error: `expected one of ${failureKinds.join(', ')}` }),
     exitCode: z.optional(s.uint(8)),
   })
   .check(
-    z.superRefine((failure, context) => {
-      const { kind, exitCode } = failure
-      if (kind === 'exited' && exitCode === undefined) {
-        context.issues.push({
-          code: 'custom',
-          message: "an 'exited' failure needs the workload's exit code (0 to 255)",
-          path: ['exitCode'],
-          input: exitCode,
-        })
-      } else if (kind !== 'exited' && exitCode !== undefined) {
-        context.issues.push({
-          code: 'custom',
-          message: `only an 'exited' failure has an exit code: leave it out for '${kind}'`,
-          path: ['exitCode'],
-          input: exitCode,
-        })
-      }
+    z.refine(({ kind, exitCode }) => (kind === 'exited') === (exitCode !== undefined), {
+      message: "an 'exited' failure has the workload's exit code (0 to 255), and only it",
+      path: ['exitCode'],
     }),
   )
 
@@ -197,8 +181,7 @@ export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
     if (failure !== undefined && validation !== undefined) {
       context.issues.push({
         code: 'custom',
-        message:
-          'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
+        message: 'pass `failure` (a failed run) or `validation` (an audit of a validated source), not both',
         path: ['validation'],
         input: validation,
       })
@@ -208,7 +191,7 @@ export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
     if (problem !== undefined) {
       context.issues.push({
         code: 'custom',
-        message: `${problem} (an output's CID must be sha2-256; a failed run's logs may have any CID: pass \`failure\`)`,
+        message: `${problem}: an output's CID is sha2-256 (a failed run's logs, with \`failure\`, may be any CID)`,
         path: ['result'],
         input: result,
       })

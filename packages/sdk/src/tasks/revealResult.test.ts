@@ -250,8 +250,7 @@ describe('revealResult', () => {
       expect((error as InvalidParametersError).fields).toEqual([
         {
           path: 'validation',
-          message:
-            'a result is an output, a failure or a validation: pass `failure` for a run that failed, or `validation` for an audit of a validated source, not both',
+          message: 'pass `failure` (a failed run) or `validation` (an audit of a validated source), not both',
         },
       ])
     }

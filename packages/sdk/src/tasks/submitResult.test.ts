@@ -243,7 +243,7 @@ describe('submitResult', () => {
     expect((error as InvalidParametersError).fields).toEqual([
       {
         path: 'failure.exitCode',
-        message: "only an 'exited' failure has an exit code: leave it out for 'outOfMemory'",
+        message: "an 'exited' failure has the workload's exit code (0 to 255), and only it",
       },
     ])
     expect(await provider.getTransactionCount({ address: provider.account.address })).toBe(nonce)
