@@ -29,7 +29,7 @@ async function corruptBlock(root: string, bytes: Uint8Array) {
   throw new Error('block not found')
 }
 
-test('hostile sources and inputs are refused or failed with a logged reason, and the agent goes on working', async () => {
+test('hostile sources and inputs are refused, failed or reported with a logged reason, and the agent goes on working', async () => {
   const { store, root } = await testStore()
   const { digest } = await testImage()
   const otherDigest = `0x${'ab'.repeat(32)}` as const
@@ -111,16 +111,23 @@ test('hostile sources and inputs are refused or failed with a logged reason, and
       expect(line?.reason, name).toMatch(pattern)
     }
 
-    // The output bomb is claimed (nothing looked wrong before it ran), killed, and never submitted.
+    // The output bomb is claimed (nothing looked wrong before it ran), killed, and handed in as a failure
+    // with its logs: output over the cap is a result, paid the source's failure terms, never slashed.
     const journal = await openJournal(join(agent.dataDir, 'journal'))
     const bomb = submitted.outputBomb as bigint
     await until(
-      async () => (await journal.get(bomb))?.step === 'abandoned',
+      async () => (await journal.get(bomb))?.step === 'done',
       60_000,
-      'the output bomb to be killed',
+      'the output bomb to be killed and reported',
     )
-    expect((await journal.get(bomb))?.run?.outcome).toBe('outputTooLarge')
-    expect(await resultSubmissions(bomb)).toEqual([])
+    expect(await journal.get(bomb)).toMatchObject({
+      run: { outcome: 'outputTooLarge' },
+      failure: { kind: 'outputTooLarge' },
+    })
+    expect(await resultSubmissions(bomb)).toEqual([provider.account.address])
+    const bombTask = await waitForTaskState(bomb, (t) => t.status === 'Completed')
+    expect(bombTask).toMatchObject({ failed: true, failure: { kind: 'outputTooLarge' } })
+    expect(bombTask.slots[0]?.status).toBe('Submitted')
 
     // Outputs the importer cannot take end the task once, with the entry named: no retry loop.
     for (const [name, reason] of [

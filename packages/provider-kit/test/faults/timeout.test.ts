@@ -13,7 +13,7 @@ import {
   waitForTaskState,
 } from '../harness.js'
 
-test('a container that outruns its time is killed, nothing is submitted, and another agent completes the reopened slot', async () => {
+test("a container killed before the task's runtime limit (the agent's own deadline) is not submitted, and another agent completes the reopened slot", async () => {
   const { store } = await testStore()
   // maxRuntimeSec 60: a claim is due 60 s + the market's 5 min grace after it is made.
   const sourceId = await publishTestImageSource({
@@ -23,7 +23,8 @@ test('a container that outruns its time is killed, nothing is submitted, and ano
   })
   const slow = await testProviderClient([sourceId])
   const fast = await testProviderClient([sourceId])
-  // Keeping 357 of the 360 s for submitting leaves the container 3 s: it is killed at its deadline.
+  // Keeping 357 of the 360 s for submitting leaves the container 3 s: it is killed at its deadline, well before
+  // the task's 60 s limit. That is the agent's doing, not the workload's: no failure to report (see failedRun.test.ts).
   const first = await startTestAgent({ client: slow, store, sources: [sourceId], submitMarginSec: 357 })
   const { taskId } = await submitTestTask({ sourceId, input: await store.put(new TextEncoder().encode('x')) })
 
