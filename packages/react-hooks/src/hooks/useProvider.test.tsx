@@ -41,6 +41,7 @@ describe('useProvider', () => {
         totalRuntimeSec: expect.any(Number),
         slashedAmount: 0n,
         successBps: 10_000,
+        failedRuns: 0,
       },
     })
     expect(result.current.data?.reputation.totalRuntimeSec).toBeGreaterThanOrEqual(1)

@@ -1,5 +1,6 @@
 import { DeploymentNotFoundError } from '@gridforge/contracts'
 import type { TaskStatus } from '@gridforge/sdk'
+import { failureDigest } from '@gridforge/sdk'
 import { useQuery } from '@tanstack/react-query'
 import { waitFor } from '@testing-library/react'
 import { type Hex, http, parseUnits } from 'viem'
@@ -59,6 +60,24 @@ describe('useTask', () => {
     await waitFor(() => expect(result.current.data?.status).toBe('Auditing'))
     expect(result.current.data?.audit).toMatchObject({ verdict: 'pending', round: 1, auditors: 1 })
     expect(statuses).toEqual(['Held', 'Auditing'])
+  })
+
+  it('shows a failed run: Completed, failed, and how it failed', async () => {
+    const { config, client } = await testConfig()
+    const sourceId = await publishTestSource({ owner: client, failureFeeBps: 2_000 })
+    const provider = await testProvider([sourceId])
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, deployment(), { sourceId, maxPayment: '2' })
+    await claim(provider, deployment(), taskId)
+    await submit(provider, deployment(), taskId, {
+      result: cids.logs,
+      digest: failureDigest({ kind: 'exited', exitCode: 2 }),
+    })
+
+    const { result } = renderTask(config, taskId)
+    await waitFor(() => expect(result.current.data?.status).toBe('Completed'))
+    expect(result.current.data).toMatchObject({ failed: true, failure: { kind: 'exited', exitCode: 2 } })
   })
 
   it('follows a task Open → Claimed → Completed by itself, with one log watch that stops at settlement', async () => {

@@ -37,7 +37,9 @@ export type UseTaskReturnType<selectData = GetTaskData> = UseQueryReturnType<
  * the balances and stats it moved), with no polling loop in the component.
  * An auditable task (one replica of a deterministic source) comes with its
  * `audit` (verdict, round, deadlines); `Held` and `Auditing` are not settled,
- * so the watch goes on through them.
+ * so the watch goes on through them. A task whose provider handed in a failed
+ * run has `failed` set and says how it failed (`failure`, e.g.
+ * `{ kind: 'exited', exitCode: 2 }`; `formatFailure` words it).
  *
  * @example
  * import { useTask } from '@gridforge/react-hooks'
