@@ -1,4 +1,5 @@
 import { useTask } from '@gridforge/react-hooks'
+import { formatFailure } from '@gridforge/sdk'
 import { formatGrid } from '../amount'
 import { ErrorAlert } from './ErrorAlert'
 import { Panel } from './Panel'
@@ -32,6 +33,15 @@ export function TaskPage({ taskId }: { taskId: bigint }) {
               <dd>
                 <TaskStatusBadge status={data.status} testId="task-status" />
               </dd>
+              {data.failed && (
+                <>
+                  <dt>Failed run</dt>
+                  <dd data-testid="task-failure">
+                    {data.failure === undefined ? 'yes' : formatFailure(data.failure)}
+                    <span className="muted"> · its result is the run's logs</span>
+                  </dd>
+                </>
+              )}
               <dt>Client</dt>
               <dd>
                 <code>{data.client}</code>
