@@ -148,6 +148,11 @@ describe('gridforge-provider register and status', () => {
       step: 'done',
       runtimeSec: 3,
     })
+    await entries.put({
+      ...newEntry({ taskId: 8n, sourceId: sources[1] ?? 2, replicas: 1 }),
+      step: 'done',
+      failure: { kind: 'exited', exitCode: 2 },
+    })
 
     const { code, stdout } = await run(['status', '--json'])
     expect(code).toBe(0)
@@ -184,6 +189,10 @@ describe('gridforge-provider register and status', () => {
         ['6', 'done', undefined],
       ]),
     )
+    expect(status.journal.recent.find((entry: { taskId: string }) => entry.taskId === '8')?.failure).toEqual({
+      kind: 'exited',
+      exitCode: 2,
+    })
 
     const human = await run(['status'])
     expect(human.code).toBe(0)
@@ -191,6 +200,7 @@ describe('gridforge-provider register and status', () => {
     expect(human.stdout).toContain(`subscriptions:   ${sources.join(', ')}`)
     expect(human.stdout).toContain('tasks in progress: 1 (1 running)')
     expect(human.stdout).toMatch(/5 +abandoned .*the input is larger than policy\.maxInput/)
+    expect(human.stdout).toMatch(/8 +done .*reported: exited with code 2/)
   })
 
   it('never prints the key', () => {

@@ -5,6 +5,7 @@ import { providerRegistryAbi } from '@gridforge/contracts'
 import {
   type Deployment,
   formatAmount,
+  formatFailure,
   getProvider,
   getProviderRegistryParams,
   getRewards,
@@ -106,16 +107,20 @@ export function summarizeJournal(entries: readonly JournalEntry[], recentCount: 
       updatedAt,
     })),
     byStep,
-    recent: recent.map(({ taskId, step, sourceId, slot, runtimeSec, receiptCID, reason, updatedAt }) => ({
-      taskId,
-      step,
-      sourceId,
-      slot,
-      runtimeSec,
-      receiptCID,
-      reason,
-      updatedAt,
-    })),
+    recent: recent.map(
+      ({ taskId, step, sourceId, slot, runtimeSec, receiptCID, reason, failure, updatedAt }) => ({
+        taskId,
+        step,
+        sourceId,
+        slot,
+        runtimeSec,
+        receiptCID,
+        reason,
+        // A failed run handed in as the result (paid the source's failure terms).
+        failure,
+        updatedAt,
+      }),
+    ),
   }
 }
 
@@ -236,7 +241,9 @@ export const statusCommand: CommandSetup = (program, contextOf) => {
                 entry.step,
                 entry.sourceId,
                 formatDate(entry.updatedAt),
-                entry.reason,
+                // A failed run handed in as a result ends `done`: say how it failed.
+                entry.reason ??
+                  (entry.failure === undefined ? undefined : `reported: ${formatFailure(entry.failure)}`),
               ]),
             ).map((line) => `  ${line}`),
           )
