@@ -5,16 +5,19 @@ export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
 export { type ErrorKind, errorKind } from './agent/errorKind.js'
 export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
 export {
+  type AuditCheck,
   finalSteps,
   type Journal,
   type JournalAudit,
   type JournalEntry,
   type JournalRun,
+  type JournalRunLimits,
   type JournalStep,
   openJournal,
 } from './agent/journal.js'
 export { pricePerGpuSecond } from './agent/policy.js'
 export { isTransient, type RetryOptions, retry, type Sleep } from './agent/retry.js'
+export { type RunEnd, runEndOf } from './agent/runFailure.js'
 export {
   type ConfigTemplateOptions,
   configTemplate,
