@@ -48,6 +48,8 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     address public immutable market;
     /// @inheritdoc IProviderRegistry
     uint256 public minProviderStake;
+    /// @inheritdoc IProviderRegistry
+    uint256 public minRecordPayment;
 
     mapping(address provider => Provider) private _providers;
     mapping(address provider => mapping(uint32 sourceId => bool)) private _subscribed;
@@ -72,6 +74,8 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         _staking = staking_;
         market = market_;
         _setMinProviderStake(minProviderStake_);
+        // A thousandth of the stake floor (0.1 GRID with the default 100 GRID floor) until the owner sets it.
+        _setMinRecordPayment(minProviderStake_ / 1_000);
     }
 
     // ─── Providers ───
@@ -168,10 +172,15 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     /// @inheritdoc IProviderRegistry
-    function recordCompletion(address provider, uint32 runtimeSec, bool failedRun) external onlyMarket {
+    function recordCompletion(address provider, uint32 runtimeSec, uint256 payment, bool failedRun)
+        external
+        onlyMarket
+    {
         Provider storage p = _providers[provider];
         if (failedRun) ++p.failedRuns;
-        else ++p.completed;
+        // Only work worth a protocol fee vouches for a provider: a record of self-dealt dust tasks must cost
+        // something, at least the fee on minRecordPayment per completion.
+        else if (payment >= minRecordPayment) ++p.completed;
         p.totalRuntimeSec += runtimeSec;
     }
 
@@ -186,10 +195,14 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     }
 
     /// @inheritdoc IProviderRegistry
-    function recordOverturned(address provider, uint256 slashedAmount, bool failedRun) external onlyMarket {
+    function recordOverturned(address provider, uint256 slashedAmount, uint256 payment, bool failedRun)
+        external
+        onlyMarket
+    {
         Provider storage p = _providers[provider];
         if (failedRun) --p.failedRuns;
-        else --p.completed;
+        // What recordCompletion counted (unless the owner moved minRecordPayment in between).
+        else if (payment >= minRecordPayment && p.completed != 0) --p.completed;
         ++p.outvoted;
         p.slashedAmount += uint128(slashedAmount);
         _pauseIfUnderstaked(p, provider, slashedAmount);
@@ -235,9 +248,22 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     /// @inheritdoc IProviderRegistry
     function setMinProviderStake(uint256 minProviderStake_) external onlyOwner {
         _setMinProviderStake(minProviderStake_);
+        // A thousandth of the stake floor (0.1 GRID with the default 100 GRID floor) until the owner sets it.
+        _setMinRecordPayment(minProviderStake_ / 1_000);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function setMinRecordPayment(uint256 minRecordPayment_) external onlyOwner {
+        _setMinRecordPayment(minRecordPayment_);
     }
 
     // ─── Internals ───
+
+    function _setMinRecordPayment(uint256 value) private {
+        if (value > MAX_MIN_PROVIDER_STAKE) revert ProviderRegistryMinRecordPaymentOutOfBounds(value, MAX_MIN_PROVIDER_STAKE);
+        minRecordPayment = value;
+        emit MinRecordPaymentUpdated(value);
+    }
 
     function _setMinProviderStake(uint256 value) private {
         if (value > MAX_MIN_PROVIDER_STAKE) revert ProviderRegistryMinStakeOutOfBounds(value, MAX_MIN_PROVIDER_STAKE);

@@ -547,7 +547,8 @@ contract TaskAudits is TaskMarketBase {
         } else if (verdict == AuditVerdict.Overturned) {
             c.status = SlotStatus.Forfeited;
             emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
-            _registry().recordOverturned(provider, collateral, failed);
+            uint32 runtime = uint32(_runtimes[taskId]);
+            _registry().recordOverturned(provider, collateral, _payment(t, runtime, failed), failed);
             _stakingContract().slash(provider, collateral);
             pot += collateral;
         } else {

@@ -235,7 +235,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         c.claimedAt = _tagOf(flags & VALIDATED != 0 && !failed ? VALIDATION_PASSED : resultDigest);
         c.dueAt = uint40(block.number);
         if (flags & METERED != 0) _runtimes[taskId] = runtime;
-        _providers.recordCompletion(msg.sender, runtime, failed);
+        _providers.recordCompletion(msg.sender, runtime, _payment(t, runtime, failed), failed);
     }
 
     /// @inheritdoc ITaskMarket

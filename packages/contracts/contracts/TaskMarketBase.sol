@@ -216,7 +216,7 @@ abstract contract TaskMarketBase {
         emit ITaskMarket.ReplicaPaid(taskId, provider, slot, payment, fee);
 
         _stakingContract().unlock(provider, t.collateral);
-        if (record) _registry().recordCompletion(provider, runtime, failed);
+        if (record) _registry().recordCompletion(provider, runtime, payment, failed);
     }
 
     /// @dev Slashes one claim's collateral into `s`: part to the client, the rest to the treasury. Outvoted: the

@@ -59,6 +59,8 @@ interface IProviderRegistry {
     event ProviderResumed(address indexed provider);
     /// @notice Emitted when the owner changes the stake needed to register.
     event MinProviderStakeUpdated(uint256 minProviderStake);
+    /// @notice Emitted when the owner changes the least payment a completion needs to count in the record.
+    event MinRecordPaymentUpdated(uint256 minRecordPayment);
 
     /// @notice The caller is already registered.
     error ProviderRegistryAlreadyRegistered(address provider);
@@ -90,11 +92,17 @@ interface IProviderRegistry {
     error ProviderRegistryTooManySources(uint256 count);
     /// @notice minProviderStake is above MAX_MIN_PROVIDER_STAKE.
     error ProviderRegistryMinStakeOutOfBounds(uint256 value, uint256 max);
+    /// @notice minRecordPayment above its bound (MAX_MIN_PROVIDER_STAKE).
+    error ProviderRegistryMinRecordPaymentOutOfBounds(uint256 value, uint256 max);
 
     /// @notice Upper bound of minProviderStake.
     function MAX_MIN_PROVIDER_STAKE() external view returns (uint256);
     /// @notice Available stake needed to register.
     function minProviderStake() external view returns (uint256);
+    /// @notice The least payment a completed slot needs to count in `completed` (and so in the reputation gates):
+    /// a record of N completions costs its builder at least N × the protocol fee on this much work. Initially a
+    /// thousandth of minProviderStake.
+    function minRecordPayment() external view returns (uint256);
     /// @notice The market allowed to update reputation (it deploys this contract).
     function market() external view returns (address);
 
@@ -129,17 +137,20 @@ interface IProviderRegistry {
         uint16 minSuccessBps,
         uint32 minCompleted
     ) external;
-    /// @notice Market only: counts a paid slot (as a failed run if `failedRun`) and its runtime.
-    function recordCompletion(address provider, uint32 runtimeSec, bool failedRun) external;
+    /// @notice Market only: counts a paid slot and its runtime: as a failed run if `failedRun`, as completed if its
+    /// `payment` is at least minRecordPayment (smaller work does not vouch for a provider).
+    function recordCompletion(address provider, uint32 runtimeSec, uint256 payment, bool failedRun) external;
     /// @notice Market only: counts a failed slot (`outvoted` or not) and the collateral slashed for it.
     function recordFailure(address provider, bool outvoted, uint256 slashedAmount) external;
     /// @notice Market only: an audit overturned a result counted as completed (or as a failed run); it counts as
     /// outvoted instead.
-    function recordOverturned(address provider, uint256 slashedAmount, bool failedRun) external;
+    function recordOverturned(address provider, uint256 slashedAmount, uint256 payment, bool failedRun) external;
     /// @notice The stake `provider` must keep: minProviderStake while registered and not paused, else 0. A slash
     /// that leaves less pauses the provider; resuming needs the minimum again.
     function stakeFloorOf(address provider) external view returns (uint256);
 
     /// @notice Owner only: stake needed to register (≤ MAX_MIN_PROVIDER_STAKE).
     function setMinProviderStake(uint256 minProviderStake) external;
+    /// @notice Owner only: sets minRecordPayment (at most MAX_MIN_PROVIDER_STAKE).
+    function setMinRecordPayment(uint256 minRecordPayment) external;
 }

@@ -428,11 +428,11 @@ describe('ProviderRegistry', () => {
         const account = caller.account
         const calls = [
           () => providers.write.recordClaim([target, 1, NO_EXTRA_REQUIREMENTS, 0, 0], { account }),
-          () => providers.write.recordCompletion([target, 10, false], { account }),
-          () => providers.write.recordCompletion([target, 10, true], { account }),
+          () => providers.write.recordCompletion([target, 10, grid(10), false], { account }),
+          () => providers.write.recordCompletion([target, 10, grid(10), true], { account }),
           () => providers.write.recordFailure([target, false, 1n], { account }),
-          () => providers.write.recordOverturned([target, 1n, false], { account }),
-          () => providers.write.recordOverturned([target, 1n, true], { account }),
+          () => providers.write.recordOverturned([target, 1n, grid(10), false], { account }),
+          () => providers.write.recordOverturned([target, 1n, grid(10), true], { account }),
         ]
         for (const call of calls) {
           await viem.assertions.revertWithCustomErrorWithArgs(
@@ -460,8 +460,8 @@ describe('ProviderRegistry', () => {
       await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 0, 0], {
         account: market,
       })
-      await providers.write.recordCompletion([provider, 120, false], { account: market })
-      await providers.write.recordCompletion([provider, 30, false], { account: market })
+      await providers.write.recordCompletion([provider, 120, grid(10), false], { account: market })
+      await providers.write.recordCompletion([provider, 30, grid(10), false], { account: market })
       // Two completions and nothing else: a perfect record passes the highest gate.
       await providers.write.recordClaim([provider, sourceId, DEFAULT_SOURCE_REQUIREMENTS, 10_000, 2], {
         account: market,
@@ -485,7 +485,7 @@ describe('ProviderRegistry', () => {
       assert.equal(await providers.read.successBps([provider]), 4_000) // 2 / 5
 
       // An audit overturns a result counted as completed: it counts as outvoted instead, and its slash is added.
-      await providers.write.recordOverturned([provider, grid(3), false], { account: market })
+      await providers.write.recordOverturned([provider, grid(3), grid(10), false], { account: market })
       const overturned = await providers.read.getReputation([provider])
       assert.equal(overturned.completed, 1)
       assert.equal(overturned.failedRuns, 0)
@@ -506,7 +506,7 @@ describe('ProviderRegistry', () => {
       const market = await impersonateMarket(gf)
 
       // Only failed runs: still no record.
-      await providers.write.recordCompletion([provider, 40, true], { account: market })
+      await providers.write.recordCompletion([provider, 40, grid(10), true], { account: market })
       assert.deepEqual(await providers.read.getReputation([provider]), {
         ...NO_REPUTATION,
         totalRuntimeSec: 40n,
@@ -514,11 +514,11 @@ describe('ProviderRegistry', () => {
       })
       assert.equal(await providers.read.successBps([provider]), 0)
 
-      await providers.write.recordCompletion([provider, 100, false], { account: market })
+      await providers.write.recordCompletion([provider, 100, grid(10), false], { account: market })
       await providers.write.recordFailure([provider, false, 0n], { account: market })
       assert.equal(await providers.read.successBps([provider]), 5_000) // 1 / (1 + 1)
-      await providers.write.recordCompletion([provider, 7, true], { account: market })
-      await providers.write.recordCompletion([provider, 3, true], { account: market })
+      await providers.write.recordCompletion([provider, 7, grid(10), true], { account: market })
+      await providers.write.recordCompletion([provider, 3, grid(10), true], { account: market })
       assert.deepEqual(await providers.read.getReputation([provider]), {
         ...NO_REPUTATION,
         completed: 1,
@@ -538,10 +538,10 @@ describe('ProviderRegistry', () => {
       await gf.registerProvider(alice)
       const market = await impersonateMarket(gf)
 
-      await providers.write.recordCompletion([provider, 60, false], { account: market })
-      await providers.write.recordCompletion([provider, 30, true], { account: market })
+      await providers.write.recordCompletion([provider, 60, grid(10), false], { account: market })
+      await providers.write.recordCompletion([provider, 30, grid(10), true], { account: market })
       assert.equal(await providers.read.successBps([provider]), 10_000) // 1 / 1
-      await providers.write.recordOverturned([provider, grid(4), true], { account: market })
+      await providers.write.recordOverturned([provider, grid(4), grid(10), true], { account: market })
       assert.deepEqual(await providers.read.getReputation([provider]), {
         ...NO_REPUTATION,
         completed: 1,
@@ -553,7 +553,7 @@ describe('ProviderRegistry', () => {
       assert.equal(await providers.read.successBps([provider]), 5_000) // 1 / (1 + 1)
 
       // The completed result overturned in turn: no success left.
-      await providers.write.recordOverturned([provider, grid(1), false], { account: market })
+      await providers.write.recordOverturned([provider, grid(1), grid(10), false], { account: market })
       const reputation = await providers.read.getReputation([provider])
       assert.equal(reputation.completed, 0)
       assert.equal(reputation.outvoted, 2)
@@ -633,7 +633,7 @@ describe('ProviderRegistry', () => {
       await claim(exact, 0, 0)
 
       // One completion: a perfect record passes the highest gate.
-      await providers.write.recordCompletion([provider, 1, false], { account: market })
+      await providers.write.recordCompletion([provider, 1, grid(10), false], { account: market })
       await claim(exact, 10_000, 1)
       await providers.write.recordFailure([provider, false, 0n], { account: market })
       await viem.assertions.revertWithCustomErrorWithArgs(
@@ -771,6 +771,73 @@ describe('ProviderRegistry', () => {
       )
       await providers.write.resume({ account: alice.account })
       await market.write.claimTask([taskId], { account: alice.account })
+    })
+  })
+
+  describe('reputation that costs something', () => {
+    it("self-dealt dust tasks do not build a record: five 1-wei tasks no longer pass minCompleted = 5 (the review's farm)", async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers, market } = gf
+      const farmer = gf.providerWallets[0]!
+      const own = gf.clients[1]!
+      const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
+      await gf.registerProvider(farmer, { sourceIds: [sourceId] })
+      const minRecord = await providers.read.minRecordPayment()
+      assert.equal(minRecord, MIN_PROVIDER_STAKE / 1_000n, 'a thousandth of the stake floor by default')
+
+      const farm = async (maxPayment: bigint) => {
+        const taskId = await gf.submitTask(own, await gf.defaultTaskParams(sourceId, { maxPayment }))
+        await market.write.claimTask([taskId], { account: farmer.account })
+        await market.write.submitResult(
+          [taskId, keccak256(toHex(`farm ${taskId}`)), 'bafyresult', 'bafyreceipt', 1],
+          {
+            account: farmer.account,
+          },
+        )
+      }
+      for (let i = 0; i < 5; i++) await farm(1n)
+      const record = await providers.read.getReputation([farmer.account.address])
+      assert.equal(record.completed, 0, 'paid, but not counted')
+      const gated = await gf.submitTask(
+        gf.clients[0]!,
+        await gf.defaultTaskParams(sourceId, { minCompleted: 5, minSuccessBps: 10_000 }),
+      )
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        market.write.claimTask([gated], { account: farmer.account }),
+        providers,
+        'ProviderRegistryReputationTooLow',
+        [farmer.account.address, 0, 0],
+      )
+      // Five completions worth the minimum count: the record then cost at least 5 × the fee on minRecordPayment.
+      const feesBefore = await market.read.treasuryAccrued()
+      for (let i = 0; i < 5; i++) await farm(minRecord)
+      assert.equal((await providers.read.getReputation([farmer.account.address])).completed, 5)
+      assert.ok((await market.read.treasuryAccrued()) > feesBefore, 'the record paid protocol fees')
+      await market.write.claimTask([gated], { account: farmer.account })
+      await gf.checkInvariants()
+    })
+
+    it('setMinRecordPayment is owner only and bounded', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers } = gf
+      const max = await providers.read.MAX_MIN_PROVIDER_STAKE()
+      await viem.assertions.emitWithArgs(
+        providers.write.setMinRecordPayment([grid(1)]),
+        providers,
+        'MinRecordPaymentUpdated',
+        [grid(1)],
+      )
+      assert.equal(await providers.read.minRecordPayment(), grid(1))
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        providers.write.setMinRecordPayment([max + 1n]),
+        providers,
+        'ProviderRegistryMinRecordPaymentOutOfBounds',
+        [max + 1n, max],
+      )
+      await assert.rejects(
+        providers.write.setMinRecordPayment([0n], { account: gf.providerWallets[0]!.account }),
+        /OwnableUnauthorizedAccount/,
+      )
     })
   })
 
