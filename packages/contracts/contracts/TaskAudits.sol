@@ -60,6 +60,72 @@ contract TaskAudits is TaskMarketBase {
         _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
     }
 
+    /// @notice claimTask of a task with k > 1 replicas: a seat in the race (stake-weighted tickets, the k lowest
+    /// hold the seats) while it runs, a free seat first come after it. See ITaskMarket.claimTask.
+    function claim(uint256 taskId) external onlyDelegated returns (uint8 slot) {
+        TaskData storage t = _task(taskId);
+        TaskStatus status = t.status;
+        AuditData storage race = _audits[taskId];
+        uint40 raceEnd = race.joinDeadline;
+        // The race also ends when its seed's block hash can no longer be read: free seats are first come then.
+        uint256 seedBlock = race.seedBlock;
+        bool racing = block.timestamp <= raceEnd && block.number <= seedBlock + 256;
+        if (status != TaskStatus.Open && (status != TaskStatus.Claimed || !racing)) {
+            revert ITaskMarket.TaskMarketWrongStatus(taskId, status);
+        }
+        uint40 deadline = t.deadline;
+        if (block.timestamp > deadline) revert ITaskMarket.TaskMarketTaskDeadlinePassed(taskId, deadline);
+        // A seat won in the race starts when the race ends. No claim that could not be honoured before the
+        // deadline (see the k = 1 claim).
+        uint256 start = racing ? uint256(raceEnd) + 1 : block.timestamp;
+        uint256 due = start + t.maxRuntimeSec + _paramsAt[t.paramsVersion].claimGrace;
+        if (due > deadline) revert ITaskMarket.TaskMarketClaimWindowTooShort(taskId, deadline, due);
+
+        uint8 replicas = t.replicas;
+        uint8 open = t.openSlots;
+        ClaimData[7] storage claims = _claims[taskId];
+        // One seat per provider: replicas must be independent. At most 7 iterations.
+        for (uint8 i; i < replicas; ++i) {
+            if (open & (1 << i) == 0 && claims[i].provider == msg.sender) {
+                revert ITaskMarket.TaskMarketAlreadyClaimant(taskId, msg.sender);
+            }
+        }
+        _registry().recordClaim(
+            msg.sender,
+            t.sourceId,
+            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
+            t.minSuccessBps,
+            t.minCompleted
+        );
+        uint256 collateral = t.collateral;
+        slot = _freeSlot(open, replicas);
+        if (racing) {
+            if (block.number < seedBlock + 2) revert ITaskMarket.TaskMarketDrawNotReady(taskId, seedBlock + 2);
+            bytes32 seed = keccak256(abi.encode(blockhash(seedBlock + 1), taskId));
+            uint256 score = _ticket(seed, msg.sender, _stakingContract().stakeOf(msg.sender).staked);
+            if (slot == NO_SLOT) {
+                // Every seat is held: the worst ticket gives way to a better one. At most 7.
+                uint256 worst;
+                for (uint8 i; i < replicas; ++i) {
+                    uint256 held = uint256(_commitments[taskId][i]);
+                    if (held > worst) (worst, slot) = (held, i);
+                }
+                if (score >= worst) revert ITaskMarket.TaskMarketClaimTicketTooHigh(taskId, score, worst);
+                address replaced = claims[slot].provider;
+                emit ITaskMarket.ClaimReplaced(taskId, replaced, slot, worst);
+                _stakingContract().unlock(replaced, collateral);
+            }
+            // The ticket waits in the seat's commitment until the commitment replaces it.
+            _commitments[taskId][slot] = bytes32(score);
+        }
+        _stakingContract().lock(msg.sender, collateral);
+        claims[slot] = ClaimData(msg.sender, uint40(start), uint40(due), SlotStatus.Claimed);
+        open &= ~uint8(1 << slot);
+        t.openSlots = open;
+        if (open == 0) t.status = TaskStatus.Claimed;
+        emit ITaskMarket.TaskClaimed(taskId, msg.sender, slot, uint40(due), collateral);
+    }
+
     function join(uint256 taskId) external onlyDelegated returns (uint8 slot) {
         TaskData storage t = _task(taskId);
         if (t.status != TaskStatus.Auditing) revert ITaskMarket.TaskMarketWrongStatus(taskId, t.status);
@@ -630,6 +696,14 @@ contract TaskAudits is TaskMarketBase {
                 _payReplica(s, t, taskId, i, _claims[taskId][i].provider, each, runtime, true, failed);
             }
         }
+    }
+
+    /// @dev The lowest free slot in `open` below `replicas`, or NO_SLOT.
+    function _freeSlot(uint8 open, uint8 replicas) private pure returns (uint8) {
+        for (uint8 i; i < replicas; ++i) {
+            if (open & (1 << i) != 0) return i;
+        }
+        return NO_SLOT;
     }
 
     /// @dev The number of bits set in `mask`.

@@ -157,6 +157,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
     /// @inheritdoc ITaskMarket
     function claimTask(uint256 taskId) external nonReentrant returns (uint8 slot) {
         TaskData storage t = _task(taskId);
+        if (t.replicas != 1) return abi.decode(_delegate(abi.encodeCall(TaskAudits.claim, (taskId))), (uint8));
         if (t.status != TaskStatus.Open) revert TaskMarketWrongStatus(taskId, t.status);
         uint40 deadline = t.deadline;
         if (block.timestamp > deadline) revert TaskMarketTaskDeadlinePassed(taskId, deadline);
@@ -164,17 +165,6 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
         uint256 due = block.timestamp + t.maxRuntimeSec + _paramsAt[t.paramsVersion].claimGrace;
         if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
-        uint8 open = t.openSlots;
-        uint8 replicas = t.replicas;
-        ClaimData[7] storage claims = _claims[taskId];
-        // One provider per task: replicas must be independent. At most 7 iterations.
-        for (uint8 i; i < replicas; ++i) {
-            if (open & (1 << i) == 0 && claims[i].provider == msg.sender) {
-                revert TaskMarketAlreadyClaimant(taskId, msg.sender);
-            }
-        }
-        while (open & (1 << slot) == 0) ++slot; // status Open guarantees a free slot
-
         _providers.recordClaim(
             msg.sender,
             t.sourceId,
@@ -185,13 +175,12 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         uint256 collateral = t.collateral;
         _staking.lock(msg.sender, collateral);
 
-        // due ≤ deadline (checked above), which fits 40 bits.
+        // due ≤ deadline (checked above), which fits 40 bits. One slot (0): status Open means it is free.
         uint40 dueAt = uint40(due);
-        claims[slot] = ClaimData(msg.sender, uint40(block.timestamp), dueAt, SlotStatus.Claimed);
-        open &= ~uint8(1 << slot);
-        t.openSlots = open;
-        if (open == 0) t.status = TaskStatus.Claimed;
-        emit TaskClaimed(taskId, msg.sender, slot, dueAt, collateral);
+        _claims[taskId][0] = ClaimData(msg.sender, uint40(block.timestamp), dueAt, SlotStatus.Claimed);
+        t.openSlots = 0;
+        t.status = TaskStatus.Claimed;
+        emit TaskClaimed(taskId, msg.sender, 0, dueAt, collateral);
     }
 
     /// @inheritdoc ITaskMarket
@@ -263,6 +252,8 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         (uint8 slot, ClaimData storage c) = _claimOf(taskId, t, msg.sender);
         if (c.status != SlotStatus.Claimed) revert TaskMarketAlreadyCommitted(taskId, msg.sender);
         if (block.timestamp > c.dueAt) revert TaskMarketClaimOverdue(taskId, slot, c.dueAt);
+        // A seat won in the race starts when the race ends: until then a better ticket can take it.
+        if (block.timestamp < c.claimedAt) revert TaskMarketSeatNotFinal(taskId, c.claimedAt);
 
         _commitments[taskId][slot] = commitment;
         c.status = SlotStatus.Committed;
@@ -623,6 +614,12 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             revealDeadline: 0
         });
 
+        // Replicas race for their seats until the window ends, with tickets drawn from the next block's hash.
+        if (replicas > 1) {
+            AuditData storage race = _audits[taskId];
+            race.joinDeadline = uint40(block.timestamp) + p.auditJoinWindow;
+            race.seedBlock = uint40(block.number);
+        }
         // An auditable result escrows one more payment: the first auditor's, refunded when no audit is drawn.
         escrow = uint256(params_.maxPayment) * (auditBps == 0 ? replicas : 2);
         emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, escrow);

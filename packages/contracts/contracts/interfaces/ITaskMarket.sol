@@ -240,6 +240,9 @@ interface ITaskMarket {
     event AuditorJoined(uint256 indexed taskId, address indexed auditor, uint8 slot, uint256 score);
     /// @notice Emitted when a better ticket takes `auditor`'s slot; its collateral is unlocked.
     event AuditorReplaced(uint256 indexed taskId, address indexed auditor, uint8 slot);
+    /// @notice Emitted when a better stake-weighted ticket takes `provider`'s seat on a task with k > 1 replicas
+    /// while its seats are raced for; its collateral is unlocked.
+    event ClaimReplaced(uint256 indexed taskId, address indexed provider, uint8 slot, uint256 score);
     /// @notice Emitted when an audit ends; `resultDigest` is the result the auditors' majority found (0 if none).
     event AuditResolved(uint256 indexed taskId, AuditVerdict verdict, bytes32 resultDigest);
     /// @notice Emitted once per task when it reaches a final status; `refund` went back to the client's balance.
@@ -321,6 +324,10 @@ interface ITaskMarket {
     error TaskMarketAuditJoinOpen(uint256 taskId, uint40 joinDeadline);
     /// @notice Every slot of the round holds a better ticket than the caller's `score`.
     error TaskMarketAuditTicketTooHigh(uint256 taskId, uint256 score, uint256 worst);
+    /// @notice Every seat of the task holds a better stake-weighted ticket than the caller's `score`.
+    error TaskMarketClaimTicketTooHigh(uint256 taskId, uint256 score, uint256 worst);
+    /// @notice The seat is raced for until `finalAt`: work (and commitments) start once it is final.
+    error TaskMarketSeatNotFinal(uint256 taskId, uint40 finalAt);
     /// @notice The audit round is still running (commitments or reveals not yet due).
     error TaskMarketAuditStillRunning(uint256 taskId);
 
@@ -353,7 +360,9 @@ interface ITaskMarket {
     function getTask(uint256 taskId) external view returns (Task memory);
     /// @notice The task's slots: the replicas, then (k = 1 under audit) the auditors.
     function getSlots(uint256 taskId) external view returns (Slot[] memory);
-    /// @notice The audit of a k = 1 task (verdict None when not auditable or not drawn yet).
+    /// @notice The audit of a k = 1 task, or the dispute of a k > 1 one (verdict None when not auditable, not drawn
+    /// or not disputed yet). Before a dispute, a k > 1 task's record is round 0: the race for its seats, open
+    /// until `joinDeadline`, seeded by the hash of block `seedBlock + 1`.
     function getAudit(uint256 taskId) external view returns (Audit memory);
     /// @notice Whether a held result's draw can be made (`ready`) and, if so, whether it audits it.
     function auditDraw(uint256 taskId) external view returns (bool ready, bool drawn);
@@ -384,8 +393,14 @@ interface ITaskMarket {
     function cancelTask(uint256 taskId) external;
 
     // ─── Provider ───
-    /// @notice Claims the lowest free slot, locking the task's collateral. Returns the slot index. The result is
-    /// due maxRuntimeSec + claimGrace after the claim, which must not be later than the task's deadline.
+    /// @notice Claims a slot, locking the task's collateral. Returns the slot index. The result is due
+    /// maxRuntimeSec + claimGrace after the claim, which must not be later than the task's deadline.
+    /// k = 1: the slot, first come. k > 1: seats are raced for, not first come, until the race ends
+    /// (`getAudit(taskId).joinDeadline`, from two blocks after the submission): each claim draws a ticket
+    /// −log2(u)/stake from the hash of the block after the submission, and the k lowest tickets hold the seats (a
+    /// better ticket replaces the worst: ClaimReplaced). Holding a majority of seats then takes a majority of the
+    /// eligible stake. A seat won in the race is final, and its time starts, when the race ends; after it (or
+    /// 256 blocks after the submission, when the seed's hash can no longer be read), free seats are first come.
     function claimTask(uint256 taskId) external returns (uint8 slot);
     /// @notice k = 1: submits the result (`resultDigest` is the sha2-256 digest of `resultCID`). A task that is
     /// not auditable settles at once; an auditable one is held until `releaseResult`. runtimeSec is capped by

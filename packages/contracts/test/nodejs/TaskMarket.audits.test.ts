@@ -8,6 +8,7 @@ import { network } from 'hardhat'
 import { encodeAbiParameters, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { commitment, deployGridforge, grid, type Wallet } from './helpers/fixture.js'
 import { releaseWithDraw } from './helpers/market.js'
+import { labelAccount as account, auditSeed, ticket } from './helpers/tickets.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -328,12 +329,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     await networkHelpers.mine(1)
     const audit = await w.market.read.getAudit([taskId])
     const seedHash = (await w.publicClient.getBlock({ blockNumber: BigInt(audit.seedBlock) + 1n })).hash
-    const seed = keccak256(
-      encodeAbiParameters(
-        [{ type: 'bytes32' }, { type: 'uint256' }, { type: 'uint8' }],
-        [seedHash, taskId, 1],
-      ),
-    )
+    const seed = auditSeed(seedHash, taskId, 1)
     const stake = grid(1_000)
     const scored = candidates.map((wallet) => ({
       wallet,
@@ -412,7 +408,7 @@ describe('TaskMarket: audited k = 1 results', () => {
 
 describe('TaskAudits: stake-weighted tickets', () => {
   it('a stake split over several accounts wins no more often than the same stake in one', () => {
-    // Monte Carlo of the contract's ticket (ported below and checked against it above): an operator with
+    // Monte Carlo of the contract's ticket (ported in helpers/tickets.ts and checked against it above): an operator with
     // 30 % of the stake, in one account or in three of 10 %, against 70 % held by honest providers.
     const trials = 4_000
     const wins = { whole: 0, split: 0 }
@@ -430,33 +426,3 @@ describe('TaskAudits: stake-weighted tickets', () => {
     assert.ok(Math.abs(wins.split / trials - 0.3) < 0.03, `split ${wins.split / trials}`)
   })
 })
-
-/** A deterministic address from a label. */
-function account(label: string): Hex {
-  return getAddress(keccak256(toHex(label)).slice(0, 42))
-}
-
-/** TaskAudits._ticket: (−log2(u) with 32 fractional bits << 96) / stake, u = top 64 bits of keccak(seed, auditor) + 1. */
-function ticket(seed: Hex, auditor: Hex, stake: bigint): bigint {
-  const word = BigInt(
-    keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'address' }], [seed, auditor])),
-  )
-  const u = (word >> 192n) + 1n
-  const negLog2 = (64n << 32n) - log2(u)
-  return (negLog2 << 96n) / stake
-}
-
-function log2(x: bigint): bigint {
-  let n = 0n
-  while (x >> (n + 1n) > 0n) n++
-  let result = n << 32n
-  let y = (x << 64n) >> n
-  for (let bit = 1n << 31n; bit !== 0n; bit >>= 1n) {
-    y = (y * y) >> 64n
-    if (y >= 2n << 64n) {
-      y >>= 1n
-      result |= bit
-    }
-  }
-  return result
-}

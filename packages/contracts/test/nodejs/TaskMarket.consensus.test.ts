@@ -13,13 +13,16 @@ import {
   commit,
   DEFAULT_MARKET_PARAMS,
   digestOf,
+  endRace,
   ledger,
   type Market,
   RECEIPT_CID,
   RESULT_CID,
   reveal,
   SlotStatus,
+  SOURCE_MAX_RUNTIME_SEC,
   saltOf,
+  seatRace,
   settlementModel,
   submitOnSource,
   TaskStatus,
@@ -42,26 +45,25 @@ interface Replica {
 }
 
 /**
- * Submits a k-replica task and has every replica claim (in order) and commit `workSec` after its claim.
- * Returns the task id, the claim times and the reveal deadline.
+ * Submits a k-replica task and has every replica claim (in order, once the race's seed is known: with k claims
+ * for k seats each takes the next free seat), then, once the race is over, commit `workSec` (+ its index) after
+ * the seats' start. Returns the task id, the seats' start (the race's end + 1: every raced seat starts then), the
+ * last commit time and the reveal deadline.
  */
 async function claimAndCommitAll(m: Market, replicas: Replica[], overrides = {}, workSec = 120) {
   const taskId = await submitOnSource(m, { maxPayment: grid(20), replicas: replicas.length, ...overrides })
-  const claimedAt: number[] = []
-  for (const r of replicas) {
-    const hash = await m.market.write.claimTask([taskId], { account: r.wallet.account })
-    claimedAt.push(await blockTime(m, hash))
-  }
-  const last = claimedAt[claimedAt.length - 1]!
+  for (const [i, r] of replicas.entries()) assert.equal((await claim(m, r.wallet, taskId)).slot, i)
+  const { seatStart } = await seatRace(m, taskId)
+  await endRace(m, taskId)
   let commitHash: Hex | undefined
   for (const [i, r] of replicas.entries()) {
-    await atTime(m, last + workSec + i)
+    await atTime(m, seatStart + workSec + i)
     commitHash = await commit(m, r.wallet, taskId, r.digest, r.salt)
   }
   const committedAt = await blockTime(m, commitHash!)
   return {
     taskId,
-    claimedAt,
+    seatStart,
     committedAt,
     revealDeadline: committedAt + REVEAL_WINDOW,
     lastCommitHash: commitHash!,
@@ -84,6 +86,11 @@ describe('TaskMarket consensus (k > 1)', () => {
     const bobClaim = await claim(m, bob, taskId)
     assert.equal(bobClaim.slot, 1)
     assert.equal((await market.read.getTask([taskId])).status, TaskStatus.Claimed)
+    // Seats won in the race start when it ends; Alice commits one second into hers.
+    const { seatStart } = await seatRace(m, taskId)
+    assert.equal(bobClaim.dueAt, seatStart + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace)
+    await endRace(m, taskId)
+    await atTime(m, seatStart + 1)
 
     const aCommitment = commitment(taskId, alice.account.address, a.digest, a.salt)
     const first = await commit(m, alice, taskId, a.digest, a.salt)
@@ -419,11 +426,12 @@ describe('TaskMarket consensus (k > 1)', () => {
     const m = await load()
     const [alice, bob, carol] = m.provs as [Wallet, Wallet, Wallet]
     const reps = [replica(alice, 'a', 'm'), replica(bob, 'b', 'm'), replica(carol, 'c', 'm')]
-    const { taskId, claimedAt } = await claimAndCommitAll(m, reps, { pricePerSecond: grid('0.01') }, 300)
+    const { taskId, seatStart } = await claimAndCommitAll(m, reps, { pricePerSecond: grid('0.01') }, 300)
     const slots = await m.market.read.getSlots([taskId])
     const elapsed = slots.map((s, i) => {
-      assert.equal(s.claimedAt, claimedAt[i])
-      return s.dueAt - s.claimedAt // dueAt holds the commit time once committed
+      assert.equal(s.claimedAt, seatStart, 'a seat won in the race starts when the race ends')
+      assert.equal(s.dueAt, seatStart + 300 + i, 'dueAt holds the commit time once committed')
+      return s.dueAt - s.claimedAt
     })
     // Alice over-reports; Bob under-reports; Carol reports exactly. Each is paid for the median of the three.
     const reported = [elapsed[0]! + 10_000, 50, elapsed[2]!]

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Hex, keccak256, toHex } from 'viem'
 import { commitment, deployGridforge, grid, type Wallet } from './helpers/fixture.js'
+import { endRace, mineToSeed } from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -42,13 +43,20 @@ const netOf = (payment: bigint) => payment - (payment * PROTOCOL_FEE_BPS) / BPS
 const saltOf = (taskId: bigint, wallet: Wallet) =>
   keccak256(toHex(`salt ${taskId} ${wallet.account.address}`))
 
-/** Submits a task of `k` replicas (maxPayment 20 GRID) whose replicas claim, commit and reveal `results`. */
+/**
+ * Submits a task of `k` replicas (maxPayment 20 GRID) whose replicas claim, commit (a minute after the race for
+ * the seats ends) and reveal `results`.
+ */
 async function replicate(w: World, results: readonly [Wallet, Hex][], reveal = results.length) {
   const taskId = await w.submitTask(
     w.client,
     await w.defaultTaskParams(w.sourceId, { maxPayment: M, replicas: results.length }),
   )
+  // The seats are raced for: the first k claims (once the race's seed is known) take them; they start when the
+  // race ends.
+  await mineToSeed(w, taskId)
   for (const [wallet] of results) await w.market.write.claimTask([taskId], { account: wallet.account })
+  await endRace(w, taskId)
   await networkHelpers.time.increase(60)
   for (const [wallet, digest] of results) {
     await w.market.write.commitResult(

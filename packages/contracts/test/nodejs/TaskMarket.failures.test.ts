@@ -18,7 +18,7 @@ import {
   grid,
   type Wallet,
 } from './helpers/fixture.js'
-import { releaseWithDraw } from './helpers/market.js'
+import { endRace, mineToSeed, releaseWithDraw } from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -213,7 +213,10 @@ describe('TaskMarket: failure is a result', () => {
     const digest = failureDigest(Kind.Exited, 1)
     const before = await Promise.all([balanceOf(w, a), balanceOf(w, b)])
     const saltOf = (wallet: Wallet) => keccak256(toHex(`salt ${wallet.account.address}`))
+    // The seats are raced for (from the block after the block after the submission); they start when it ends.
+    await mineToSeed(w, taskId)
     for (const wallet of [a, b]) await w.market.write.claimTask([taskId], { account: wallet.account })
+    await endRace(w, taskId)
     await networkHelpers.time.increase(60)
     for (const wallet of [a, b]) {
       await w.market.write.commitResult(

@@ -11,14 +11,18 @@ import {
   commit,
   DEFAULT_MARKET_PARAMS,
   digestOf,
+  endRace,
   ledger,
   type Market,
   RECEIPT_CID,
   RESULT_CID,
   RESULT_DIGEST,
+  raceTickets,
   releaseNotDrawn,
   reveal,
+  SOURCE_MAX_RUNTIME_SEC,
   saltOf,
+  seatRace,
   settlementModel,
   submitHeld,
   submitOnSource,
@@ -443,14 +447,37 @@ describe('TaskMarket hostile paths', () => {
       )
     })
 
-    it('rejects a claim when every slot is taken (status Claimed)', async () => {
+    it('rejects a claim when every slot is taken: k = 1 at once; k > 1 a ticket no better than the worst held during the race, any claim after it', async () => {
       const m = await load()
       const one = await claimedTask(m, 1)
-      const two = await claimedTask(m, 2)
-      const late = m.provs[3]!
-      for (const taskId of [one.taskId, two.taskId]) {
+      await revertWithCustomErrorWithArgs(
+        m.market.write.claimTask([one.taskId], { account: m.provs[3]!.account }),
+        m.market,
+        'TaskMarketWrongStatus',
+        [one.taskId, TaskStatus.Claimed],
+      )
+      // k = 2: the two best tickets of the four providers take the seats; the others cannot displace them.
+      const taskId = await submitOnSource(m, { maxPayment: grid(20), replicas: 2 })
+      const scores = await raceTickets(m, taskId, m.provs)
+      const ranked = m.provs
+        .map((wallet, i) => ({ wallet, score: scores[i]! }))
+        .sort((a, b) => (a.score < b.score ? -1 : 1))
+      for (const { wallet } of ranked.slice(0, 2)) await claim(m, wallet, taskId)
+      assert.equal((await m.market.read.getTask([taskId])).status, TaskStatus.Claimed)
+      const worstHeld = ranked[1]!.score
+      for (const { wallet, score } of ranked.slice(2)) {
         await revertWithCustomErrorWithArgs(
-          m.market.write.claimTask([taskId], { account: late.account }),
+          m.market.write.claimTask([taskId], { account: wallet.account }),
+          m.market,
+          'TaskMarketClaimTicketTooHigh',
+          [taskId, score, worstHeld],
+        )
+      }
+      // After the race the seats are final: every claim is refused, whatever its ticket.
+      await endRace(m, taskId)
+      for (const { wallet } of ranked.slice(2)) {
+        await revertWithCustomErrorWithArgs(
+          m.market.write.claimTask([taskId], { account: wallet.account }),
           m.market,
           'TaskMarketWrongStatus',
           [taskId, TaskStatus.Claimed],
@@ -546,7 +573,7 @@ describe('TaskMarket hostile paths', () => {
       )
     })
 
-    it('commit: not zero, only claimants, only once, only until dueAt', async () => {
+    it('commit: not zero, only claimants, not before the seat is final, only once, only until dueAt', async () => {
       const m = await load()
       const [alice, bob, , dave] = m.provs as [Wallet, Wallet, Wallet, Wallet]
       const { taskId, claims } = await claimedTask(m, 3)
@@ -554,6 +581,20 @@ describe('TaskMarket hostile paths', () => {
         m.market.write.commitResult([taskId, zeroHash], { account: alice.account }),
         m.market,
         'TaskMarketZeroCommitment',
+      )
+      // While the race runs a seat can still be taken: no commitment until it ends (the seat's start).
+      const { seatStart } = await seatRace(m, taskId)
+      assert.equal(claims[0]!.dueAt, seatStart + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace)
+      await revertWithCustomErrorWithArgs(
+        m.market.write.commitResult(
+          [taskId, commitment(taskId, alice.account.address, digestOf('x'), saltOf('x'))],
+          {
+            account: alice.account,
+          },
+        ),
+        m.market,
+        'TaskMarketSeatNotFinal',
+        [taskId, seatStart],
       )
       await revertWithCustomErrorWithArgs(
         commit(m, dave, taskId, digestOf('x'), saltOf('x')),

@@ -22,7 +22,16 @@ import {
   NO_EXTRA_REQUIREMENTS,
   type TaskParams,
 } from './helpers/fixture.js'
-import { digestOf, RECEIPT_CID, RESULT_CID, RESULT_DIGEST, saltOf, TaskStatus } from './helpers/market.js'
+import {
+  digestOf,
+  endRace,
+  mineToSeed,
+  RECEIPT_CID,
+  RESULT_CID,
+  RESULT_DIGEST,
+  saltOf,
+  TaskStatus,
+} from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -170,6 +179,9 @@ async function deployReentrantSystem(connection: NetworkConnection) {
 }
 
 type System = Awaited<ReturnType<typeof deployReentrantSystem>>
+
+/** What the race helpers (mineToSeed, endRace) need of the second system. */
+const chain = (s: System) => ({ market: s.market, publicClient: s.publicClient, networkHelpers })
 
 // Every scenario ends with the DESIGN.md §2.5 invariants of the second system.
 let current: System | undefined
@@ -476,6 +488,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, staking } = s
       const alice = s.provs[0]!
       const taskId = await submit(s, { maxPayment: grid(20), replicas: 2 })
+      await mineToSeed(chain(s), taskId)
       await market.write.claimTask([taskId], { account: alice.account })
       const [slot] = await market.read.getSlots([taskId])
       await time.increaseTo(slot!.dueAt + 1)
@@ -492,7 +505,9 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, staking } = s
       const [alice, bob, carol] = s.provs as [System['client'], System['client'], System['client']]
       const taskId = await submit(s, { maxPayment: grid(20), replicas: 3 })
+      await mineToSeed(chain(s), taskId)
       for (const w of [alice, bob, carol]) await market.write.claimTask([taskId], { account: w.account })
+      await endRace(chain(s), taskId)
       for (const w of [alice, bob, carol]) {
         await market.write.commitResult(
           [taskId, commitment(taskId, w.account.address, digestOf('same'), saltOf(w.account.address))],
@@ -618,7 +633,9 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     await s.checkInvariants()
 
     const t2 = await submit(s, { maxPayment: grid(20), replicas: 2 })
+    await mineToSeed(chain(s), t2)
     for (const w of [alice, bob]) await market.write.claimTask([t2], { account: w.account })
+    await endRace(chain(s), t2)
     for (const w of [alice, bob]) {
       await market.write.commitResult(
         [t2, commitment(t2, w.account.address, digestOf('r'), saltOf(w.account.address))],

@@ -19,6 +19,7 @@ import {
   type TaskParams,
   type Wallet,
 } from './fixture.js'
+import { raceSeed, ticket } from './tickets.js'
 
 export const BPS = 10_000n
 
@@ -143,12 +144,97 @@ export type Market = Gridforge & {
   totalCreatorFees(): Promise<bigint>
 }
 
-/** Claims `taskId` as `wallet`; returns the TaskClaimed event's arguments. */
+/** What the race helpers need of a deployment. */
+type Chain = Pick<Market, 'market' | 'networkHelpers' | 'publicClient'>
+
+/**
+ * The race for the seats of a k > 1 task (its round-0 `getAudit` record): claims draw their tickets from the hash
+ * of block `seedBlock + 1` and are accepted from block `readyBlock` (= seedBlock + 2); the race runs while the
+ * time is at most `end` (joinDeadline) and the block at most `lastBlock` (= seedBlock + 256). A seat won in it
+ * starts (its `claimedAt`) at `end + 1`.
+ */
+export async function seatRace(m: Pick<Market, 'market'>, taskId: bigint) {
+  const race = await m.market.read.getAudit([taskId])
+  const seedBlock = BigInt(race.seedBlock)
+  return {
+    seedBlock,
+    readyBlock: seedBlock + 2n,
+    lastBlock: seedBlock + 256n,
+    end: race.joinDeadline,
+    seatStart: race.joinDeadline + 1,
+  }
+}
+
+/**
+ * k > 1: mines until a claim of `taskId` can draw its ticket, i.e. until the next transaction lands in block
+ * seedBlock + 2 or later (the block after the submission is mined). Nothing is mined when it already can.
+ */
+export async function mineToSeed(m: Chain, taskId: bigint) {
+  const { readyBlock } = await seatRace(m, taskId)
+  const latest = await m.publicClient.getBlockNumber()
+  if (latest + 1n < readyBlock) await m.networkHelpers.mine(Number(readyBlock - latest - 1n))
+}
+
+/**
+ * k > 1: moves time to the end of the race for the seats of `taskId` (joinDeadline), so that the next transaction
+ * comes after it: seats won are final and their time has started. Nothing moves when the race is already over.
+ */
+export async function endRace(m: Chain, taskId: bigint) {
+  const { end } = await seatRace(m, taskId)
+  if ((await m.networkHelpers.time.latest()) < end) await m.networkHelpers.time.increaseTo(end)
+}
+
+/**
+ * The tickets `wallets` would draw in the race for the seats of `taskId` now (TaskAudits._ticket, ported in
+ * tickets.ts): −log2(u) / stake, seeded by the hash of block seedBlock + 1 (mined first if it is not yet), with
+ * each wallet's current stake. The lowest tickets hold the seats.
+ */
+export async function raceTickets(
+  m: Chain & Pick<Market, 'staking'>,
+  taskId: bigint,
+  wallets: readonly (Wallet | Address)[],
+): Promise<bigint[]> {
+  const { seedBlock } = await seatRace(m, taskId)
+  if ((await m.publicClient.getBlockNumber()) < seedBlock + 1n) await m.networkHelpers.mine(1)
+  const { hash } = await m.publicClient.getBlock({ blockNumber: seedBlock + 1n })
+  const seed = raceSeed(hash, taskId)
+  return Promise.all(
+    wallets.map(async (wallet) => {
+      const address = addressOf(wallet)
+      return ticket(seed, address, (await m.staking.read.stakeOf([address])).staked)
+    }),
+  )
+}
+
+/**
+ * Claims `taskId` as `wallet`; returns the TaskClaimed event's arguments. A k > 1 task first waits for the seed
+ * of its race ({@link mineToSeed}): seats are then raced for (the first k claims take the free seats, lowest
+ * slot first; later ones replace the worst ticket or revert), and after the race free seats are first come.
+ */
 export async function claim(m: Market, wallet: Wallet, taskId: bigint) {
+  if ((await m.market.read.getTask([taskId])).replicas > 1) await mineToSeed(m, taskId)
   const hash = await m.market.write.claimTask([taskId], { account: wallet.account })
   const [event] = await m.getEvents(hash, m.market, 'TaskClaimed')
   assert.ok(event !== undefined, 'TaskClaimed not emitted')
   return event
+}
+
+/**
+ * k > 1: if `wallet` holds a seat of `taskId` (not yet committed) that starts later than the next block, moves
+ * time so that the next transaction comes at its start (a seat won in the race starts when the race ends: no
+ * commitment before). Does nothing otherwise.
+ */
+export async function untilSeatFinal(m: Chain, wallet: Wallet, taskId: bigint) {
+  const task = await m.market.read.getTask([taskId])
+  if (task.replicas === 1 || (task.status !== TaskStatus.Open && task.status !== TaskStatus.Claimed)) return
+  const address = addressOf(wallet)
+  const seat = (await m.market.read.getSlots([taskId])).find(
+    (slot) => getAddress(slot.provider) === address && slot.status === SlotStatus.Claimed,
+  )
+  if (seat === undefined) return
+  if ((await m.networkHelpers.time.latest()) + 1 < seat.claimedAt) {
+    await m.networkHelpers.time.increaseTo(seat.claimedAt - 1)
+  }
 }
 
 /**
@@ -282,8 +368,13 @@ export async function submitAndRelease(
   return { submitHash, releaseHash }
 }
 
-/** k > 1: commits to `digest` with `salt` as `wallet`. */
-export function commit(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex) {
+/**
+ * k > 1: commits to `digest` with `salt` as `wallet`, once its seat is final ({@link untilSeatFinal}: a seat
+ * won in the race takes commitments only after the race). A test that sets the commit's time itself
+ * ({@link atTime}) ends the race first ({@link endRace}), or this would move the time again.
+ */
+export async function commit(m: Chain, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex) {
+  await untilSeatFinal(m, wallet, taskId)
   return m.market.write.commitResult([taskId, commitment(taskId, wallet.account.address, digest, salt)], {
     account: wallet.account,
   })
