@@ -7,6 +7,13 @@ export const MinProviderStakeUpdated = {
   type: 'event',
 } as const
 
+export const MinRecordPaymentUpdated = {
+  anonymous: false,
+  inputs: [{ indexed: false, name: 'minRecordPayment', type: 'uint256' }],
+  name: 'MinRecordPaymentUpdated',
+  type: 'event',
+} as const
+
 export const OwnershipTransferStarted = {
   anonymous: false,
   inputs: [
@@ -212,6 +219,14 @@ export const minProviderStake = {
   type: 'function',
 } as const
 
+export const minRecordPayment = {
+  inputs: [],
+  name: 'minRecordPayment',
+  outputs: [{ name: '', type: 'uint256' }],
+  stateMutability: 'view',
+  type: 'function',
+} as const
+
 export const owner = {
   inputs: [],
   name: 'owner',
@@ -264,6 +279,7 @@ export const recordCompletion = {
   inputs: [
     { name: 'provider', type: 'address' },
     { name: 'runtimeSec', type: 'uint32' },
+    { name: 'payment', type: 'uint256' },
     { name: 'failedRun', type: 'bool' },
   ],
   name: 'recordCompletion',
@@ -288,6 +304,7 @@ export const recordOverturned = {
   inputs: [
     { name: 'provider', type: 'address' },
     { name: 'slashedAmount', type: 'uint256' },
+    { name: 'payment', type: 'uint256' },
     { name: 'failedRun', type: 'bool' },
   ],
   name: 'recordOverturned',
@@ -336,6 +353,14 @@ export const resume = {
 export const setMinProviderStake = {
   inputs: [{ name: 'minProviderStake_', type: 'uint256' }],
   name: 'setMinProviderStake',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
+export const setMinRecordPayment = {
+  inputs: [{ name: 'minRecordPayment_', type: 'uint256' }],
+  name: 'setMinRecordPayment',
   outputs: [],
   stateMutability: 'nonpayable',
   type: 'function',
@@ -448,6 +473,15 @@ export const ProviderRegistryInvalidProfileCID = {
   type: 'error',
 } as const
 
+export const ProviderRegistryMinRecordPaymentOutOfBounds = {
+  inputs: [
+    { name: 'value', type: 'uint256' },
+    { name: 'max', type: 'uint256' },
+  ],
+  name: 'ProviderRegistryMinRecordPaymentOutOfBounds',
+  type: 'error',
+} as const
+
 export const ProviderRegistryMinStakeOutOfBounds = {
   inputs: [
     { name: 'value', type: 'uint256' },
@@ -546,6 +580,14 @@ export const errors = [
   },
   { inputs: [], name: 'ProviderRegistryInvalidCapabilities', type: 'error' },
   { inputs: [], name: 'ProviderRegistryInvalidProfileCID', type: 'error' },
+  {
+    inputs: [
+      { name: 'value', type: 'uint256' },
+      { name: 'max', type: 'uint256' },
+    ],
+    name: 'ProviderRegistryMinRecordPaymentOutOfBounds',
+    type: 'error',
+  },
   {
     inputs: [
       { name: 'value', type: 'uint256' },

@@ -57,6 +57,18 @@ export const AuditorReplaced = {
   type: 'event',
 } as const
 
+export const ClaimReplaced = {
+  anonymous: false,
+  inputs: [
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'slot', type: 'uint8' },
+    { indexed: false, name: 'score', type: 'uint256' },
+  ],
+  name: 'ClaimReplaced',
+  type: 'event',
+} as const
+
 export const CreatorFeesClaimed = {
   anonymous: false,
   inputs: [
@@ -1021,6 +1033,16 @@ export const TaskMarketClaimOverdue = {
   type: 'error',
 } as const
 
+export const TaskMarketClaimTicketTooHigh = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'score', type: 'uint256' },
+    { name: 'worst', type: 'uint256' },
+  ],
+  name: 'TaskMarketClaimTicketTooHigh',
+  type: 'error',
+} as const
+
 export const TaskMarketClaimWindowTooShort = {
   inputs: [
     { name: 'taskId', type: 'uint256' },
@@ -1169,6 +1191,15 @@ export const TaskMarketRevealStillOpen = {
     { name: 'revealDeadline', type: 'uint40' },
   ],
   name: 'TaskMarketRevealStillOpen',
+  type: 'error',
+} as const
+
+export const TaskMarketSeatNotFinal = {
+  inputs: [
+    { name: 'taskId', type: 'uint256' },
+    { name: 'finalAt', type: 'uint40' },
+  ],
+  name: 'TaskMarketSeatNotFinal',
   type: 'error',
 } as const
 
@@ -1322,6 +1353,15 @@ export const errors = [
   {
     inputs: [
       { name: 'taskId', type: 'uint256' },
+      { name: 'score', type: 'uint256' },
+      { name: 'worst', type: 'uint256' },
+    ],
+    name: 'TaskMarketClaimTicketTooHigh',
+    type: 'error',
+  },
+  {
+    inputs: [
+      { name: 'taskId', type: 'uint256' },
       { name: 'deadline', type: 'uint40' },
       { name: 'dueAt', type: 'uint256' },
     ],
@@ -1416,6 +1456,14 @@ export const errors = [
       { name: 'revealDeadline', type: 'uint40' },
     ],
     name: 'TaskMarketRevealStillOpen',
+    type: 'error',
+  },
+  {
+    inputs: [
+      { name: 'taskId', type: 'uint256' },
+      { name: 'finalAt', type: 'uint40' },
+    ],
+    name: 'TaskMarketSeatNotFinal',
     type: 'error',
   },
   {
