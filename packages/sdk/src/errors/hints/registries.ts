@@ -39,10 +39,13 @@ export const providerRegistryHints: RevertHints = {
   ProviderRegistryUnknownSource: ([sourceId]) => `source ${sourceId} does not exist`,
   ProviderRegistryMinStakeOutOfBounds: ([, max], { token }) =>
     `minProviderStake must be at most ${amountArg(max, token)}`,
+  ProviderRegistryMinRecordPaymentOutOfBounds: ([, max], { token }) =>
+    `minRecordPayment must be at most ${amountArg(max, token)} (the least payment a completion needs to count in a provider's record)`,
   ProviderRegistryNotMarket: () => 'only the TaskMarket can update reputation',
   ProviderRegistryZeroAddress: () => 'an address must not be zero',
   OwnableUnauthorizedAccount: ([account]) =>
     `${account} is not the owner of the contract: send this from the owner (the timelock on governed deployments)`,
+  OwnableInvalidOwner: ([owner]) => `${owner} cannot own the contract: pass a non-zero address`,
 }
 
 function shortfall(available: unknown, required: unknown, token: TokenInfo): string {

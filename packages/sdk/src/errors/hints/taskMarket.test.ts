@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { errors } from '../../abis/taskMarket.js'
 import { gridToken } from '../../utils/amount.js'
-import { marketParamBounds, taskMarketHints } from './taskMarket.js'
+import { claimHints, marketParamBounds, taskMarketHints } from './taskMarket.js'
 
 describe('taskMarketHints', () => {
   it('has a hint for every error the market can revert with', () => {
@@ -48,6 +48,18 @@ describe('taskMarketHints', () => {
     )
     expect(taskMarketHints.TaskMarketTimeoutTooEarly!([7n, 3_600, 2_400n], { token: gridToken })).toBe(
       "a run reported as timed out must have had the whole runtime limit since the claim: task 7's limit is 1h and 40m had passed: wait until the limit is reached (20m more) before handing in the timeout, or report how the run really ended (exited, outOfMemory, outputTooLarge); replicas and auditors: the time from the claim to the commitment is what counts",
+    )
+  })
+
+  it('explains the race for the seats of a task with replicas', () => {
+    expect(claimHints.TaskMarketDrawNotReady!([7n, 120n], { token: gridToken })).toBe(
+      'the race for the seats of task 7 draws its tickets from the hash of a block not mined yet: claim again from block 120',
+    )
+    expect(taskMarketHints.TaskMarketClaimTicketTooHigh!([7n, 900n, 800n], { token: gridToken })).toBe(
+      "every seat of task 7 is held by a better ticket than yours (900, the worst seated is 800): its seats are raced for until the race ends (getAudit's joinDeadline), and the lowest stake-weighted tickets hold them; claim other tasks (more stake draws lower tickets)",
+    )
+    expect(taskMarketHints.TaskMarketSeatNotFinal!([7n, 1_800_000_000], { token: gridToken })).toBe(
+      'your seat of task 7 was won in the race for its seats and is final at 2027-01-15T08:00:00.000Z: until then a better ticket may take it, so commit (and start the work) from then on',
     )
   })
 })

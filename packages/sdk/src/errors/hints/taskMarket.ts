@@ -47,6 +47,16 @@ const time = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString(
 const seconds = (value: unknown) => formatDuration(Number(value))
 const remaining = (limit: unknown, elapsed: unknown) => Math.max(0, Number(limit) - Number(elapsed))
 
+/**
+ * The hints of `claimTask`: a claim of a task with replicas > 1 draws its
+ * ticket from the hash of the block after the submission, so
+ * `TaskMarketDrawNotReady` means the race for the seats has not started yet.
+ */
+export const claimHints: RevertHints = {
+  TaskMarketDrawNotReady: ([taskId, readyBlock]) =>
+    `the race for the seats of task ${taskId} draws its tickets from the hash of a block not mined yet: claim again from block ${readyBlock}`,
+}
+
 /** What to do about each TaskMarket error (and the Ownable errors of its owner-only functions). */
 export const taskMarketHints: RevertHints = {
   // Balances and submission.
@@ -123,6 +133,11 @@ export const taskMarketHints: RevertHints = {
     `auditors of task ${taskId} may still join until ${time(joinDeadline)}: commit (or finalize the round) after that`,
   TaskMarketAuditTicketTooHigh: ([taskId, score, worst]) =>
     `your audit ticket for task ${taskId} (${score}) is not lower than the worst seated one (${worst}): the round is full of better tickets; more stake gives lower tickets in later rounds`,
+  // The race for the seats of a task with replicas > 1.
+  TaskMarketClaimTicketTooHigh: ([taskId, score, worst]) =>
+    `every seat of task ${taskId} is held by a better ticket than yours (${score}, the worst seated is ${worst}): its seats are raced for until the race ends (getAudit's joinDeadline), and the lowest stake-weighted tickets hold them; claim other tasks (more stake draws lower tickets)`,
+  TaskMarketSeatNotFinal: ([taskId, finalAt]) =>
+    `your seat of task ${taskId} was won in the race for its seats and is final at ${time(finalAt)}: until then a better ticket may take it, so commit (and start the work) from then on`,
   TaskMarketAuditStillRunning: ([taskId]) =>
     `the audit round of task ${taskId} is still within its join, commit or reveal time: finalize it once that time is over (getAudit gives the deadlines)`,
   // Fees and governance.
