@@ -22,13 +22,16 @@ import {
   type Address,
   type Chain,
   type Client,
+  concat,
   encodeAbiParameters,
   erc20Abi,
   type Hex,
   type HttpTransport,
   http,
+  isAddressEqual,
   keccak256,
   type PublicActions,
+  pad,
   parseEventLogs,
   parseUnits,
   stringToHex,
@@ -47,6 +50,9 @@ import {
   commitResult,
   expireTask,
   finalizeTask,
+  getAudit,
+  getSlots,
+  getTask,
   releaseResult,
   reopenSlot,
   revealResult,
@@ -324,17 +330,152 @@ function market(
   return send(client, { address: deployment.contracts.market, abi, functionName, args })
 }
 
-/** Claims a slot of `taskId`; returns the slot and the claim's block time. */
+/** A client that can read the chain (a fixture client, or a public client). */
+type Reader = Pick<FixtureClient, 'readContract' | 'getBlock' | 'getBlockNumber' | 'request'>
+
+/** Reads a TaskMarket view of `taskId`. */
+function marketView<result>(
+  reader: Reader,
+  deployment: Deployment,
+  abi: Abi,
+  functionName: string,
+  taskId: bigint,
+) {
+  return reader.readContract({
+    address: deployment.contracts.market,
+    abi,
+    functionName,
+    args: [taskId],
+  } as never) as Promise<result>
+}
+
+/**
+ * The race for the seats of a task with replicas > 1 (its round-0 `getAudit`
+ * record): claims draw their tickets from the hash of block `seedBlock + 1`
+ * and are taken from block `readyBlock` (= seedBlock + 2) on; the race runs
+ * until the time `end` (the audit record's joinDeadline) or block seedBlock +
+ * 256, and a seat won in it starts (its `claimedAt`) at `end + 1`.
+ */
+export async function seatRace(reader: Reader, deployment: Deployment, taskId: bigint) {
+  const race = await marketView<{ joinDeadline: number; seedBlock: number }>(
+    reader,
+    deployment,
+    [getAudit],
+    'getAudit',
+    taskId,
+  )
+  const seedBlock = BigInt(race.seedBlock)
+  return { seedBlock, readyBlock: seedBlock + 2n, end: race.joinDeadline, seatStart: race.joinDeadline + 1 }
+}
+
+/** Mines `blocks` blocks (Hardhat). */
+async function mine(reader: Reader, blocks: number) {
+  await reader.request({ method: 'hardhat_mine', params: [toHex(blocks)] } as never)
+}
+
+/**
+ * Moves the chain's clock so that the latest block's time is at least
+ * `timestamp`: the next transaction comes after it. Only forward (other test
+ * files move the clock too), and again until the node's block time has caught up.
+ */
+async function timeTo(reader: Reader, timestamp: number) {
+  for (;;) {
+    const latest = Number((await reader.getBlock({ blockTag: 'latest' })).timestamp)
+    if (latest >= timestamp) return
+    await reader.request({ method: 'evm_increaseTime', params: [timestamp - latest] } as never)
+    await mine(reader, 1)
+  }
+}
+
+/**
+ * Replicas > 1: mines until a claim of `taskId` can draw its ticket in the
+ * race for the seats, i.e. until the next transaction lands in block
+ * seedBlock + 2 or later. Nothing is mined when it already can (or for a
+ * single-replica task, which has no race).
+ */
+export async function mineToSeed(reader: Reader, deployment: Deployment, taskId: bigint) {
+  const { seedBlock, readyBlock } = await seatRace(reader, deployment, taskId)
+  if (seedBlock === 0n) return
+  const latest = await reader.getBlockNumber({ cacheTime: 0 })
+  if (latest + 1n < readyBlock) await mine(reader, Number(readyBlock - latest - 1n))
+}
+
+/**
+ * Replicas > 1: moves time to the end of the race for the seats of `taskId`,
+ * so that the next transaction comes after it: the seats won are final and
+ * their time has started (commitments are taken). Nothing moves when the race
+ * is already over.
+ */
+export async function endSeatRace(reader: Reader, deployment: Deployment, taskId: bigint) {
+  const { seedBlock, end } = await seatRace(reader, deployment, taskId)
+  if (seedBlock !== 0n) await timeTo(reader, end)
+}
+
+/**
+ * Claims a slot of `taskId`; returns the slot and when it starts: the claim's
+ * block time, or for a seat won in the race of a task with replicas > 1 the
+ * race's end + 1 (its `claimedAt`). A task with replicas > 1 first waits for
+ * the seed of its race ({@link mineToSeed}); end the race
+ * ({@link endSeatRace}, {@link claimSeats}) before work that counts time.
+ */
 export async function claim(
   client: FixtureClient,
   deployment: Deployment,
   taskId: bigint,
 ): Promise<{ slot: number; claimedAt: number }> {
+  await mineToSeed(client, deployment, taskId)
   const receipt = await market(client, deployment, [claimTask], 'claimTask', [taskId])
   const [log] = parseEventLogs({ abi: [TaskClaimed], logs: receipt.logs })
   if (log === undefined) throw new Error('claimTask emitted no TaskClaimed')
-  const block = await client.getBlock({ blockNumber: receipt.blockNumber })
-  return { slot: log.args.slot, claimedAt: Number(block.timestamp) }
+  const slots = await client.readContract({
+    address: deployment.contracts.market,
+    abi: [getSlots],
+    functionName: 'getSlots',
+    args: [taskId],
+    blockNumber: receipt.blockNumber,
+  })
+  return { slot: log.args.slot, claimedAt: slots[log.args.slot]?.claimedAt ?? 0 }
+}
+
+/**
+ * On the test chain: claims the seats of `taskId` (replicas > 1) with each of
+ * `providers` in turn, once the race's seed is mined, then ends the race so
+ * that the seats are final and commitments are taken. `claimWith` claims for
+ * one provider (default: the fixture's {@link claim}; pass the SDK's
+ * `claimTask` to test it). Returns what each claim returned.
+ */
+export async function claimSeats<claimed>(
+  taskId: bigint,
+  providers: readonly TestAccountClient[],
+  claimWith: (provider: TestAccountClient) => Promise<claimed> = (provider) =>
+    claim(provider as unknown as FixtureClient, deployment(), taskId) as Promise<claimed>,
+): Promise<claimed[]> {
+  const reader = deployerClient() as unknown as Reader
+  await mineToSeed(reader, deployment(), taskId)
+  const claims: claimed[] = []
+  for (const provider of providers) claims.push(await claimWith(provider))
+  await endSeatRace(reader, deployment(), taskId)
+  return claims
+}
+
+/**
+ * The order in which `providers` (equal stakes) would win the race for the
+ * seats of `taskId`, best first. A ticket is −log2(u) / stake with
+ * u = (the top 64 bits of keccak256(abi.encode(seed, provider))) + 1 and
+ * seed = keccak256(abi.encode(hash of block seedBlock + 1, taskId)): with
+ * equal stakes the highest u wins. Mines the seed block if it is not yet.
+ */
+export async function raceOrder<provider extends { account: { address: Address } }>(
+  taskId: bigint,
+  providers: readonly provider[],
+): Promise<provider[]> {
+  const reader = deployerClient() as unknown as Reader
+  const { seedBlock } = await seatRace(reader, deployment(), taskId)
+  await mineToSeed(reader, deployment(), taskId)
+  const { hash } = await reader.getBlock({ blockNumber: seedBlock + 1n })
+  const seed = keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [hash, taskId]))
+  const u = (provider: provider) => BigInt(keccak256(concat([seed, pad(provider.account.address)]))) >> 192n
+  return [...providers].sort((a, b) => (u(a) > u(b) ? -1 : u(a) < u(b) ? 1 : 0))
 }
 
 /**
@@ -434,8 +575,37 @@ export async function commit(
       [taskId, client.account.address, digestOf(result), salt],
     ),
   )
+  await untilSeatFinal(client, deployment, taskId)
   await market(client, deployment, [commitResult], 'commitResult', [taskId, commitment])
   return salt
+}
+
+/**
+ * Replicas > 1: if `client` holds a seat of `taskId` not yet committed that
+ * starts later than the next block (a seat won in the race starts when the
+ * race ends), moves time so that the next transaction comes at its start.
+ */
+async function untilSeatFinal(client: FixtureClient, deployment: Deployment, taskId: bigint) {
+  const task = await marketView<{ replicas: number; status: number }>(
+    client,
+    deployment,
+    [getTask],
+    'getTask',
+    taskId,
+  )
+  // Open or Claimed: the replicas' commitments (an audit's auditors commit after their own deadline).
+  if (task.replicas === 1 || (task.status !== 1 && task.status !== 2)) return
+  const slots = await marketView<readonly { provider: Address; claimedAt: number; status: number }[]>(
+    client,
+    deployment,
+    [getSlots],
+    'getSlots',
+    taskId,
+  )
+  const seat = slots.find(
+    (slot) => slot.status === 1 && isAddressEqual(slot.provider, client.account.address),
+  )
+  if (seat !== undefined) await timeTo(client, seat.claimedAt - 1)
 }
 
 /** Reveals the `result` committed with {@link commit}. */
