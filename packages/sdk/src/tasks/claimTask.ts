@@ -1,16 +1,20 @@
-import type { Account, Address, Chain, Client, Transport } from 'viem'
+import { type Account, type Address, type Chain, type Client, parseEventLogs, type Transport } from 'viem'
+import { getBlock, readContract } from 'viem/actions'
+import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
 import { errors as stakingErrors } from '../abis/staking.js'
 import {
+  ClaimReplaced,
   claimTask as claimTaskFunction,
+  getSlots,
   TaskClaimed,
   errors as taskMarketErrors,
 } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { providerRegistryHints } from '../errors/hints/registries.js'
 import { stakingHints } from '../errors/hints/staking.js'
-import { taskMarketHints } from '../errors/hints/taskMarket.js'
+import { claimHints, taskMarketHints } from '../errors/hints/taskMarket.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
@@ -38,14 +42,29 @@ export type ClaimTaskReturnType = WriteResult & {
   /** The slot taken (0 to replicas − 1). */
   slot: number
   /**
+   * Whether the seat was won in the race for the seats of a task with
+   * replicas > 1: it is not final until `finalAt`, and a better ticket may
+   * take it before then (`ClaimReplaced`; the collateral is unlocked).
+   */
+  raced: boolean
+  /**
+   * When the seat is final and its time starts (its `claimedAt`): for a raced
+   * seat the race's end + 1 s (`commitResult` reverts
+   * `TaskMarketSeatNotFinal` before it: start the work then); otherwise the
+   * claim's block time.
+   */
+  finalAt: Date
+  /**
    * When the result (replicas = 1) or the commitment (replicas > 1) is due:
-   * the claim time + the task's maxRuntimeSec + the market's claimGrace, at
-   * most the task's deadline. After it anyone may reopen the slot and slash
-   * the collateral.
+   * `finalAt` + the task's maxRuntimeSec + the market's claimGrace, at most
+   * the task's deadline. After it anyone may reopen the slot and slash the
+   * collateral.
    */
   dueAt: Date
   /** Stake locked until the slot settles, in base units. */
   collateral: bigint
+  /** The provider whose worse ticket this claim's took the seat from, if every seat was held. */
+  replaced: Address | undefined
 }
 
 export type ClaimTaskErrorType =
@@ -57,16 +76,29 @@ export type ClaimTaskErrorType =
 const schema = /* @__PURE__ */ z.object({ taskId: s.taskId })
 
 /**
- * Claims the lowest free slot of an open task for the sending provider and
- * locks the task's collateral from its available stake. The provider must be
+ * Claims a slot of an open task for the sending provider and locks the
+ * task's collateral from its available stake. The provider must be
  * registered, not paused, subscribed to the task's source, meet its
  * requirements and reputation gates, and hold no other slot of the task.
+ *
+ * A single-replica task's slot is first come. The seats of a task with
+ * replicas > 1 are raced for: from two blocks after the submission
+ * (`TaskMarketDrawNotReady` before) until the race ends (`getAudit`'s
+ * `joinDeadline` for the task, the submission + the market's
+ * auditJoinWindow, or 256 blocks), each claim draws a ticket weighted by the
+ * provider's stake and the lowest tickets hold the seats: a claim takes a free
+ * seat, or the worst seated ticket's seat when it is better (`replaced`),
+ * or reverts `TaskMarketClaimTicketTooHigh`. A seat won in the race is final,
+ * and its time starts, at `finalAt` (the race's end + 1 s): wait until then
+ * to run the task and commit. After the race free seats are first come again.
+ * Reading whether the seat was raced costs two reads after the receipt.
  *
  * @example
  * import { claimTask } from '@gridforge/sdk'
  *
- * const { slot, dueAt, collateral } = await claimTask(providerClient, { deployment, taskId: 12n })
- * console.log(`slot ${slot}: deliver before ${dueAt.toISOString()}`)
+ * const { slot, raced, finalAt, dueAt } = await claimTask(providerClient, { deployment, taskId: 12n })
+ * if (raced) console.log(`slot ${slot} is ours if no better ticket claims it before ${finalAt.toISOString()}`)
+ * console.log(`deliver before ${dueAt.toISOString()}`)
  */
 export async function claimTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -78,7 +110,7 @@ export async function claimTask(
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,
-    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints },
+    hints: { ...providerRegistryHints, ...stakingHints, ...taskMarketHints, ...claimHints },
     token: deployment.token ?? gridToken,
     address: market,
     abi: [claimTaskFunction, ...taskMarketErrors, ...providerRegistryErrors, ...stakingErrors],
@@ -87,13 +119,31 @@ export async function claimTask(
     ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, market, TaskClaimed)
+  const replaced = parseEventLogs({
+    abi: [ClaimReplaced],
+    logs: receipt.logs.filter((log) => log.address.toLowerCase() === market.toLowerCase()),
+  }).find((log) => log.args.taskId === taskId)
+  // A raced seat starts when the race ends, after the claim's block; any other when it is claimed.
+  const { blockNumber } = receipt
+  const [slots, block] = await Promise.all([
+    getAction(
+      client,
+      readContract,
+      'readContract',
+    )({ address: market, abi: [getSlots], functionName: 'getSlots', args: [taskId], blockNumber }),
+    getAction(client, getBlock, 'getBlock')({ blockNumber }),
+  ])
+  const finalAt = slots[args.slot]?.claimedAt ?? Number(block.timestamp)
   return {
     taskId: args.taskId,
     provider: args.provider,
     slot: args.slot,
+    raced: finalAt > Number(block.timestamp),
+    finalAt: new Date(finalAt * 1000),
     dueAt: new Date(args.dueAt * 1000),
     collateral: args.collateral,
+    replaced: replaced?.args.provider,
     hash: receipt.transactionHash,
-    blockNumber: receipt.blockNumber,
+    blockNumber,
   }
 }

@@ -3,6 +3,10 @@ import { deployment } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
+  claimSeats,
+  endSeatRace,
+  type FixtureClient,
+  mineToSeed,
   outputCid,
   publishTestSource,
   rejection,
@@ -20,7 +24,8 @@ async function claimedTask(replicas: number) {
   const client = await approvedClient({ grid: '20' })
   const provider = await testProvider([sourceId])
   const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas })
-  await claimTask(provider, { deployment: deployment(), taskId })
+  if (replicas === 1) await claimTask(provider, { deployment: deployment(), taskId })
+  else await claimSeats(taskId, [provider], () => claimTask(provider, { deployment: deployment(), taskId }))
   return { sourceId, provider, taskId }
 }
 
@@ -59,6 +64,29 @@ describe('commitResult', () => {
     expect(error).toMatchObject({
       errorName: 'TaskMarketAlreadyCommitted',
       hint: `${provider.account.address} already committed to task ${taskId}: reveal once every slot has committed`,
+    })
+  })
+
+  it('refuses to commit before a seat won in the race is final', async () => {
+    const sourceId = await publishTestSource({ deterministic: true })
+    const client = await approvedClient({ grid: '20' })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas: 2 })
+    await mineToSeed(provider as unknown as FixtureClient, deployment(), taskId)
+    const { finalAt } = await claimTask(provider, { deployment: deployment(), taskId })
+    const early = (await rejection(
+      commitResult(provider, { deployment: deployment(), taskId, result: anyCid }),
+    )) as ContractRevertedError
+    expect(early).toMatchObject({
+      errorName: 'TaskMarketSeatNotFinal',
+      args: [taskId, finalAt.getTime() / 1000],
+    })
+    expect(early.hint).toBe(
+      `your seat of task ${taskId} was won in the race for its seats and is final at ${finalAt.toISOString()}: until then a better ticket may take it, so commit (and start the work) from then on`,
+    )
+    await endSeatRace(provider as unknown as FixtureClient, deployment(), taskId)
+    expect(await commitResult(provider, { deployment: deployment(), taskId, result: anyCid })).toMatchObject({
+      slot: 0,
     })
   })
 

@@ -104,6 +104,10 @@ const schema = /* @__PURE__ */ z
  * it: sends `keccak256(abi.encode(taskId, provider, resultDigest(result), salt))`.
  * When every slot has committed the reveal window opens; then call
  * {@link revealResult} with the same `result` and the returned `salt`.
+ * A seat won in the race for the seats takes no commitment before it is
+ * final (`claimTask`'s `finalAt`): the market reverts `TaskMarketSeatNotFinal`
+ * until then, as a better ticket may still take the seat. Auditors commit
+ * once their round's joining has closed.
  * A run that failed commits to its `failure` (with its logs as `result`); an
  * auditor of a validated source commits to its `validation`: reveal them the
  * same way.
