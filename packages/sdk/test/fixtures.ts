@@ -44,6 +44,7 @@ import { getReputation, errors as providerErrors, register, subscribe } from '..
 import { publish, errors as sourceErrors } from '../src/abis/sourceRegistry.js'
 import { availableOf, stake, errors as stakingErrors } from '../src/abis/staking.js'
 import {
+  AuditorJoined,
   balanceOf,
   cancelTask,
   claimTask,
@@ -53,6 +54,7 @@ import {
   getAudit,
   getSlots,
   getTask,
+  joinAudit,
   releaseResult,
   reopenSlot,
   revealResult,
@@ -357,15 +359,20 @@ function marketView<result>(
  * 256, and a seat won in it starts (its `claimedAt`) at `end + 1`.
  */
 export async function seatRace(reader: Reader, deployment: Deployment, taskId: bigint) {
-  const race = await marketView<{ joinDeadline: number; seedBlock: number }>(
+  const race = await auditRecord(reader, deployment, taskId)
+  const seedBlock = BigInt(race.seedBlock)
+  return { seedBlock, readyBlock: seedBlock + 2n, end: race.joinDeadline, seatStart: race.joinDeadline + 1 }
+}
+
+/** The `getAudit` record of `taskId`: the current audit round (or the race for the seats of replicas). */
+function auditRecord(reader: Reader, deployment: Deployment, taskId: bigint) {
+  return marketView<{ joinDeadline: number; seedBlock: number }>(
     reader,
     deployment,
     [getAudit],
     'getAudit',
     taskId,
   )
-  const seedBlock = BigInt(race.seedBlock)
-  return { seedBlock, readyBlock: seedBlock + 2n, end: race.joinDeadline, seatStart: race.joinDeadline + 1 }
 }
 
 /** Mines `blocks` blocks (Hardhat). */
@@ -389,26 +396,28 @@ async function timeTo(reader: Reader, timestamp: number) {
 
 /**
  * Replicas > 1: mines until a claim of `taskId` can draw its ticket in the
- * race for the seats, i.e. until the next transaction lands in block
- * seedBlock + 2 or later. Nothing is mined when it already can (or for a
- * single-replica task, which has no race).
+ * race for the seats, i.e. until the latest block is seedBlock + 2 or later
+ * (a simulation against the latest block, as `send` makes first, then sees it
+ * too). Nothing is mined when it already is (or for a single-replica task,
+ * which has no race).
  */
 export async function mineToSeed(reader: Reader, deployment: Deployment, taskId: bigint) {
   const { seedBlock, readyBlock } = await seatRace(reader, deployment, taskId)
   if (seedBlock === 0n) return
   const latest = await reader.getBlockNumber({ cacheTime: 0 })
-  if (latest + 1n < readyBlock) await mine(reader, Number(readyBlock - latest - 1n))
+  if (latest < readyBlock) await mine(reader, Number(readyBlock - latest))
 }
 
 /**
- * Replicas > 1: moves time to the end of the race for the seats of `taskId`,
- * so that the next transaction comes after it: the seats won are final and
- * their time has started (commitments are taken). Nothing moves when the race
- * is already over.
+ * Replicas > 1: moves time past the end of the race for the seats of
+ * `taskId`, to the start of the seats won in it, so that the latest block
+ * (which `send` simulates against) and the next transaction come after it:
+ * the seats are final and their time has started (commitments are taken).
+ * Nothing moves when the race is already over.
  */
 export async function endSeatRace(reader: Reader, deployment: Deployment, taskId: bigint) {
-  const { seedBlock, end } = await seatRace(reader, deployment, taskId)
-  if (seedBlock !== 0n) await timeTo(reader, end)
+  const { seedBlock, seatStart } = await seatRace(reader, deployment, taskId)
+  if (seedBlock !== 0n) await timeTo(reader, seatStart)
 }
 
 /**
@@ -582,8 +591,8 @@ export async function commit(
 
 /**
  * Replicas > 1: if `client` holds a seat of `taskId` not yet committed that
- * starts later than the next block (a seat won in the race starts when the
- * race ends), moves time so that the next transaction comes at its start.
+ * has not started (a seat won in the race starts when the race ends), moves
+ * time to its start.
  */
 async function untilSeatFinal(client: FixtureClient, deployment: Deployment, taskId: bigint) {
   const task = await marketView<{ replicas: number; status: number }>(
@@ -605,7 +614,7 @@ async function untilSeatFinal(client: FixtureClient, deployment: Deployment, tas
   const seat = slots.find(
     (slot) => slot.status === 1 && isAddressEqual(slot.provider, client.account.address),
   )
-  if (seat !== undefined) await timeTo(client, seat.claimedAt - 1)
+  if (seat !== undefined) await timeTo(client, seat.claimedAt)
 }
 
 /** Reveals the `result` committed with {@link commit}. */
@@ -628,6 +637,30 @@ export function reveal(
     receipt,
     runtimeSec,
   ])
+}
+
+/**
+ * Joins the open audit round of `taskId` (a drawn result, or a dispute of
+ * replicas) once its seed block is mined; returns the auditor's slot. Its
+ * commitment (with {@link commit}) is taken once the round's joining closed.
+ */
+export async function join(client: FixtureClient, deployment: Deployment, taskId: bigint): Promise<number> {
+  const seedBlock = BigInt((await auditRecord(client, deployment, taskId)).seedBlock)
+  const latest = await client.getBlockNumber({ cacheTime: 0 })
+  if (latest < seedBlock + 2n) await mine(client, Number(seedBlock + 2n - latest))
+  const receipt = await market(client, deployment, [joinAudit], 'joinAudit', [taskId])
+  const [log] = parseEventLogs({ abi: [AuditorJoined], logs: receipt.logs })
+  if (log === undefined) throw new Error('joinAudit emitted no AuditorJoined')
+  return log.args.slot
+}
+
+/**
+ * Moves time past the joining deadline of the open audit round of `taskId`,
+ * so that its auditors may commit (or the round be finalized).
+ */
+export async function closeJoining(reader: Reader, deployment: Deployment, taskId: bigint) {
+  const { joinDeadline } = await auditRecord(reader, deployment, taskId)
+  await timeTo(reader, joinDeadline + 1)
 }
 
 /** Cancels an unclaimed task (as its client). */
