@@ -41,8 +41,9 @@ export type TaskFailedErrorType = TaskFailedError & { name: 'TaskFailedError' }
 
 /**
  * The replicas' results found no majority, or the audit of a single result
- * overturned it or reached no verdict: nobody was paid for the result and the
- * escrow was refunded.
+ * (or the dispute of replicas whose results differed) overturned it or
+ * reached no verdict: nobody was paid for the result and the escrow was
+ * refunded.
  */
 export class TaskFailedError extends BaseError {
   override name = 'TaskFailedError' as const
@@ -50,8 +51,14 @@ export class TaskFailedError extends BaseError {
   readonly status = 'Failed' as const satisfies TaskStatus
   readonly refund: bigint
   readonly hash: Hash | undefined
-  /** An audited result: the audit's verdict (`overturned` or `unresolved`); `undefined` for replicas. */
+  /**
+   * An audited result, or a dispute: the audit's verdict (`overturned`,
+   * `unresolved`, or for a dispute `lapsed` without a majority); `undefined`
+   * for replicas that were not disputed.
+   */
   readonly audit: AuditVerdict | undefined
+  /** Whether the replicas' results differed and were audited (a dispute): `audit` is its verdict. */
+  readonly disputed: boolean
 
   constructor({
     taskId,
@@ -59,17 +66,20 @@ export class TaskFailedError extends BaseError {
     hash,
     token,
     audit,
-  }: TaskSettlementErrorParameters & { audit?: AuditVerdict | undefined }) {
+    disputed = false,
+  }: TaskSettlementErrorParameters & { audit?: AuditVerdict | undefined; disputed?: boolean | undefined }) {
     super(
       audit === 'overturned'
-        ? `Task ${taskId} failed: its audit found another result than the provider's, which was slashed.`
+        ? disputed
+          ? `Task ${taskId} failed: its auditors found a result none of its replicas revealed, and the replicas that revealed were slashed.`
+          : `Task ${taskId} failed: its audit found another result than the provider's, which was slashed.`
         : audit === 'unresolved'
           ? `Task ${taskId} failed: its auditors agreed on no result.`
           : `Task ${taskId} failed: the replicas' results found no majority.`,
       {
         metaMessages: [
           refunded(refund, token),
-          audit === undefined
+          audit === undefined || audit === 'lapsed'
             ? 'A source whose outputs differ between runs is not deterministic: submit with replicas: 1.'
             : 'Submit again: another provider will run it. If auditors keep disagreeing, the source may not be deterministic.',
         ],
@@ -79,6 +89,7 @@ export class TaskFailedError extends BaseError {
     this.refund = refund
     this.hash = hash
     this.audit = audit
+    this.disputed = disputed
   }
 }
 

@@ -31,11 +31,15 @@ const schema = /* @__PURE__ */ z.object({
 })
 
 /**
- * Reads the audit of a single-replica task: its verdict (`'none'` for a task
- * that is not auditable or not drawn yet, `'not-drawn'` once the draw passed
- * it, `'pending'` while auditors work, then `'upheld'`, `'overturned'`,
- * `'unresolved'` or `'lapsed'`), the current round with its seats and
- * deadlines, and the auditor collateral slashed so far.
+ * Reads the audit of a single-replica task, or the dispute of a task with
+ * replicas > 1 whose revealed results differ: its verdict (`'none'` for a
+ * task that is not auditable, not drawn or not disputed yet, `'not-drawn'`
+ * once the draw passed a result, `'pending'` while auditors work, then
+ * `'upheld'`, `'overturned'`, `'unresolved'` or `'lapsed'`), the current
+ * round with its seats (a dispute's auditors from slot `replicas` on) and
+ * deadlines, and the collateral slashed into it so far. Before a dispute, a
+ * task with replicas > 1 reads round 0: the race for its seats, which ends at
+ * `joinDeadline` and is seeded by the block after `seedBlock`.
  *
  * @example
  * import { getAudit } from '@gridforge/sdk'
@@ -43,6 +47,7 @@ const schema = /* @__PURE__ */ z.object({
  * const audit = await getAudit(client, { deployment, taskId: 12n })
  * if (audit.verdict === 'pending') console.log(`round ${audit.round}: join until ${audit.joinDeadline}`)
  * if (audit.verdict === 'overturned') console.log('the result was wrong: the client got its escrow back')
+ * if (audit.round === 0 && audit.joinDeadline) console.log(`replicas: seats raced for until ${audit.joinDeadline}`)
  */
 export async function getAudit(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -85,7 +90,8 @@ export function toAudit(audit: RawAudit): TaskAudit {
     auditors: audit.auditors,
     joinDeadline: date(audit.joinDeadline),
     commitDeadline: date(audit.commitDeadline),
-    seedBlock: audit.round === 0 ? undefined : BigInt(audit.seedBlock),
+    // Round 0 of replicas: the race for the seats, seeded by the submission's block.
+    seedBlock: audit.seedBlock === 0 ? undefined : BigInt(audit.seedBlock),
     slashed: audit.slashed,
   }
 }

@@ -8,6 +8,7 @@ import {
   commit,
   digestOf,
   expire,
+  finalize,
   publishSource,
   registerFixtureProvider,
   reveal,
@@ -107,8 +108,10 @@ describe('getTask', () => {
     expect(isFinalStatus(completed.status)).toBe(true)
   })
 
-  it('reads commitments, Revealing and a Failed vote of two replicas', async () => {
+  it('reads commitments, Revealing, a dispute of two replicas and its Failed lapse', async () => {
     const { d, taskId, first, second } = await replicatedTask()
+    // Before a dispute a task with replicas has no audit (its audit record is the race for its seats).
+    expect((await read(taskId)).audit).toBeUndefined()
     await commit(first, d, taskId, 'bafkreifirstresult')
     const committing = await read(taskId)
     expect(committing).toMatchObject({ status: 'Claimed', replicas: 2, committed: 1, revealed: 0 })
@@ -134,12 +137,28 @@ describe('getTask', () => {
       commitment: undefined,
     })
     await reveal(second, d, taskId, 'bafkreisecondresult')
+    // The results differ: disputed, read like an audit, its auditor's slot after the replicas'.
+    const disputed = await read(taskId)
+    expect(disputed).toMatchObject({
+      status: 'Auditing',
+      revealed: 2,
+      audit: { verdict: 'pending', round: 1, firstSlot: 2, auditors: 1 },
+    })
+    expect(disputed.slots.map((slot) => slot.status)).toEqual(['Submitted', 'Submitted', 'Free'])
+    expect(isFinalStatus(disputed.status)).toBe(false)
+
+    // Nobody joins the 2-minute round: the dispute lapses, and without a majority the task fails.
+    await testClient().increaseTime({ seconds: 121 })
+    await testClient().mine({ blocks: 1 })
+    await finalize(first, d, taskId)
     const failed = await read(taskId)
     expect(failed.status).toBe('Failed')
     expect(failed.revealed).toBe(2)
+    expect(failed.audit).toMatchObject({ verdict: 'lapsed', round: 1, firstSlot: 2 })
     expect(failed.slots.map((slot) => slot.resultDigest)).toEqual([
       digestOf('bafkreifirstresult'),
       digestOf('bafkreisecondresult'),
+      undefined,
     ])
     expect(failed.slots.every((slot) => slot.resultDigest !== zeroHash)).toBe(true)
   })

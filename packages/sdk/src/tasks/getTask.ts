@@ -49,8 +49,11 @@ const schema = z.object({
 
 /**
  * Reads a task and its slots (two parallel calls), with statuses as names and
- * times as Dates; for an auditable task (`auditBps > 0`) also its audit (a
- * third call, made once the task is read). A failed run of a single-replica
+ * times as Dates; for an auditable task (`auditBps > 0`), or a task with
+ * replicas > 1 whose results were disputed (auditors' slots follow the
+ * replicas'), also its audit (a third call, made once the task is read). A
+ * seat won in the race for the seats of replicas has a `claimedAt` still to
+ * come until it is final. A failed run of a single-replica
  * task that is not audited has its `failure` read from its ResultSubmitted
  * event (one `eth_getLogs`, for those tasks alone).
  *
@@ -93,10 +96,10 @@ export async function getTask(
       }),
       includeInput === true ? readInputCID(client, { deployment, taskId, toBlock: blockNumber }) : undefined,
     ])
-    // Only an auditable task has an audit, and only an unaudited failed run keeps its digest in its event
-    // alone: one more call for those.
+    // Only an auditable or a disputed task has an audit, and only an unaudited failed run keeps its digest
+    // in its event alone: one more call for those.
     const [audit, submitted] = await Promise.all([
-      task.auditBps === 0
+      !hasAudit(task, slots)
         ? undefined
         : read<RawAudit>(client, {
             ...request,
@@ -127,7 +130,16 @@ export type RawSlots = ReadContractReturnType<[typeof getSlotsFunction], 'getSlo
 const date = (seconds: number) => new Date(seconds * 1000)
 
 /**
- * Turns the market's task, slots and (auditable tasks) audit into a {@link Task};
+ * Whether a task has an audit to read: an auditable single result
+ * (`auditBps > 0`), or replicas whose results were disputed (the market then
+ * lists the dispute's auditors after the replicas).
+ */
+export function hasAudit(task: RawTask, slots: RawSlots): boolean {
+  return task.auditBps > 0 || slots.length > task.replicas
+}
+
+/**
+ * Turns the market's task, slots and (auditable or disputed tasks) audit into a {@link Task};
  * `submittedDigest` is the digest of a failed unaudited single result (see
  * {@link readSubmittedDigests}).
  */
@@ -162,7 +174,7 @@ export function toTask(
     committed: task.committed,
     revealed: task.revealed,
     auditBps: task.auditBps,
-    audit: auditable && audit !== undefined ? toAudit(audit) : undefined,
+    audit: audit !== undefined && hasAudit(task, slots) ? toAudit(audit) : undefined,
     failed: task.failed,
     failure: task.failed ? failureOf(task, converted, submittedDigest) : undefined,
     slots: converted,

@@ -25,7 +25,14 @@ import { validate } from '../internal/validate.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Task } from '../types/task.js'
 import type { RawAudit } from './getAudit.js'
-import { needsSubmittedDigest, type RawSlots, type RawTask, readSubmittedDigests, toTask } from './getTask.js'
+import {
+  hasAudit,
+  needsSubmittedDigest,
+  type RawSlots,
+  type RawTask,
+  readSubmittedDigests,
+  toTask,
+} from './getTask.js'
 
 /**
  * Most tasks read in one `eth_call`. A single-replica task costs about 24,000
@@ -95,7 +102,8 @@ const auditPass = ['getAudit'] as const satisfies readonly TaskRead[]
  * (20 s there): slower than the aggregator, but it needs no state override,
  * which some RPCs refuse.
  *
- * The audits of auditable tasks (`auditBps > 0`) are read by a second pass
+ * The audits of auditable tasks (`auditBps > 0`) and the disputes of
+ * replicas whose results differed are read by a second pass
  * the same way, at the same block when the first was pinned. Failed runs of
  * single-replica tasks that were not audited have their `failure` read from
  * their ResultSubmitted events (`eth_getLogs` for 100 such tasks at a time).
@@ -145,7 +153,10 @@ export async function getTasks(
   const unknown = taskIds.filter((_, index) => states[index] === undefined)
   if (unknown.length > 0) throw new TaskNotFoundError({ taskIds: unknown })
   const read = states.map((state) => (state as NonNullable<TaskState>).results as [RawTask, RawSlots])
-  const auditable = [...new Set(taskIds.filter((_, index) => (read[index]?.[0].auditBps ?? 0) > 0))]
+  // Auditable results and disputed replicas have an audit.
+  const auditable = [
+    ...new Set(taskIds.filter((_, index) => hasAudit(...(read[index] as [RawTask, RawSlots])))),
+  ]
   const audits = new Map<bigint, RawAudit>()
   if (auditable.length > 0) {
     const found = await readPass(auditable, auditPass)

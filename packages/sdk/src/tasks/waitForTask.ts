@@ -80,8 +80,10 @@ const schema = z.object({
  * ({@link WaitForTaskTimeoutError}). Returns at once if the task already
  * settled. Listens to the task's claim and settlement events and also reads
  * the task every `pollingInterval`, so missed events only cost latency. A
- * `Held` or `Auditing` result is not settled: it waits on (someone must call
- * `releaseResult` on a held one; providers' agents do).
+ * `Held` or `Auditing` result (an audit, or the dispute of replicas whose
+ * results differ) is not settled: it waits on (someone must call
+ * `releaseResult` on a held one, and `finalizeTask` on an audit round whose
+ * time is over; providers' agents do).
  *
  * @example
  * import { createPublicClient, http } from 'viem'
@@ -184,7 +186,10 @@ export function waitForTask(
           }
           if (task.status === 'Completed') return finish(() => resolve({ task, result }))
           if (task.status === 'Failed') {
-            return finish(() => reject(new TaskFailedError({ ...settled, audit: task.audit?.verdict })))
+            const disputed = task.replicas > 1 && task.audit !== undefined
+            return finish(() =>
+              reject(new TaskFailedError({ ...settled, audit: task.audit?.verdict, disputed })),
+            )
           }
           if (task.status === 'Expired') return finish(() => reject(new TaskExpiredError(settled)))
           return finish(() => reject(new TaskCancelledError(settled)))

@@ -8,6 +8,7 @@ import {
   AuditorReplaced,
   AuditResolved,
   AuditRoundOpened,
+  ClaimReplaced,
   ProviderSlashed,
   ReplicaPaid,
   ResultCommitted,
@@ -29,6 +30,7 @@ import type { TaskEventLocation } from './watchTasks.js'
 export const taskEvents = [
   TaskSubmitted,
   TaskClaimed,
+  ClaimReplaced,
   ResultSubmitted,
   ResultCommitted,
   RevealOpened,
@@ -86,9 +88,11 @@ const schema = /* @__PURE__ */ z.object({
 })
 
 /**
- * Watches every market event of one task — submission, claims, results,
- * commitments, reveals, reopened slots, the audit of a held result (draw,
- * rounds, auditors, verdict), payments, slashes and settlement —
+ * Watches every market event of one task — submission, claims (and seats
+ * taken by better tickets in the race for the seats of replicas), results,
+ * commitments, reveals, reopened slots, the audit of a held result or the
+ * dispute of replicas whose results differ (draw, rounds, auditors,
+ * verdict), payments, slashes and settlement —
  * with a single viem `watchContractEvent` (polling over HTTP, a subscription
  * over WebSocket), so `onEvent` sees them in chain order. Use it to refresh a
  * task's view whenever the task changes.

@@ -7,7 +7,7 @@ export type SettledStatus = 'Completed' | 'Failed' | 'Cancelled' | 'Expired'
 
 /** One replica (or auditor) paid at settlement. */
 export interface ReplicaPayment {
-  /** The slot: a replica's, or an auditor's (1 and on) for an audited single result. */
+  /** The slot: a replica's, or an auditor's (1 and on for an audited single result, `replicas` and on for a dispute). */
   slot: number
   provider: Address
   /** Charged to the escrow: what the provider earned plus `fee`. */
@@ -19,7 +19,9 @@ export interface ReplicaPayment {
 /**
  * One claimant slashed (a no-show, a missed reveal, or outvoted), or in an
  * audit an auditor that missed its commitment or reveal or found another
- * result than the verdict, or the provider whose result was overturned.
+ * result than the verdict, or the provider whose result was overturned; in a
+ * dispute, a replica that revealed another result than the verdict's (the
+ * replicas that did not reveal were slashed when the dispute opened).
  */
 export interface ProviderSlash {
   slot: number
@@ -27,19 +29,31 @@ export interface ProviderSlash {
   /** Collateral taken. */
   amount: bigint
   /**
-   * The part of `amount` paid to the client. In an audit 0n: slashes pay the
-   * auditors first, and the client's share of the rest is in `refund`.
+   * The part of `amount` paid to the client. In an audit or a dispute 0n:
+   * slashes pay the auditors first, and the client's share of the rest is in
+   * `refund`.
    */
   toClient: bigint
   /** True when the provider revealed a result that lost the vote (or an audit overturned it). */
   outvoted: boolean
 }
 
-/** How the audit of a single result ended, from its `AuditResolved` event. */
+/** How the audit of a single result, or a dispute of replicas, ended, from its `AuditResolved` event. */
 export interface AuditResolution {
   verdict: AuditVerdict
   /** The result the auditors' majority found; `undefined` when none (`unresolved`, `lapsed`). */
   resultDigest: Hex | undefined
+}
+
+/** An audit round that opened (`AuditRoundOpened`): eligible providers `joinAudit` it until `joinDeadline`. */
+export interface AuditRound {
+  /** 1 for the first round (a drawn result's, or a dispute's), then one more each time the auditors disagree. */
+  round: number
+  /** The round's first auditor slot. */
+  firstSlot: number
+  /** Auditors the round seats. */
+  auditors: number
+  joinDeadline: Date
 }
 
 /**
@@ -52,9 +66,10 @@ export interface TaskSettlement {
   client: Address
   status: SettledStatus
   /**
-   * The winning result digest of a consensus task, or the digest of a single
-   * result settled as it was submitted; `undefined` otherwise (a held result
-   * settles without it: see `audit`).
+   * The winning result digest of a consensus task (after a dispute, the
+   * replicas' result that stands), or the digest of a single result settled
+   * as it was submitted; `undefined` otherwise (a held result settles without
+   * it: see `audit`).
    */
   resultDigest: Hex | undefined
   /**
@@ -69,7 +84,11 @@ export interface TaskSettlement {
   refund: bigint
   payments: ReplicaPayment[]
   slashes: ProviderSlash[]
-  /** An audited single result: how its audit ended (settled in the same transaction); `undefined` otherwise. */
+  /**
+   * An audited single result, or a dispute of replicas whose results
+   * differed: how its audit ended (settled in the same transaction);
+   * `undefined` otherwise.
+   */
   audit: AuditResolution | undefined
 }
 

@@ -8,10 +8,11 @@ import type { Requirements } from './requirements.js'
  * - `Claimed`: every slot is claimed, results (1 replica) or commitments are awaited;
  * - `Revealing`: every slot committed, reveals are open until `revealDeadline`;
  * - `Held`: the result of an auditable task is in; payment waits for the audit draw (`releaseResult`);
- * - `Auditing`: the draw picked the result; auditors re-run the task before it settles;
- * - `Completed`: paid out; `Failed`: the replicas found no majority, or the audit overturned the
- *   result or reached no verdict, refunded; `Cancelled`: cancelled before any claim, refunded;
- *   `Expired`: the deadline passed, refunded.
+ * - `Auditing`: the draw picked the result, or the results the replicas revealed differ (a
+ *   dispute); auditors re-run the task before it settles;
+ * - `Completed`: paid out; `Failed`: the replicas found no majority (a dispute nobody audited),
+ *   or the audit (of a result or a dispute) overturned it or reached no verdict, refunded;
+ *   `Cancelled`: cancelled before any claim, refunded; `Expired`: the deadline passed, refunded.
  */
 export type TaskStatus =
   | 'Open'
@@ -32,14 +33,18 @@ export type TaskStatus =
 export type SlotStatus = 'Free' | 'Claimed' | 'Committed' | 'Submitted' | 'Forfeited'
 
 /**
- * Where the audit of a single-replica result stands:
- * - `none`: not auditable, or its result is not drawn yet;
+ * Where the audit of a single-replica result, or the dispute of replicas
+ * whose results differ, stands:
+ * - `none`: not auditable, or its result is not drawn yet (not disputed yet);
  * - `not-drawn`: the draw passed the result without an audit (it was paid);
- * - `pending`: drawn; auditors are joining or re-running the task;
- * - `upheld`: the auditors reproduced the result: the provider was paid;
- * - `overturned`: the auditors agreed on another result: the provider was slashed, the client refunded;
+ * - `pending`: drawn (disputed); auditors are joining or re-running the task;
+ * - `upheld`: the auditors reproduced the result (in a dispute, a replica's result): who handed it in
+ *   was paid, the other replicas that revealed were slashed;
+ * - `overturned`: the auditors agreed on another result (in a dispute, one no replica revealed): the
+ *   provider (every replica that revealed) was slashed, the client refunded;
  * - `unresolved`: the auditors agreed on no result: the client was refunded, nobody paid for the result;
- * - `lapsed`: no eligible provider joined the audit in time: the result was paid unaudited.
+ * - `lapsed`: no eligible provider joined the audit in time: the result was paid unaudited (in a
+ *   dispute, a strict majority of at least two replicas, if any, was paid; nobody was slashed).
  */
 export type AuditVerdict =
   | 'none'
@@ -62,25 +67,32 @@ export const auditVerdicts = [
 ] as const satisfies readonly AuditVerdict[]
 
 /**
- * The audit of a single-replica result of a deterministic source. Slot 0 is
- * the provider; auditors hold slots 1 to 6, added in rounds (1, then 2, 2, 1)
- * while they disagree.
+ * The audit of a single-replica result of a deterministic source, or the
+ * dispute of a task with replicas > 1 whose revealed results differ (read
+ * like an audit: the replicas hold slots 0 to replicas − 1, the auditors the
+ * slots after them). A single result's provider holds slot 0 and its
+ * auditors slots 1 to 6, a dispute's auditors slots from `replicas` on,
+ * added in rounds (1, then 2 and so on) while they disagree, up to 7 slots.
+ *
+ * `getAudit` of a task with replicas > 1 that is not disputed reads round 0:
+ * the race for its seats, which ends at `joinDeadline` and draws its tickets
+ * from the hash of the block after `seedBlock` (the submission's).
  */
 export interface TaskAudit {
   verdict: AuditVerdict
-  /** The current (or last) round, 1 to 4; 0 before any audit. */
+  /** The current (or last) round, from 1; 0 before any audit (the race for the seats of replicas). */
   round: number
-  /** First slot of the round's auditors (0 before any audit). */
+  /** First slot of the round's auditors (0 before any audit): from 1 for a single result, from `replicas` for a dispute. */
   firstSlot: number
   /** Auditors the round seats. */
   auditors: number
-  /** Auditors join the round until then. */
+  /** Auditors join the round until then (round 0 of replicas: the race for the seats ends then). */
   joinDeadline: Date | undefined
   /** The round's commitments are due by then. */
   commitDeadline: Date | undefined
-  /** The round's tickets are seeded by the hash of the block after this one (auditors join from two blocks after it). */
+  /** The round's tickets are seeded by the hash of the block after this one (auditors, or claims in the race, from two blocks after it). */
   seedBlock: bigint | undefined
-  /** Collateral slashed from auditors so far (it pays later rounds). */
+  /** Collateral slashed from auditors (and a dispute's replicas that did not reveal) so far: it pays the auditors. */
   slashed: bigint
 }
 
@@ -117,7 +129,8 @@ export const finalTaskStatuses = [
 
 /**
  * Whether a task in `status` is settled for good (`Completed`, `Failed`,
- * `Cancelled` or `Expired`); `Held` and `Auditing` results are not settled yet.
+ * `Cancelled` or `Expired`); `Held` and `Auditing` results (audits and
+ * disputes) are not settled yet.
  *
  * @example
  * import { isFinalStatus } from '@gridforge/sdk'
@@ -130,16 +143,22 @@ export function isFinalStatus(status: TaskStatus): boolean {
 }
 
 /**
- * One slot of a task: a replica, or (after slot 0 of an audited task) an
- * auditor. Fields that do not apply to the slot's status are `undefined`.
+ * One slot of a task: a replica, or (after the replicas of an audited result
+ * or a dispute) an auditor. Fields that do not apply to the slot's status are
+ * `undefined`.
  */
 export interface Slot {
-  /** The slot's index: 0 to replicas − 1, then the auditors of an audited result. */
+  /** The slot's index: 0 to replicas − 1, then the auditors of an audited result or a dispute. */
   index: number
   status: SlotStatus
   /** The claimant (`undefined` while free, including after a no-show's slot was reopened). */
   provider: Address | undefined
-  /** When the slot was claimed. */
+  /**
+   * When the slot's time started: the claim, or for a seat won in the race
+   * for the seats of a task with replicas > 1, the race's end + 1 s. Until
+   * then (a time still to come) the seat is not final: a better ticket may
+   * take it, and it takes no commitment.
+   */
   claimedAt: Date | undefined
   /** While `Claimed`: when the result (1 replica) or the commitment is due; later the slot can be reopened. */
   dueAt: Date | undefined
@@ -205,7 +224,11 @@ export interface Task {
    * submission: 0 unless the task is auditable (one replica of a deterministic source).
    */
   auditBps: number
-  /** An auditable task's audit (`auditBps > 0`); `undefined` for any other task. */
+  /**
+   * An auditable task's audit (`auditBps > 0`), or the dispute of a task with
+   * replicas > 1 whose revealed results differed (its auditors' slots follow
+   * the replicas'); `undefined` for any other task.
+   */
   audit: TaskAudit | undefined
   /**
    * The result handed in (1 replica) or agreed on (replicas > 1) reports a
