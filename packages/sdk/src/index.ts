@@ -561,6 +561,7 @@ export type { Deployment, DeploymentParameter } from './types/deployment.js'
 export type { Requirements } from './types/requirements.js'
 export type {
   AuditResolution,
+  AuditRound,
   ProviderSlash,
   ReplicaPayment,
   SettledStatus,

@@ -2,7 +2,6 @@ import { type Account, type Chain, type Client, parseEventLogs, type Transport }
 import { errors as providerRegistryErrors } from '../abis/providerRegistry.js'
 import { errors as stakingErrors } from '../abis/staking.js'
 import {
-  AuditRoundOpened,
   finalizeTask as finalizeTaskFunction,
   ProviderSlashed,
   RevealOpened,
@@ -16,8 +15,8 @@ import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import type { WriteOptions, WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import type { ProviderSlash, TaskSettlement } from '../types/settlement.js'
-import { findSettlement } from './settlement.js'
+import type { AuditRound, ProviderSlash, TaskSettlement } from '../types/settlement.js'
+import { findAuditRound, findSettlement } from './settlement.js'
 import { sendTaskCall } from './settleTask.js'
 
 export type FinalizeTaskParameters = DeploymentParameter &
@@ -29,16 +28,23 @@ export type FinalizeTaskParameters = DeploymentParameter &
 /** The task settled: a consensus task, or an audit that reached its verdict. */
 export type FinalizeTaskSettledReturnType = WriteResult & TaskSettlement & { settled: true }
 
-/** An audit round moved on without settling the task. */
+/** An audit round moved on, or a dispute opened, without settling the task. */
 export type FinalizeTaskAdvancedReturnType = WriteResult & {
   settled: false
   taskId: bigint
-  /** Auditors slashed for a missed commitment or reveal (their collateral pays later rounds). */
+  /**
+   * Auditors slashed for a missed commitment or reveal, or a disputed task's
+   * replicas that did not reveal (their collateral pays the auditors).
+   */
   slashes: ProviderSlash[]
   /** The round's reveal opened (someone committed): auditors that committed reveal until then. */
   revealDeadline: Date | undefined
-  /** The round closed without a verdict: the next round, which auditors join until `joinDeadline`. */
-  nextRound: { round: number; firstSlot: number; auditors: number; joinDeadline: Date } | undefined
+  /**
+   * The round closed without a verdict: the next round, which auditors join
+   * until `joinDeadline`. Or the replicas' revealed results differ: the
+   * dispute's first round.
+   */
+  nextRound: AuditRound | undefined
 }
 
 export type FinalizeTaskReturnType = FinalizeTaskSettledReturnType | FinalizeTaskAdvancedReturnType
@@ -51,10 +57,12 @@ export type FinalizeTaskErrorType =
 
 /**
  * Settles a consensus task (replicas > 1) whose reveal window closed before
- * every claimant revealed. Anyone may call it. The digest revealed by a strict
- * majority wins and its providers are paid; outvoted providers and those that
- * did not reveal are slashed; without a majority the task fails and the client
- * is refunded.
+ * every claimant revealed. Anyone may call it. Those that did not reveal are
+ * slashed. When the revealed results agree, a strict majority (at least two)
+ * is paid; otherwise, when they differ, the task is disputed instead
+ * (`settled: false`, `nextRound`: auditors re-run it, see `revealResult`),
+ * and with 7 replicas the strict majority is paid, the outvoted slashed, and
+ * without one the task fails and the client is refunded.
  *
  * On a task under audit it moves a round whose joining, commitment or reveal
  * time is over: auditors that missed their commitment or reveal are slashed,
@@ -84,22 +92,19 @@ export async function finalizeTask(
   if (settlement !== undefined) return { ...settlement, settled: true, ...written }
 
   const logs = parseEventLogs({
-    abi: [ProviderSlashed, RevealOpened, AuditRoundOpened],
+    abi: [ProviderSlashed, RevealOpened],
     logs: receipt.logs.filter((log) => log.address.toLowerCase() === market.toLowerCase()),
   }).filter((log) => log.args.taskId === taskId)
   const slashes: ProviderSlash[] = []
   let revealDeadline: Date | undefined
-  let nextRound: FinalizeTaskAdvancedReturnType['nextRound']
   for (const log of logs) {
     if (log.eventName === 'ProviderSlashed') {
       const { slot, provider, amount, toClient, outvoted } = log.args
       slashes.push({ slot, provider, amount, toClient, outvoted })
-    } else if (log.eventName === 'RevealOpened') {
-      revealDeadline = new Date(log.args.revealDeadline * 1000)
     } else {
-      const { round, firstSlot, auditors, joinDeadline } = log.args
-      nextRound = { round, firstSlot, auditors, joinDeadline: new Date(joinDeadline * 1000) }
+      revealDeadline = new Date(log.args.revealDeadline * 1000)
     }
   }
+  const nextRound = findAuditRound(receipt, market, taskId)
   return { settled: false, taskId, slashes, revealDeadline, nextRound, ...written }
 }

@@ -5,8 +5,10 @@ import {
   anyCid,
   cancel,
   claim,
+  closeJoining,
   commit,
   digestOf,
+  join,
   publishSource,
   registerFixtureProvider,
   reveal,
@@ -87,12 +89,19 @@ describe('getTaskResult', () => {
     })
   })
 
-  it('marks the majority of three replicas accepted and the outvoted one slashed', async () => {
+  it('marks the majority of three replicas accepted and the outvoted one slashed once the dispute is upheld', async () => {
     const d = deployment()
     const client = await fundedClient()
-    const providers = await Promise.all([fundedClient(), fundedClient(), fundedClient()])
+    const [auditor, ...providers] = await Promise.all([
+      fundedClient(),
+      fundedClient(),
+      fundedClient(),
+      fundedClient(),
+    ])
     const sourceId = await publishSource(client, d, { deterministic: true })
-    await Promise.all(providers.map((provider) => registerFixtureProvider(provider, d, [sourceId])))
+    await Promise.all(
+      [auditor, ...providers].map((provider) => registerFixtureProvider(provider, d, [sourceId])),
+    )
     const {
       taskIds: [taskId = 0n],
     } = await submitFixtureTasks(client, d, { sourceId, replicas: 3 })
@@ -102,6 +111,16 @@ describe('getTaskResult', () => {
       await commit(provider, d, taskId, outputs[index] ?? '')
     for (const [index, provider] of providers.entries())
       await reveal(provider, d, taskId, outputs[index] ?? '')
+    // The results differ: disputed, no settlement until its auditor reveals.
+    expect(await result(taskId)).toMatchObject({
+      status: 'Auditing',
+      resultCID: undefined,
+      settlement: undefined,
+    })
+    expect(await join(auditor, d, taskId)).toBe(3)
+    await closeJoining(auditor, d, taskId)
+    await commit(auditor, d, taskId, 'bafkreimajority')
+    await reveal(auditor, d, taskId, 'bafkreimajority')
 
     const { status, resultCID, results, settlement } = await result(taskId)
     expect(status).toBe('Completed')
@@ -110,12 +129,15 @@ describe('getTaskResult', () => {
       [0, providers[0]?.account.address, 'bafkreimajority', true],
       [1, providers[1]?.account.address, 'bafkreiminority', false],
       [2, providers[2]?.account.address, 'bafkreimajority', true],
+      // The auditor, after the replicas, paid for confirming the majority.
+      [3, auditor.account.address, 'bafkreimajority', true],
     ])
-    expect(results.map((slot) => slot.resultDigest)).toEqual(outputs.map(digestOf))
+    expect(results.map((slot) => slot.resultDigest)).toEqual([...outputs, 'bafkreimajority'].map(digestOf))
     expect(results.every((slot) => slot.receiptCID === anyCid)).toBe(true)
     expect(settlement?.status).toBe('Completed')
     expect(settlement?.resultDigest).toBe(digestOf('bafkreimajority'))
-    expect(settlement?.payments.map((payment) => payment.slot)).toEqual([0, 2])
+    expect(settlement?.audit).toEqual({ verdict: 'upheld', resultDigest: digestOf('bafkreimajority') })
+    expect(settlement?.payments.map((payment) => payment.slot)).toEqual([0, 2, 3])
     expect(settlement?.slashes).toEqual([
       {
         slot: 1,
@@ -125,8 +147,9 @@ describe('getTaskResult', () => {
         outvoted: true,
       },
     ])
-    // Two replicas paid in full, the third replica's escrow refunded.
-    expect(settlement?.refund).toBe(parseUnits('1', 18))
+    // Two replicas and the auditor paid 1 GRID each: the outvoted replica's 0.5 GRID collateral pays half of
+    // the auditor, its escrow the rest; the other half of that escrow is refunded.
+    expect(settlement?.refund).toBe(parseUnits('0.5', 18))
   })
 
   it('reports the refund of a cancelled task, and refuses unknown tasks', async () => {

@@ -64,7 +64,8 @@ export type GetTaskResultReturnType = {
   failure: Failure | undefined
   /**
    * Every result handed in, by slot (replicas > 1 and auditors: only the
-   * revealed ones). An audited single result has its auditors' after slot 0.
+   * revealed ones). An audited single result has its auditors' after slot 0,
+   * a dispute of replicas its auditors' after the replicas'.
    */
   results: SlotResult[]
   /** How the task settled, with the settling transaction; `undefined` until it settles. */
@@ -86,7 +87,12 @@ const schema = z.object({
 /**
  * Reads what providers handed in for a task (result and receipt CIDs and
  * runtimes, from ResultSubmitted / ResultRevealed) and, once it settled, how:
- * status, payments, slashes, refund, and the settling transaction.
+ * status, payments, slashes, refund, and the settling transaction. A task
+ * whose audit or dispute ended has its verdict in `settlement.audit`; the
+ * results its auditors confirmed are the ones `accepted` (paid). Slashes
+ * made before the settling transaction (replicas that did not reveal when a
+ * dispute opened, auditors that missed a step) are not in the settlement:
+ * `watchTask` reports each.
  *
  * @example
  * import { createPublicClient, http } from 'viem'

@@ -6,6 +6,7 @@ import {
   approvedClient,
   availableStake,
   cids,
+  claimSeats,
   marketBalance,
   outputCid,
   publishTestSource,
@@ -34,13 +35,13 @@ async function consensusTask(replicas: number, { failureFeeBps = 0 } = {}) {
   const providers = []
   for (let index = 0; index < replicas; index++) providers.push(await testProvider([sourceId]))
   const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas })
-  for (const provider of providers) await claimTask(provider, { deployment: deployment(), taskId })
-  return { client, providers, taskId }
+  await claimSeats(taskId, providers, (provider) => claimTask(provider, { deployment: deployment(), taskId }))
+  return { client, sourceId, providers, taskId }
 }
 
 describe('revealResult', () => {
-  it('settles a three-replica task on the last reveal: the majority is paid, the outvoted slashed', async () => {
-    const { client, providers, taskId } = await consensusTask(3)
+  it('disputes a three-replica task whose results differ on the last reveal; its auditor upholds the majority, which is paid, the outvoted slashed', async () => {
+    const { client, sourceId, providers, taskId } = await consensusTask(3)
     const [honest1, honest2, outvoted] = providers as [
       (typeof providers)[0],
       (typeof providers)[0],
@@ -78,35 +79,64 @@ describe('revealResult', () => {
       digest: resultDigest(agreed),
       result: agreed,
       settlement: undefined,
+      nextRound: undefined,
     })
     expect(reveals[1]!.settlement).toBeUndefined()
-    expect(reveals[2]!.settlement).toEqual({
+    // The results differ: no settlement yet, a dispute whose first round seats one auditor after the replicas.
+    expect(reveals[2]!.settlement).toBeUndefined()
+    expect(reveals[2]!.nextRound).toMatchObject({ round: 1, firstSlot: 3, auditors: 1 })
+    expect(await getTask(client, { deployment: deployment(), taskId })).toMatchObject({
+      status: 'Auditing',
+      audit: { verdict: 'pending', round: 1, firstSlot: 3, auditors: 1 },
+    })
+
+    // An auditor joins (two blocks after the round opened), re-runs it once joining closed and finds the majority's result.
+    const auditor = await testProvider([sourceId])
+    await testClient().mine({ blocks: 2 })
+    expect(await joinAudit(auditor, { deployment: deployment(), taskId })).toMatchObject({ slot: 3 })
+    await testClient().increaseTime({ seconds: 121 })
+    await testClient().mine({ blocks: 1 })
+    const audited = await commitResult(auditor, { deployment: deployment(), taskId, result: agreed })
+    const verdict = await revealResult(auditor, {
+      deployment: deployment(),
+      taskId,
+      result: agreed,
+      receipt: anyCid,
+      salt: audited.salt,
+      runtimeSec: 5,
+    })
+    expect(verdict.settlement).toEqual({
       taskId,
       client: client.account.address,
       status: 'Completed',
       resultDigest: resultDigest(agreed),
-      paid: grid('4'),
-      refund: grid('2'),
+      failure: undefined,
+      // The majority and the auditor: the auditor's pay comes from the outvoted's collateral first (1 GRID),
+      // then from the outvoted replica's unpaid escrow.
+      paid: grid('6'),
+      refund: grid('1'),
       payments: [
         { slot: 0, provider: honest1.account.address, payment: grid('2'), fee: grid('0.1') },
         { slot: 1, provider: honest2.account.address, payment: grid('2'), fee: grid('0.1') },
+        { slot: 3, provider: auditor.account.address, payment: grid('2'), fee: grid('0.1') },
       ],
       slashes: [
         {
           slot: 2,
           provider: outvoted.account.address,
           amount: grid('1'),
-          toClient: grid('0.5'),
+          toClient: 0n,
           outvoted: true,
         },
       ],
+      audit: { verdict: 'upheld', resultDigest: resultDigest(agreed) },
     })
     expect(await marketBalance(honest1.account.address)).toBe(grid('1.9'))
     expect(await marketBalance(outvoted.account.address)).toBe(0n)
     expect(await availableStake(honest2.account.address)).toBe(grid('200'))
     expect(await availableStake(outvoted.account.address)).toBe(grid('199'))
-    // The client gets the third replica's escrow back plus its share of the slash.
-    expect(await marketBalance(client.account.address)).toBe(grid('2.5'))
+    // The client gets back what the outvoted replica's escrow did not pay the auditor.
+    expect(await marketBalance(client.account.address)).toBe(grid('1'))
     expect((await reputation(outvoted.account.address)).outvoted).toBe(1)
   })
 

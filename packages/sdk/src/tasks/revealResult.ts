@@ -23,7 +23,7 @@ import {
   writeOptions,
 } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import type { TaskSettlement } from '../types/settlement.js'
+import type { AuditRound, TaskSettlement } from '../types/settlement.js'
 import { gridToken } from '../utils/amount.js'
 import { salt } from './commitResult.js'
 import {
@@ -34,7 +34,7 @@ import {
   reportedResultShape,
   type Validation,
 } from './failures.js'
-import { findSettlement } from './settlement.js'
+import { findAuditRound, findSettlement } from './settlement.js'
 
 export type RevealResultParameters = DeploymentParameter &
   WriteOptions & {
@@ -66,8 +66,20 @@ export type RevealResultReturnType = WriteResult & {
   receipt: string
   /** The runtime counted, after the cap. */
   runtimeSec: number
-  /** How the task settled, when this was the last reveal; `undefined` while others are still to reveal. */
+  /**
+   * How the task settled, when this was the last reveal and it settled;
+   * `undefined` while others are still to reveal, or when it opened a round
+   * of auditors (`nextRound`).
+   */
   settlement: TaskSettlement | undefined
+  /**
+   * The audit round this reveal opened instead of settling: the last
+   * replica's reveal found results that differ, so the task is disputed
+   * (`Auditing`; round 1, one auditor from slot `replicas`), or the last
+   * auditor's reveal closed its round without a verdict (the next round);
+   * `undefined` otherwise.
+   */
+  nextRound: AuditRound | undefined
 }
 
 export type RevealResultErrorType =
@@ -88,15 +100,20 @@ const schema = /* @__PURE__ */ z
 
 /**
  * Reveals a committed consensus result during the reveal window. The market
- * checks it against the commitment; the last reveal settles the task: the
- * majority digest is paid, outvoted providers are slashed, and with no
- * majority the client is refunded. Pass the same `failure` or `validation` as
- * to `commitResult`: the digest revealed is computed from it.
+ * checks it against the commitment; the last reveal settles the task when
+ * the replicas agree (they are paid). When their results differ the task is
+ * disputed instead (`Auditing`, `nextRound`): auditors drawn by stake re-run
+ * it, and the replicas whose result the auditors do not confirm are slashed
+ * (with 7 replicas there is no room for auditors: a strict majority is paid,
+ * the outvoted are slashed, and with no majority the client is refunded).
+ * Auditors reveal the same way; the last reveal of a round settles the audit
+ * (`settlement.audit`) or opens its next round. Pass the same `failure` or
+ * `validation` as to `commitResult`: the digest revealed is computed from it.
  *
  * @example
  * import { revealResult } from '@gridforge/sdk'
  *
- * const { settlement } = await revealResult(providerClient, {
+ * const { settlement, nextRound } = await revealResult(providerClient, {
  *   deployment,
  *   taskId,
  *   result, // the CID given to commitResult
@@ -105,6 +122,7 @@ const schema = /* @__PURE__ */ z
  *   runtimeSec: 42,
  * })
  * if (settlement) console.log(settlement.status) // 'Completed' | 'Failed'
+ * else if (nextRound) console.log(`results differ: auditors join until ${nextRound.joinDeadline}`)
  */
 export async function revealResult(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -137,6 +155,7 @@ export async function revealResult(
     receipt: args.receiptCID,
     runtimeSec: args.runtimeSec,
     settlement: findSettlement(receipt, market, taskId),
+    nextRound: findAuditRound(receipt, market, taskId),
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }

@@ -5,10 +5,17 @@ import {
   type TransactionReceipt,
   zeroHash,
 } from 'viem'
-import { AuditResolved, ProviderSlashed, ReplicaPaid, TaskFinalized } from '../abis/taskMarket.js'
+import {
+  AuditResolved,
+  AuditRoundOpened,
+  ProviderSlashed,
+  ReplicaPaid,
+  TaskFinalized,
+} from '../abis/taskMarket.js'
 import { EventNotFoundError } from '../errors/transaction.js'
 import type {
   AuditResolution,
+  AuditRound,
   ProviderSlash,
   ReplicaPayment,
   SettledStatus,
@@ -44,7 +51,9 @@ export type SettlementLog = NameAndArgs<DecodedLog>
  * `ProviderSlashed` and `AuditResolved` logs (pass only those of the settling
  * transaction); `undefined` without a `TaskFinalized` for the task. A task
  * settled by `releaseResult` or by the end of its audit pays its provider in
- * slot 0 and its auditors in slots 1 and on.
+ * slot 0 and its auditors in slots 1 and on; the end of a dispute pays the
+ * replicas whose result stands (slots below `replicas`) and the auditors
+ * after them.
  */
 export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint): TaskSettlement | undefined {
   let settlement: TaskSettlement | undefined
@@ -116,4 +125,23 @@ export function requireSettlement(
     throw new EventNotFoundError({ action, event: 'TaskFinalized', hash: receipt.transactionHash })
   }
   return settlement
+}
+
+/**
+ * The audit round a transaction opened for one task (`AuditRoundOpened`): a
+ * drawn result's first round, a dispute's first round, or the next round of
+ * an audit whose round closed without a verdict; `undefined` when none.
+ */
+export function findAuditRound(
+  receipt: TransactionReceipt,
+  market: Address,
+  taskId: bigint,
+): AuditRound | undefined {
+  const opened = parseEventLogs({
+    abi: [AuditRoundOpened],
+    logs: receipt.logs.filter((log) => log.address.toLowerCase() === market.toLowerCase()),
+  }).find((log) => log.args.taskId === taskId)
+  if (opened === undefined) return undefined
+  const { round, firstSlot, auditors, joinDeadline } = opened.args
+  return { round, firstSlot, auditors, joinDeadline: new Date(joinDeadline * 1000) }
 }
