@@ -6,8 +6,12 @@ import {
   cancel,
   cids,
   claim,
+  closeJoining,
   commit,
+  endSeatRace,
   type FixtureClient,
+  finalize,
+  join,
   publishSource,
   randomBytes32,
   registerFixtureProvider,
@@ -428,6 +432,8 @@ describe('getReceipt', () => {
       await claim(first, deployment(), task.taskId),
       await claim(second, deployment(), task.taskId),
     ]
+    // The seats were raced for: they start when the race ends.
+    await endSeatRace(first, deployment(), task.taskId)
     await testClient().increaseTime({ seconds: 60 })
     const salts = [
       await commit(first, deployment(), task.taskId, cids.output),
@@ -503,12 +509,13 @@ describe('getReceipt', () => {
     expect(only[0]?.settlement.provider).toBe(second.account.address)
   })
 
-  it('returns unpaid entries for a consensus task whose replicas disagreed', async () => {
+  it('returns unpaid entries for a consensus task whose replicas disagreed and whose dispute lapsed', async () => {
     const task = await openTask({ replicas: 2, providers: 2 })
     const hosts = task.hosts as [FixtureClient, FixtureClient]
     const outputs = [cids.output, cids.otherOutput]
     const claims = []
     for (const provider of hosts) claims.push(await claim(provider, deployment(), task.taskId))
+    await endSeatRace(hosts[0], deployment(), task.taskId)
     await testClient().increaseTime({ seconds: 60 })
     const salts = []
     for (const [index, provider] of hosts.entries()) {
@@ -532,11 +539,21 @@ describe('getReceipt', () => {
         salt: salts[index] as `0x${string}`,
       })
     }
+    // The results differ: a dispute, which nobody joins; it lapses without a majority and the task fails.
+    const disputed = await getReceipt(task.client, {
+      deployment: deployment(),
+      taskId: task.taskId,
+      store,
+    }).catch((e: unknown) => e)
+    expect(disputed).toMatchObject({ name: 'TaskNotSettledError', status: 'Auditing' })
+    await closeJoining(hosts[0], deployment(), task.taskId)
+    await finalize(hosts[0], deployment(), task.taskId)
     const results = await getReceipt(task.client, { deployment: deployment(), taskId: task.taskId, store })
     expect(results.map((result) => result.status)).toEqual(['verified', 'verified'])
     for (const [index, result] of results.entries()) {
       expect(result.settlement).toMatchObject({
         status: 'Failed',
+        audit: 'lapsed',
         slot: index,
         resultCID: outputs[index],
         paid: false,
@@ -546,5 +563,62 @@ describe('getReceipt', () => {
         refund: 2n * maxPayment,
       })
     }
+  })
+
+  it("fails the receipt of a replica whose result a dispute's auditor did not confirm, and gives the auditor's", async () => {
+    const task = await openTask({ replicas: 2, providers: 3 })
+    const [right, wrong, auditor] = task.hosts as [FixtureClient, FixtureClient, FixtureClient]
+    const store = memoryStore()
+    const claims = [
+      await claim(right, deployment(), task.taskId),
+      await claim(wrong, deployment(), task.taskId),
+    ]
+    await endSeatRace(right, deployment(), task.taskId)
+    await testClient().increaseTime({ seconds: 60 })
+    const runs = [
+      { provider: right, output: cids.output, slot: 0, claimedAt: claims[0]?.claimedAt ?? 0 },
+      { provider: wrong, output: cids.otherOutput, slot: 1, claimedAt: claims[1]?.claimedAt ?? 0 },
+    ]
+    const signed = async (run: (typeof runs)[number]) =>
+      store.putJson(
+        await signReceipt(run.provider, {
+          receipt: {
+            ...honestReceipt(task, run.provider, { ...run, runtimeSec: 20 }),
+            outputCID: run.output,
+          },
+        }),
+      )
+    const salts = []
+    for (const run of runs) salts.push(await commit(run.provider, deployment(), task.taskId, run.output))
+    for (const [index, run] of runs.entries()) {
+      await reveal(run.provider, deployment(), task.taskId, run.output, {
+        receipt: await signed(run),
+        runtimeSec: 20,
+        salt: salts[index] as `0x${string}`,
+      })
+    }
+    // The dispute's auditor (slot 2) finds the first replica's result: it stands, the other is slashed.
+    const slot = await join(auditor, deployment(), task.taskId)
+    await closeJoining(auditor, deployment(), task.taskId)
+    const { timestamp } = await auditor.getBlock({ blockTag: 'latest' })
+    const audit = { provider: auditor, output: cids.output, slot, claimedAt: Number(timestamp) }
+    await testClient().increaseTime({ seconds: 60 })
+    const salt = await commit(auditor, deployment(), task.taskId, cids.output)
+    await reveal(auditor, deployment(), task.taskId, cids.output, {
+      receipt: await signed(audit),
+      runtimeSec: 20,
+      salt,
+    })
+
+    const results = await getReceipt(task.client, { deployment: deployment(), taskId: task.taskId, store })
+    expect(results.map((result) => [result.status, result.settlement.slot, result.settlement.paid])).toEqual([
+      ['verified', 0, true],
+      ['mismatch', 1, false],
+      ['verified', 2, true],
+    ])
+    expect(results.every((result) => result.settlement.audit === 'upheld')).toBe(true)
+    expect(results[1]?.status === 'mismatch' && results[1].mismatches).toEqual([
+      { field: '(audit)', expected: 'a result the audit upheld', actual: 'overturned by its audit' },
+    ])
   })
 })

@@ -82,9 +82,11 @@ export interface ReceiptSettlement {
   status: 'Completed' | 'Failed'
   /**
    * The verdict of the audit of a single-replica result of a deterministic
-   * source (`not-drawn`, `upheld`, `overturned`, `unresolved`, `lapsed`);
-   * `undefined` for a task that is not auditable. An `overturned` result fails
-   * verification.
+   * source (`not-drawn`, `upheld`, `overturned`, `unresolved`, `lapsed`), or
+   * of the dispute of replicas whose results differed; `undefined` for a
+   * task that is not auditable and was not disputed. A result the audit
+   * rejected (`overturned`; in a dispute a replica's result the auditors did
+   * not confirm) fails verification.
    */
   audit: AuditVerdict | undefined
   /** Who submitted and paid for the task. */
@@ -184,9 +186,11 @@ const schema = z.object({
  * exited, `exitCode` (the code in its failure digest). A failed run is a
  * result like an output (`settlement.failure` says how it failed; its
  * `outputCID` is the run's logs): its receipt verifies. For an audited
- * single-replica result it also reports the audit's verdict
- * (`settlement.audit`) and gives the auditors' receipts (slots 1 and on); a
- * result the audit overturned is a mismatch (`(audit)`), however well signed.
+ * single-replica result, or the dispute of replicas whose results differed,
+ * it also reports the audit's verdict (`settlement.audit`) and gives the
+ * auditors' receipts (the slots after the replicas'); a result the audit
+ * overturned (in a dispute, a replica's result the auditors did not
+ * confirm) is a mismatch (`(audit)`), however well signed.
  *
  * `logsCID`, `exitCode` (but for an exited failure), the times and `hardware`
  * are not on chain: they are only as true as the provider's signature says.
@@ -246,8 +250,9 @@ export async function getReceipt(
 
   const fromBlock = from ?? BigInt(deployment.blockNumber)
   const logs = { address: market, args: { taskId }, fromBlock, toBlock: blockNumber, blockRange }
-  // An audited single result has the provider's submission in slot 0 and the auditors' reveals after it.
-  const auditable = task.auditBps > 0
+  // An audited single result has the provider's submission in slot 0 and the auditors' reveals after it; a
+  // dispute of replicas has its auditors' reveals after the replicas'.
+  const audited = task.auditBps > 0 || task.replicas > 1
   const [chainId, source, submitted, submittedResults, revealedResults, payments, finalized, audit] =
     await Promise.all([
       client.chain?.id ?? getAction(client, getChainId, 'getChainId')({}),
@@ -262,11 +267,11 @@ export async function getReceipt(
       }),
       getLogsPaginated(client, { ...logs, event: TaskSubmitted }),
       task.replicas === 1 ? getLogsPaginated(client, { ...logs, event: ResultSubmitted }) : [],
-      task.replicas > 1 || auditable ? getLogsPaginated(client, { ...logs, event: ResultRevealed }) : [],
+      task.replicas > 1 || audited ? getLogsPaginated(client, { ...logs, event: ResultRevealed }) : [],
       getLogsPaginated(client, { ...logs, event: ReplicaPaid }),
       getLogsPaginated(client, { ...logs, event: TaskFinalized }),
-      auditable
-        ? read<{ verdict: number }>(client, {
+      audited
+        ? read<{ verdict: number; round: number }>(client, {
             action,
             hints: taskMarketHints,
             address: market,
@@ -278,7 +283,11 @@ export async function getReceipt(
         : undefined,
     ])
   const results = [...submittedResults, ...revealedResults]
-  const verdict = audit === undefined ? undefined : (auditVerdicts[audit.verdict] ?? 'none')
+  // Replicas that were not disputed have no verdict (their audit record is the race for their seats).
+  const verdict =
+    audit === undefined || (task.replicas > 1 && audit.round === 0)
+      ? undefined
+      : (auditVerdicts[audit.verdict] ?? 'none')
   const submission = submitted[0]
   if (submission === undefined) throw new TaskLogsNotFoundError({ taskId, event: 'TaskSubmitted', fromBlock })
   const settled = finalized[0]
@@ -316,9 +325,11 @@ export async function getReceipt(
         resultHash: result.transactionHash,
         resultBlockNumber: result.blockNumber,
       }
-      // The audit found another result than the provider's: whatever the document says, it does not hold.
+      // The audit found another result than this provider's: whatever the document says, it does not hold.
       const overturned: ReceiptMismatch[] =
-        verdict === 'overturned' && settlement.slot === 0
+        (verdict === 'overturned' || verdict === 'upheld') &&
+        settlement.slot < task.replicas &&
+        !settlement.paid
           ? [{ field: '(audit)', expected: 'a result the audit upheld', actual: 'overturned by its audit' }]
           : []
       const document = await fetchDocument(store, settlement, maxBytes)
