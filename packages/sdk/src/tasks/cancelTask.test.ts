@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { deployment } from '../../test/chain.js'
 import {
   approvedClient,
+  claimSeats,
   marketBalance,
   publishTestSource,
   rejection,
@@ -66,7 +67,7 @@ describe('cancelTask', () => {
     const client = await approvedClient({ grid: '10' })
     const provider = await testProvider([sourceId])
     const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', replicas: 2 })
-    await claimTask(provider, { deployment: deployment(), taskId })
+    await claimSeats(taskId, [provider], () => claimTask(provider, { deployment: deployment(), taskId }))
     const error = (await rejection(
       cancelTask(client, { deployment: deployment(), taskId }),
     )) as ContractRevertedError

@@ -7,6 +7,7 @@ import { deployment } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
+  claimSeats,
   outputCid,
   publishTestSource,
   submitTestTask,
@@ -68,8 +69,10 @@ describe('computeCommitment', () => {
     const market = deployment().contracts.market
     const digest = resultDigest(await outputCid('agreed'))
     const salts = providers.map(() => generateSalt())
+    await claimSeats(taskId, providers, (provider) =>
+      claimTask(provider, { deployment: deployment(), taskId }),
+    )
     for (const [index, provider] of providers.entries()) {
-      await claimTask(provider, { deployment: deployment(), taskId })
       const commitment = computeCommitment({
         taskId,
         provider: provider.account.address,

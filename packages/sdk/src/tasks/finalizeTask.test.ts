@@ -5,6 +5,7 @@ import {
   anyCid,
   approvedClient,
   availableStake,
+  claimSeats,
   marketBalance,
   outputCid,
   publishTestSource,
@@ -31,7 +32,7 @@ async function committedTask(outputs: string[]) {
     await testProvider([sourceId]),
   ]
   const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas: 3 })
-  for (const provider of providers) await claimTask(provider, { deployment: deployment(), taskId })
+  await claimSeats(taskId, providers, (provider) => claimTask(provider, { deployment: deployment(), taskId }))
   const salts: Hex[] = []
   for (const [index, provider] of providers.entries()) {
     salts.push(
@@ -55,7 +56,7 @@ async function committedTask(outputs: string[]) {
 }
 
 describe('finalizeTask', () => {
-  it('settles after the reveal window: a majority is paid, non-revealers slashed; no majority fails', async () => {
+  it('settles after the reveal window: a majority is paid, non-revealers slashed; results that differ are disputed, and its lapse without a majority fails', async () => {
     const agreed = await outputCid('agreed')
     const other = await outputCid('other')
     const majority = await committedTask([agreed, agreed, agreed])
@@ -101,16 +102,34 @@ describe('finalizeTask', () => {
     ])
     expect(await marketBalance(majority.client.account.address)).toBe(grid('2.5'))
 
-    // Anyone may finalize: here the provider that did not reveal. Two different digests: no majority.
-    const failed = await finalizeTask(split.providers[2]!, { deployment: deployment(), taskId: split.taskId })
+    // Anyone may finalize: here the provider that did not reveal. Two different digests: a dispute, whose
+    // first round takes one auditor after the replicas; the replica that did not reveal is slashed into it.
+    const disputed = await finalizeTask(split.providers[2]!, {
+      deployment: deployment(),
+      taskId: split.taskId,
+    })
+    expect(disputed).toMatchObject({
+      settled: false,
+      taskId: split.taskId,
+      revealDeadline: undefined,
+      nextRound: { round: 1, firstSlot: 3, auditors: 1 },
+    })
+    expect(disputed.slashes.map((slash) => [slash.slot, slash.outvoted])).toEqual([[2, false]])
+
+    // Nobody joins in time (2 minutes): the dispute lapses, and with no majority the task fails.
+    await testClient().increaseTime({ seconds: 121 })
+    await testClient().mine({ blocks: 1 })
+    const failed = await finalizeTask(split.client, { deployment: deployment(), taskId: split.taskId })
     expect(failed).toMatchObject({
+      settled: true,
       status: 'Failed',
       resultDigest: undefined,
       paid: 0n,
       refund: grid('6'),
       payments: [],
+      slashes: [],
+      audit: { verdict: 'lapsed', resultDigest: undefined },
     })
-    expect(failed.slashes.map((slash) => [slash.slot, slash.outvoted])).toEqual([[2, false]])
     expect(await availableStake(split.providers[1]!.account.address)).toBe(grid('200'))
 
     const twice = (await rejection(

@@ -5,8 +5,10 @@ import { deployment, devnet, fundedClient, testClient } from '../../test/chain.j
 import {
   cancel,
   claim,
+  closeJoining,
   commit,
   expire,
+  finalize,
   publishSource,
   registerFixtureProvider,
   reveal,
@@ -74,16 +76,29 @@ describe('waitForTask', () => {
     ])
   })
 
-  it('rejects with TaskFailedError and the refund when two replicas disagree', async () => {
+  it('waits through the dispute of two replicas that disagree, then rejects with TaskFailedError and the refund when it lapses', async () => {
     const { d, workers, taskId } = await openTask({ replicas: 2, providers: 2 })
-    const waiting = wait(taskId).catch((error: unknown) => error)
+    const progress: TaskStatus[] = []
+    const waiting = wait(taskId, { onProgress: ({ status }) => progress.push(status) }).catch(
+      (error: unknown) => error,
+    )
     const outputs = ['bafkreione', 'bafkreitwo']
     for (const worker of workers) await claim(worker, d, taskId)
     for (const [index, worker] of workers.entries()) await commit(worker, d, taskId, outputs[index] ?? '')
     for (const [index, worker] of workers.entries()) await reveal(worker, d, taskId, outputs[index] ?? '')
+    // Disputed: not settled, so the wait goes on until nobody has joined its round in time and it lapses.
+    await vi.waitFor(() => expect(progress.at(-1)).toBe('Auditing'), { timeout: 10_000 })
+    await closeJoining(workers[0]!, d, taskId)
+    await finalize(workers[0]!, d, taskId)
     const error = await waiting
     expect(error).toBeInstanceOf(TaskFailedError)
-    expect(error).toMatchObject({ taskId, status: 'Failed', refund: parseUnits('4', 18) })
+    expect(error).toMatchObject({
+      taskId,
+      status: 'Failed',
+      refund: parseUnits('4', 18),
+      disputed: true,
+      audit: 'lapsed',
+    })
     expect((error as TaskFailedError).hash).toMatch(/^0x[0-9a-f]{64}$/)
     expect((error as TaskFailedError).shortMessage).toBe(
       `Task ${taskId} failed: the replicas' results found no majority.`,
