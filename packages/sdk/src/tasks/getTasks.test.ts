@@ -9,9 +9,11 @@ import { deployment, devnet, fundedClient, testClient, transport } from '../../t
 import {
   cancel,
   claim,
+  commit,
   countingTransport,
   publishSource,
   registerFixtureProvider,
+  reveal,
   submit,
   submitFixtureTasks,
 } from '../../test/fixtures.js'
@@ -84,6 +86,46 @@ describe('getTasks', () => {
       { status: 'Open', failed: false, failure: undefined },
     ])
     expect(tasks[0]).toEqual(await getTask(reader, { deployment: d, taskId: failed }))
+  })
+
+  it('reads the dispute of replicas whose results differ in a second pass, as getTask does', async () => {
+    const d = deployment()
+    const [client, first, second] = await Promise.all([fundedClient(), fundedClient(), fundedClient()])
+    const sourceId = await publishSource(client, d, { deterministic: true })
+    await Promise.all([first, second].map((provider) => registerFixtureProvider(provider, d, [sourceId])))
+    const {
+      taskIds: [disputed = 0n, agreed = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, count: 2, replicas: 2 })
+    for (const provider of [first, second]) {
+      await claim(provider, d, disputed)
+      await claim(provider, d, agreed)
+    }
+    for (const [provider, output] of [
+      [first, 'bafkreione'],
+      [second, 'bafkreitwo'],
+    ] as const) {
+      await commit(provider, d, disputed, output)
+      await commit(provider, d, agreed, 'bafkreione')
+    }
+    for (const [provider, output] of [
+      [first, 'bafkreione'],
+      [second, 'bafkreitwo'],
+    ] as const) {
+      await reveal(provider, d, disputed, output)
+      await reveal(provider, d, agreed, 'bafkreione')
+    }
+
+    const counter = countingTransport(devnet().rpcUrl)
+    const reader = createPublicClient({ chain: hardhat, transport: counter.transport })
+    const tasks = await getTasks(reader, { deployment: d, taskIds: [disputed, agreed] })
+    expect(counter.count()).toBe(2)
+    expect(
+      tasks.map(({ status, audit }) => ({ status, round: audit?.round, firstSlot: audit?.firstSlot })),
+    ).toEqual([
+      { status: 'Auditing', round: 1, firstSlot: 2 },
+      { status: 'Completed', round: undefined, firstSlot: undefined },
+    ])
+    expect(tasks[0]).toEqual(await getTask(reader, { deployment: d, taskId: disputed }))
   })
 
   it('names every unknown id in one TaskNotFoundError', async () => {
