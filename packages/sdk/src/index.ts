@@ -186,6 +186,12 @@ export {
   setMinProviderStake,
 } from './providers/setMinProviderStake.js'
 export {
+  type SetMinRecordPaymentErrorType,
+  type SetMinRecordPaymentParameters,
+  type SetMinRecordPaymentReturnType,
+  setMinRecordPayment,
+} from './providers/setMinRecordPayment.js'
+export {
   type SubscribeSourcesErrorType,
   type SubscribeSourcesParameters,
   type SubscribeSourcesReturnType,

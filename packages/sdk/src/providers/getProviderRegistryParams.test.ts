@@ -8,6 +8,8 @@ describe('getProviderRegistryParams', () => {
     const client = await fundedClient({ grid: '0' })
     expect(await getProviderRegistryParams(client, { deployment: deployment() })).toEqual({
       minProviderStake: parseUnits('100', 18),
+      // A thousandth of the stake floor, the default.
+      minRecordPayment: parseUnits('0.1', 18),
       market: deployment().contracts.market,
       owner: deployerClient().account.address,
       pendingOwner: undefined,

@@ -13,6 +13,8 @@ describe('setMinProviderStake', () => {
     expect(minProviderStake).toBe(parseUnits('100', 18))
     const result = await setMinProviderStake(owner, { deployment: deployment(), amount: '100' })
     expect(result.minProviderStake).toBe(parseUnits('100', 18))
+    // The record's minimum payment follows: a thousandth of the stake floor.
+    expect(result.minRecordPayment).toBe(parseUnits('0.1', 18))
   })
 
   it("turns a stranger's call into a typed revert", async () => {

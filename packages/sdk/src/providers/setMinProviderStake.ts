@@ -2,6 +2,7 @@ import type { Account, Chain, Client, Transport } from 'viem'
 import * as z from 'zod/mini'
 import {
   MinProviderStakeUpdated,
+  MinRecordPaymentUpdated,
   errors as providerRegistryErrors,
   setMinProviderStake as setMinProviderStakeFunction,
 } from '../abis/providerRegistry.js'
@@ -33,6 +34,12 @@ export type SetMinProviderStakeParameters = DeploymentParameter &
 export type SetMinProviderStakeReturnType = WriteResult & {
   /** The new minimum, in base units. */
   minProviderStake: bigint
+  /**
+   * The least payment a completion needs to count in a provider's record,
+   * reset to a thousandth of the new minimum (`setMinRecordPayment` sets it
+   * apart), in base units.
+   */
+  minRecordPayment: bigint
 }
 
 export type SetMinProviderStakeErrorType =
@@ -56,7 +63,9 @@ const schema = (decimals: number) =>
 
 /**
  * Owner only: sets the available stake a provider needs to register.
- * Providers already registered are unaffected.
+ * Providers already registered are unaffected. It also resets
+ * `minRecordPayment` to a thousandth of the new minimum: call
+ * `setMinRecordPayment` after it to keep another value.
  *
  * @example
  * import { setMinProviderStake } from '@gridforge/sdk'
@@ -83,8 +92,10 @@ export async function setMinProviderStake(
     ...writeOptions(parameters),
   })
   const { args } = findEvent(action, receipt, providers, MinProviderStakeUpdated)
+  const recordPayment = findEvent(action, receipt, providers, MinRecordPaymentUpdated).args
   return {
     minProviderStake: args.minProviderStake,
+    minRecordPayment: recordPayment.minRecordPayment,
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }

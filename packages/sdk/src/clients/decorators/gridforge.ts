@@ -30,6 +30,10 @@ import {
   type SetMinProviderStakeParameters,
   setMinProviderStake,
 } from '../../providers/setMinProviderStake.js'
+import {
+  type SetMinRecordPaymentParameters,
+  setMinRecordPayment,
+} from '../../providers/setMinRecordPayment.js'
 import { type SubscribeSourcesParameters, subscribeSources } from '../../providers/subscribeSources.js'
 import { type UnsubscribeSourcesParameters, unsubscribeSources } from '../../providers/unsubscribeSources.js'
 import { type UpdateCapabilitiesParameters, updateCapabilities } from '../../providers/updateCapabilities.js'
@@ -148,6 +152,10 @@ export type GridforgeActions = {
   setMinProviderStake: (
     ...parameters: BoundArgs<SetMinProviderStakeParameters>
   ) => ReturnType<typeof setMinProviderStake>
+  /** {@inheritDoc setMinRecordPayment} */
+  setMinRecordPayment: (
+    ...parameters: BoundArgs<SetMinRecordPaymentParameters>
+  ) => ReturnType<typeof setMinRecordPayment>
   /** {@inheritDoc subscribeSources} */
   subscribeSources: (
     ...parameters: BoundArgs<SubscribeSourcesParameters>
@@ -332,6 +340,7 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       registerProvider: (parameters) => registerProvider(client, bind(parameters)),
       resumeProvider: (parameters) => resumeProvider(client, bind(parameters)),
       setMinProviderStake: (parameters) => setMinProviderStake(client, bind(parameters)),
+      setMinRecordPayment: (parameters) => setMinRecordPayment(client, bind(parameters)),
       subscribeSources: (parameters) => subscribeSources(client, bind(parameters)),
       unsubscribeSources: (parameters) => unsubscribeSources(client, bind(parameters)),
       updateCapabilities: (parameters) => updateCapabilities(client, bind(parameters)),
