@@ -162,6 +162,39 @@ describe('decide: what the chain says the next step is', () => {
     expect((forfeited as { next: JournalEntry }).next).toMatchObject({ step: 'abandoned' })
   })
 
+  test('replicas > 1: a raced claim whose answer was lost is claimed with the time its seat is final', () => {
+    const raced = slot({ claimedAt: new Date(1_500_000), dueAt: new Date(2_500_000) })
+    const result = decide(
+      { ...entry('claiming', 2), slot: undefined },
+      task('Claimed', [raced, slot({ index: 1, provider: other })]),
+      me,
+    )
+    expect(result).toMatchObject({ next: { step: 'claimed', slot: 0, dueAt: 2_500, seatFinalAt: 1_500 } })
+    // A single replica has no race.
+    const single = decide({ ...entry('claiming'), slot: undefined }, task('Claimed', [raced]), me)
+    expect((single as { next: JournalEntry }).next.seatFinalAt).toBeUndefined()
+  })
+
+  test('replicas > 1: a raced seat a better ticket took before it was final is dropped, not abandoned', () => {
+    const claimed = { ...entry('claimed', 2), seatFinalAt: 1_500 }
+    // The better ticket's seat starts at the race's end too.
+    const replaced = [
+      slot({ provider: other, claimedAt: new Date(1_500_000) }),
+      slot({ index: 1, provider: other }),
+    ]
+    expect(decide(claimed, task('Claimed', replaced), me)).toEqual({
+      drop: 'a better ticket took our seat before the race ended (its collateral was unlocked)',
+    })
+    // Reopened after its due time and claimed again later: slashed, the task is abandoned.
+    const reopened = [
+      slot({ provider: other, claimedAt: new Date(9_000_000) }),
+      slot({ index: 1, provider: other }),
+    ]
+    expect(stepOf(decide(claimed, task('Claimed', reopened), me))).toBe('abandoned')
+    // Still ours: carry on (the run step waits for the race to end).
+    expect(decide(claimed, task('Claimed', [slot({ claimedAt: new Date(1_500_000) })]), me)).toBeUndefined()
+  })
+
   test('the chain agreeing with the journal: carry on', () => {
     expect(decide(entry('claimed'), task('Claimed', [slot({})]), me)).toBeUndefined()
     expect(decide(entry('submitting'), task('Claimed', [slot({})]), me)).toBeUndefined()

@@ -27,13 +27,28 @@ export function decide(
 
   if (entry.step === 'claiming') {
     // A claim whose answer was lost (the node went away after mining it) shows as our slot.
-    if (mine) return next(entry, { step: 'claimed', slot: slot.index, dueAt: seconds(slot.dueAt) })
+    if (mine)
+      return next(entry, {
+        step: 'claimed',
+        slot: slot.index,
+        dueAt: seconds(slot.dueAt),
+        seatFinalAt: entry.replicas > 1 ? seconds(slot.claimedAt) : undefined,
+      })
     if (refusal === undefined) return { drop: 'the claim did not reach the chain' }
     if (!task.slots.some((s) => s.status === 'Free'))
       return { drop: 'another provider claimed the task first' }
     return { drop: `the market refused the claim: ${refusal}`, refused: true }
   }
   if (!mine) {
+    // A raced seat (replicas > 1) that a better ticket took before it was final: every seat of the race
+    // starts at the same time, and the market unlocked our collateral. Nothing of ours is on chain.
+    if (
+      entry.step === 'claimed' &&
+      entry.seatFinalAt !== undefined &&
+      slot?.provider !== undefined &&
+      seconds(slot.claimedAt) === entry.seatFinalAt
+    )
+      return { drop: 'a better ticket took our seat before the race ended (its collateral was unlocked)' }
     const why = isFinalStatus(task.status)
       ? `the task ended ${task.status}`
       : 'it was reopened after its due time'

@@ -12,6 +12,10 @@ import type { RunOutcome } from '../runtime/ContainerRuntime.js'
  * `claiming` → `claimed` → `running` → `ran` → `stored` → (1 replica) `submitting` → `done`
  *                                                     ↘ (replicas > 1) `committing` → `committed` → `revealing` → `revealed` → `done`
  *
+ * The seats of a task with replicas > 1 are raced for (stake-weighted tickets) until the race ends: a
+ * claim then is `claimed` with its `seatFinalAt`, and runs only from that time, once the chain shows the
+ * seat is still ours (a better ticket that took it first ends the task: dropped, its collateral unlocked).
+ *
  * A run that failed by the workload's own doing (see `runFailure.ts`) goes the same way: `stored` keeps
  * the `failure`, and its logs are the result it hands in.
  *
@@ -106,6 +110,12 @@ export interface JournalEntry {
   slot: number | undefined
   /** When the claimed slot is due (Unix seconds, chain time). */
   dueAt: number | undefined
+  /**
+   * Replicas > 1: when the claimed seat is final and its time starts (Unix seconds, chain time: the slot's
+   * `claimedAt`). A seat won in the race is final once the race ends, and a better ticket may take it until
+   * then: the run starts at this time, not before. A seat claimed first come after the race: its claim time.
+   */
+  seatFinalAt?: number | undefined
   containerId: string | undefined
   /** GPU device ids the container runs on. */
   gpus: string[]

@@ -6,8 +6,13 @@ import { getBlockNumber, getLogs } from 'viem/actions'
 /** The provider registry events the agent acts on (a subscription of its own opens a source's tasks to it). */
 const ProviderSubscribed = getAbiItem({ abi: providerRegistryAbi, name: 'ProviderSubscribed' })
 
-/** The market's audit events: a held result drawn, a round opened (to join), seats taken and lost, the verdict. */
-const auditEvents = [
+/**
+ * The market's seat race and audit events: a seat of a task with replicas > 1 taken by a better ticket
+ * (the replaced agent drops the task at once), a held result drawn or replicas' results disputed, a round
+ * opened (to join), seats taken and lost, the verdict.
+ */
+const raceAndAuditEvents = [
+  getAbiItem({ abi: taskMarketAbi, name: 'ClaimReplaced' }),
   getAbiItem({ abi: taskMarketAbi, name: 'AuditDrawn' }),
   getAbiItem({ abi: taskMarketAbi, name: 'AuditRoundOpened' }),
   getAbiItem({ abi: taskMarketAbi, name: 'AuditorJoined' }),
@@ -15,13 +20,13 @@ const auditEvents = [
   getAbiItem({ abi: taskMarketAbi, name: 'AuditResolved' }),
 ] as const
 
-/** Every event the agent reads: the market's task and audit events, and subscriptions. */
+/** Every event the agent reads: the market's task, seat race and audit events, and subscriptions. */
 export const watchedEvents = [
   ...taskEvents,
   // Those the SDK's task events do not list already.
-  ...(auditEvents.filter(
+  ...(raceAndAuditEvents.filter(
     (event) => !taskEvents.some((known) => (known.name as string) === event.name),
-  ) as unknown as typeof auditEvents),
+  ) as unknown as typeof raceAndAuditEvents),
   ProviderSubscribed,
 ] as const
 

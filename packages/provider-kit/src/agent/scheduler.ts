@@ -1,12 +1,14 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Capabilities, getTask, getTasks, isSubscribed, type Task } from '@gridforge/sdk'
+import { getBlockNumber } from 'viem/actions'
 import type { Logger } from '../logger.js'
 import type { GpuPool } from '../runtime/gpuPool.js'
 import { messageOf } from './errorKind.js'
 import { finalSteps, type JournalEntry, newEntry } from './journal.js'
 import type { MarketLog } from './marketWatch.js'
 import { auditRefusal, type ResolvedPolicy, taskRefusal } from './policy.js'
+import { isRacing, readSeatRace, type SeatRace } from './seatRace.js'
 import { prepareToClaim } from './steps/prepare.js'
 import type { TaskMemory } from './steps/step.js'
 import { assess, createTaskBook, type TaskBook } from './taskBook.js'
@@ -75,8 +77,11 @@ export class TaskScheduler {
         if (!('dropped' in end) || entry.audit !== undefined) return
         // Refused by the market: never again. Taken by another provider first: a candidate again, in
         // case that claim comes due without a result.
-        if (end.refused) this.book.refuse(taskId)
-        else this.book.add(taskId, entry.sourceId, memory.task?.inputCID)
+        if (end.refused) return this.book.refuse(taskId)
+        this.book.add(taskId, entry.sourceId, memory.task?.inputCID)
+        // A claim during the race for the seats that came to nothing (a worse ticket than every seated
+        // one, or a seat taken by a better one): the ticket stays the same until the race ends.
+        if (memory.race !== undefined) this.book.hold(taskId, memory.race.end + 1)
       })
       .catch((error: unknown) => this.#failed(taskId, error))
       .then(() => this.#finish(taskId, options.gpus, flight.entry))
@@ -187,7 +192,10 @@ export class TaskScheduler {
     const candidate = this.book.get(taskId)
     // Tasks restored from the cursor are known by id only until read.
     if (candidate !== undefined) candidate.sourceId = task.sourceId
-    const assessment = assess(task, context.address, chainNow)
+    // A seat race this provider lost: its ticket stays the same, nothing to try before the race ends.
+    if (candidate?.notBefore !== undefined && chainNow < candidate.notBefore)
+      return this.book.later(taskId, Date.now() + (candidate.notBefore - chainNow) * 1000)
+    const assessment = assess(task, context.address, chainNow, await this.#raceOn(task, chainNow))
     if (assessment.kind === 'gone') return this.book.remove(taskId)
     if (assessment.kind === 'mine') return this.#adopt(task, assessment.slot)
     if (assessment.kind === 'full') {
@@ -206,7 +214,28 @@ export class TaskScheduler {
     const taken = this.#running() < policy.concurrency ? gpus.acquire(task.requirements.minGpus) : undefined
     if (taken === undefined) return this.book.later(taskId, undefined, 'capacity')
     const inputCID = task.inputCID ?? this.book.get(taskId)?.inputCID ?? (await this.#readInput(taskId))
-    this.#take({ ...task, inputCID }, assessment.reopen, taken)
+    this.#take({ ...task, inputCID }, assessment.reopen, taken, candidate?.race)
+  }
+
+  /**
+   * The seat race of a task with replicas > 1 whose seats are all held, when a claim now still races for
+   * one (a better ticket takes the worst seat); `undefined` otherwise. The race is read once per task.
+   */
+  async #raceOn(task: Task, chainNow: number): Promise<SeatRace | undefined> {
+    const { context, capabilities, policy } = this.#parameters
+    // A task this agent would not take anyway: no race to read.
+    if (
+      task.replicas === 1 ||
+      task.status !== 'Claimed' ||
+      taskRefusal(task, capabilities, policy) !== undefined
+    )
+      return undefined
+    const { client, deployment } = context
+    const candidate = this.book.get(task.taskId)
+    const race = candidate?.race ?? (await readSeatRace(client, deployment, task.taskId))
+    if (candidate !== undefined) candidate.race = race
+    if (chainNow > race.end) return undefined
+    return isRacing(race, chainNow, await getBlockNumber(client, { cacheTime: 0 })) ? race : undefined
   }
 
   /** Whether the provider's on-chain pools let it take tasks of `sourceId` (a policy naming sources decides alone). */
@@ -224,18 +253,28 @@ export class TaskScheduler {
   }
 
   /** Prepares a task, then (nothing looked wrong) journals it and starts its claim. */
-  #take(task: Task & { inputCID: string }, reopen: number | undefined, taken: string[]) {
+  #take(
+    task: Task & { inputCID: string },
+    reopen: number | undefined,
+    taken: string[],
+    race: SeatRace | undefined,
+  ) {
     const taskId = task.taskId
     this.book.remove(taskId)
     const flight: InFlight = { entry: undefined, work: Promise.resolve() }
     this.#inFlight.set(taskId, flight)
-    flight.work = this.#prepareAndClaim(task, reopen, taken).catch((error: unknown) => {
+    flight.work = this.#prepareAndClaim(task, reopen, taken, race).catch((error: unknown) => {
       this.#failed(taskId, error)
       return this.#finish(taskId, taken, undefined)
     })
   }
 
-  async #prepareAndClaim(task: Task & { inputCID: string }, reopen: number | undefined, taken: string[]) {
+  async #prepareAndClaim(
+    task: Task & { inputCID: string },
+    reopen: number | undefined,
+    taken: string[],
+    race: SeatRace | undefined,
+  ) {
     const { context, postponeMs } = this.#parameters
     const taskId = task.taskId
     const logger = context.logger.child({ taskId })
@@ -253,7 +292,7 @@ export class TaskScheduler {
     const entry: JournalEntry = { ...newEntry(task), gpus: taken, reopen }
     await context.journal.put(entry)
     this.#inFlight.delete(taskId)
-    this.launch(entry, { task, prepared: preparation.prepared }, { resumed: false, gpus: taken })
+    this.launch(entry, { task, prepared: preparation.prepared, race }, { resumed: false, gpus: taken })
   }
 
   /**
@@ -317,12 +356,14 @@ export class TaskScheduler {
     this.book.remove(task.taskId)
     if ((await context.journal.get(task.taskId)) !== undefined || this.#inFlight.has(task.taskId)) return
     context.logger.warn('adopting a claim missing from the journal', { taskId: task.taskId, slot })
-    const dueAt = task.slots[slot]?.dueAt
+    const { dueAt, claimedAt } = task.slots[slot] ?? {}
     const entry: JournalEntry = {
       ...newEntry(task),
       step: 'claimed',
       slot,
       dueAt: dueAt === undefined ? undefined : Math.floor(dueAt.getTime() / 1000),
+      seatFinalAt:
+        task.replicas > 1 && claimedAt !== undefined ? Math.floor(claimedAt.getTime() / 1000) : undefined,
     }
     await context.journal.put(entry)
     this.launch(entry, { task }, { resumed: true, gpus: gpus.acquire(task.requirements.minGpus) ?? [] })

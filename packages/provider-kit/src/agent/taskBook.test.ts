@@ -28,6 +28,30 @@ describe('assess', () => {
     expect(assess(openTask(0), provider, now)).toEqual({ kind: 'gone' })
   })
 
+  it('replicas > 1: a task whose seats are all held still takes a better ticket while its race is on', () => {
+    const other = '0x00000000000000000000000000000000000000bb'
+    const full = {
+      ...openTask(2 * 3_600),
+      status: 'Claimed',
+      replicas: 2,
+      slots: [0, 1].map((index) => ({
+        index,
+        status: 'Claimed',
+        provider: other,
+        dueAt: new Date((now + 3_700) * 1000),
+      })),
+    } as unknown as Task
+    expect(assess(full, provider, now, { end: now + 60 })).toEqual({ kind: 'take', reopen: undefined })
+    // Over (or not racing): full until the first claim comes due.
+    expect(assess(full, provider, now)).toEqual({ kind: 'full', dueAt: now + 3_700 })
+    // A raced seat starts at the race's end: the deadline must leave its runtime limit after that.
+    expect(
+      assess({ ...full, deadline: new Date((now + 3_630) * 1000) }, provider, now, { end: now + 60 }),
+    ).toEqual({
+      kind: 'gone',
+    })
+  })
+
   it('lets go of a task whose result is held or under audit: audits are joined, never claimed', () => {
     for (const status of ['Held', 'Auditing'] as const) {
       const task = openTask(2 * 3_600)

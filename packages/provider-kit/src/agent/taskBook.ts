@@ -1,5 +1,6 @@
 import { isFinalStatus, type Task } from '@gridforge/sdk'
 import type { Address } from 'viem'
+import type { SeatRace } from './seatRace.js'
 
 /** A task the agent may take: known from an event or the start-up scan, not in flight, not refused. */
 export interface Candidate {
@@ -13,6 +14,10 @@ export interface Candidate {
    */
   lookAt: number | undefined
   waiting?: 'capacity' | 'subscription' | undefined
+  /** Chain seconds: not worth a look before then (a seat race this provider lost, until it ends). */
+  notBefore?: number | undefined
+  /** Replicas > 1, once read: the race for its seats (it does not change). */
+  race?: SeatRace | undefined
 }
 
 /**
@@ -28,7 +33,14 @@ export function createTaskBook() {
     add(taskId: bigint, sourceId: number, inputCID: string | undefined) {
       if (refused.has(taskId)) return
       const known = candidates.get(taskId)
-      candidates.set(taskId, { taskId, sourceId, inputCID: inputCID ?? known?.inputCID, lookAt: 0 })
+      candidates.set(taskId, {
+        ...known,
+        taskId,
+        sourceId,
+        inputCID: inputCID ?? known?.inputCID,
+        lookAt: 0,
+        waiting: undefined,
+      })
     },
     get: (taskId: bigint) => candidates.get(taskId),
     has: (taskId: bigint) => candidates.has(taskId),
@@ -52,6 +64,11 @@ export function createTaskBook() {
       for (const candidate of candidates.values())
         if (candidate.waiting === reason && (sourceId === undefined || candidate.sourceId === sourceId))
           Object.assign(candidate, { lookAt: 0, waiting: undefined })
+    },
+    /** The task is not worth a look before chain time `notBefore` (seconds). */
+    hold(taskId: bigint, notBefore: number) {
+      const candidate = candidates.get(taskId)
+      if (candidate !== undefined) candidate.notBefore = notBefore
     },
     /** Looks at the task again at `time` (ms), or when `waiting` ends. */
     later(taskId: bigint, time: number | undefined, waiting?: Candidate['waiting']) {
@@ -85,18 +102,29 @@ export type Assessment =
   /** Every slot is taken: look again when the earliest claim comes due (chain seconds). */
   | { kind: 'full'; dueAt: number | undefined }
 
-/** {@link Assessment} of `task` for `provider`. */
-export function assess(task: Task, provider: Address, chainNow: number): Assessment {
+/**
+ * {@link Assessment} of `task` for `provider`. `race`: the seat race of a task with replicas > 1 when a
+ * claim now still races (see `seatRace.ts`): its seats, all held, still go to better tickets.
+ */
+export function assess(
+  task: Task,
+  provider: Address,
+  chainNow: number,
+  race?: { end: number } | undefined,
+): Assessment {
   if (isFinalStatus(task.status) || task.deadline.getTime() / 1000 <= chainNow) return { kind: 'gone' }
   // A result is in and held for its audit draw, or under audit: nothing left to claim (audits are joined apart).
   if (task.status === 'Held' || task.status === 'Auditing') return { kind: 'gone' }
   const mine = task.slots.find((slot) => slot.provider === provider && slot.status !== 'Free')
   if (mine !== undefined) return { kind: 'mine', slot: mine.index }
-  // The market refuses a claim due after the deadline (runtime limit + claim grace from now): such a task
-  // can never be taken again, and preparing it would be wasted.
-  if (task.deadline.getTime() / 1000 < chainNow + task.requirements.maxRuntimeSec) return { kind: 'gone' }
+  // The market refuses a claim due after the deadline (runtime limit + claim grace from its start: now, or
+  // a raced seat's, the race's end): such a task can never be taken again, and preparing it would be wasted.
+  const start = race === undefined ? chainNow : race.end + 1
+  if (task.deadline.getTime() / 1000 < start + task.requirements.maxRuntimeSec) return { kind: 'gone' }
   if (task.status === 'Open' && task.slots.some((slot) => slot.status === 'Free'))
     return { kind: 'take', reopen: undefined }
+  // Every seat is held, but the race is on: a better ticket takes the worst seat.
+  if (race !== undefined && task.status === 'Claimed') return { kind: 'take', reopen: undefined }
   const claimed = task.slots.filter((slot) => slot.status === 'Claimed' && slot.dueAt !== undefined)
   const overdue = claimed.find((slot) => (slot.dueAt as Date).getTime() / 1000 < chainNow)
   if (overdue !== undefined) return { kind: 'take', reopen: overdue.index }

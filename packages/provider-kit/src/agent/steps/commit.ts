@@ -1,8 +1,8 @@
-import { commitResult, generateSalt } from '@gridforge/sdk'
+import { ContractRevertedError, commitResult, generateSalt } from '@gridforge/sdk'
 import { readAndDecide } from '../decide.js'
 import { gasLimits } from '../gasLimits.js'
 import { resultOf } from '../journal.js'
-import { next, type Step } from './step.js'
+import { next, type Step, type StepResult } from './step.js'
 import { timeoutRefusal, untilTimeoutCounts } from './timedOut.js'
 
 /**
@@ -11,6 +11,16 @@ import { timeoutRefusal, untilTimeoutCounts } from './timedOut.js'
  */
 export const announceCommit: Step = async (_context, entry) =>
   next(entry, { step: 'committing', salt: entry.salt ?? generateSalt() })
+
+/**
+ * A refusal because the seat is still raced for (`TaskMarketSeatNotFinal`: a node or clock behind the
+ * chain's answered early): a wait until the time the market names, never a failure.
+ */
+function seatRefusal(error: unknown): StepResult | undefined {
+  if (!(error instanceof ContractRevertedError) || error.errorName !== 'TaskMarketSeatNotFinal')
+    return undefined
+  return { wait: { untilChainTime: Number(error.args[1]) } }
+}
 
 /**
  * `committing` → `committed`: commits to the output's digest, the journaled
@@ -41,7 +51,7 @@ export const commit: Step = async (context, entry, memory) => {
       }),
     )
   } catch (error) {
-    const wait = timeoutRefusal(error, entry, memory)
+    const wait = timeoutRefusal(error, entry, memory) ?? seatRefusal(error)
     if (wait !== undefined) return wait
     throw error
   }

@@ -13,10 +13,20 @@ import { abandon, next, type Step, type StepContext, seconds } from './step.js'
  * starts, so a restart knows a container may exist and looks for it. An audit
  * whose check is not journaled yet (its join's answer was lost) decides it
  * here, and journals it with `running`.
+ *
+ * A seat won in the race of a task with replicas > 1 waits until it is final
+ * (`seatFinalAt`, chain time): a better ticket may take it until then (the task
+ * is dropped: nothing runs, the market unlocked the collateral).
  */
 export const startRun: Step = async (context, entry, memory) => {
+  // Read before the task: the seat read after a final time can no longer change hands.
+  const now = entry.seatFinalAt === undefined ? undefined : await context.chainNow()
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
+  if (now !== undefined && entry.seatFinalAt !== undefined && now < entry.seatFinalAt) {
+    context.logger.debug('waiting for the seat race to end', { seatFinalAt: entry.seatFinalAt })
+    return { wait: { untilChainTime: entry.seatFinalAt } }
+  }
   let checked = entry
   if (entry.audit !== undefined && entry.audit.check === undefined) {
     const check = await auditCheckOf(context, await taskWithInput(context, entry, memory))

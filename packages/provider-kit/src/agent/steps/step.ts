@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js'
 import type { ContainerRuntime, ResourceLimits, TaskContainer } from '../../runtime/ContainerRuntime.js'
 import type { JournalEntry } from '../journal.js'
 import type { PreparedTask } from '../prepareTask.js'
+import type { SeatRace } from '../seatRace.js'
 
 /** What the steps of one task need, and nothing of the scheduler. */
 export interface StepContext {
@@ -53,6 +54,8 @@ export interface TaskMemory {
   prepared?: PreparedTask | undefined
   /** A container a crash left for this task, to re-attach to. */
   container?: TaskContainer | undefined
+  /** Replicas > 1: the race for the task's seats, once read (it does not change). */
+  race?: SeatRace | undefined
 }
 
 /**
