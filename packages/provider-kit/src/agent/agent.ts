@@ -52,10 +52,12 @@ export const defaultLimits = {
  * still be taken (from its journaled cursor, or on a first start the tasks of
  * the last 30 days), then follows the market's events: it claims what its
  * policy accepts, runs it, and submits (or commits and reveals) the result
- * with a signed receipt. A result the market holds for its audit draw is
- * released two blocks later (and, when drawn, watched until the audit settles
- * it); the audits of other providers' results that its policy accepts are
- * joined and re-run like consensus replicas. Every step is journaled before it is taken, so a
+ * with a signed receipt. The seats of a task with replicas > 1 are raced for:
+ * a seat won runs once the race is over and the seat is still its own. A result
+ * the market holds for its audit draw is released two blocks later (and, when
+ * drawn, watched until the audit settles it), like replicas' results that differ
+ * (a dispute); the audits and disputes of other providers' results that its
+ * policy accepts are joined and re-run like consensus replicas. Every step is journaled before it is taken, so a
  * restart never submits anything twice; its cost follows what happens in the
  * market now, never the market's age.
  *

@@ -195,6 +195,27 @@ describe('decide: what the chain says the next step is', () => {
     expect(decide(claimed, task('Claimed', [slot({ claimedAt: new Date(1_500_000) })]), me)).toBeUndefined()
   })
 
+  test('replicas > 1 whose revealed results differ: disputed until the auditors settle the task', () => {
+    const digest = (byte: string) => `0x${byte.repeat(32)}` as const
+    const revealed = [
+      slot({ status: 'Submitted', resultDigest: digest('11'), dueAt: undefined }),
+      slot({ index: 1, status: 'Submitted', provider: other, resultDigest: digest('22'), dueAt: undefined }),
+    ]
+    for (const step of ['revealing', 'revealed'] as const)
+      expect(stepOf(decide(entry(step, 2), task('Auditing', revealed), me))).toBe('auditing')
+    // Under audit: not final, not an error.
+    expect(decide(entry('auditing', 2), task('Auditing', revealed), me)).toBeUndefined()
+    expect(stepOf(decide(entry('auditing', 2), task('Completed', revealed), me))).toBe('done')
+    // The auditors confirmed the other result: our slot was slashed.
+    const slashed = [slot({ status: 'Forfeited', dueAt: undefined }), revealed[1] as Slot]
+    const outvoted = decide(entry('auditing', 2), task('Completed', slashed), me)
+    expect((outvoted as { next: JournalEntry }).next).toMatchObject({ step: 'abandoned' })
+    expect((outvoted as { next: JournalEntry }).next.reason).toMatch(/auditors did not confirm/)
+    // A replica whose reveal did not come forfeits when the dispute opens: nothing more to wait for.
+    const late = decide(entry('committed', 2), task('Auditing', slashed), me)
+    expect((late as { next: JournalEntry }).next.reason).toMatch(/reveal did not come in time/)
+  })
+
   test('the chain agreeing with the journal: carry on', () => {
     expect(decide(entry('claimed'), task('Claimed', [slot({})]), me)).toBeUndefined()
     expect(decide(entry('submitting'), task('Claimed', [slot({})]), me)).toBeUndefined()

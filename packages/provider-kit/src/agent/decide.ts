@@ -54,8 +54,20 @@ export function decide(
       : 'it was reopened after its due time'
     return abandon(entry, `the slot is no longer ours (${why})${refusal === undefined ? '' : `: ${refusal}`}`)
   }
+  if (slot.status === 'Forfeited' && entry.replicas > 1) {
+    // A replica's slot forfeits when its reveal did not come (the task then settled or went to a dispute
+    // without it), or when the auditors of a dispute did not confirm its result.
+    const revealed = entry.step === 'revealed' || entry.step === 'auditing'
+    return abandon(
+      entry,
+      revealed
+        ? "the dispute's auditors did not confirm our result: the collateral was slashed"
+        : 'our reveal did not come in time: the collateral was slashed',
+    )
+  }
   if (slot.status === 'Submitted' || slot.status === 'Forfeited') {
-    // A single-replica result is settled, held for its audit draw, or under audit.
+    // A single-replica result is settled, held for its audit draw, or under audit; revealed results of
+    // replicas that differ are disputed (audited like a held result) until the auditors settle the task.
     if (task.status === 'Held') return changed(entry, next(entry, { step: 'held' }))
     if (task.status === 'Auditing') return changed(entry, next(entry, { step: 'auditing' }))
     if (slot.status === 'Forfeited')
@@ -79,7 +91,8 @@ export function decide(
 /**
  * {@link decide} for an auditor's entry: its slot is one of the audit's
  * (joined, committed or revealed), and the task stays `Auditing` until the
- * audit settles it.
+ * audit (of a held result, or the dispute of replicas whose results differ)
+ * settles it.
  */
 function decideAudit(
   entry: JournalEntry,
@@ -87,9 +100,10 @@ function decideAudit(
   address: Address,
   refusal: string | undefined,
 ): StepResult | undefined {
+  // Auditors hold the slots after the replicas'.
   const slot =
     entry.slot === undefined
-      ? task.slots.find((s) => s.index > 0 && s.provider === address && s.status !== 'Free')
+      ? task.slots.find((s) => s.index >= entry.replicas && s.provider === address && s.status !== 'Free')
       : task.slots[entry.slot]
   const mine = slot !== undefined && slot.provider === address && slot.status !== 'Free'
   const final = isFinalStatus(task.status)

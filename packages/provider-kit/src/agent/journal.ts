@@ -15,6 +15,8 @@ import type { RunOutcome } from '../runtime/ContainerRuntime.js'
  * The seats of a task with replicas > 1 are raced for (stake-weighted tickets) until the race ends: a
  * claim then is `claimed` with its `seatFinalAt`, and runs only from that time, once the chain shows the
  * seat is still ours (a better ticket that took it first ends the task: dropped, its collateral unlocked).
+ * When the replicas' revealed results differ, the task is disputed: `revealed` → `auditing` → `done`
+ * (auditors re-run it; `abandoned` with the verdict when they do not confirm our result: slashed).
  *
  * A run that failed by the workload's own doing (see `runFailure.ts`) goes the same way: `stored` keeps
  * the `failure`, and its logs are the result it hands in.

@@ -60,11 +60,15 @@ export async function preparedRun(
  * the result was held in), and the auditor reveals whether it passed. A
  * deterministic source, or a failure of any source: the task's source runs
  * again, and the auditor reveals what it found (an output or the same failure).
+ * The dispute of a task with replicas > 1 (their results differ) always runs
+ * the source again: the market compares what the auditors find with the
+ * replicas' results.
  */
 export async function auditCheckOf(
   context: Pick<StepContext, 'client' | 'deployment'>,
-  task: Pick<Task, 'taskId' | 'sourceId' | 'failed' | 'slots'>,
+  task: Pick<Task, 'taskId' | 'sourceId' | 'replicas' | 'failed' | 'slots'>,
 ): Promise<AuditCheck> {
+  if (task.replicas > 1) return 'rerun'
   const { client, deployment } = context
   const { validator } = await getSource(client, { deployment, sourceId: task.sourceId })
   if (validator === undefined || task.failed) return 'rerun'
