@@ -13,7 +13,11 @@ import { accountAddress } from '../wallet/account.js'
 export interface Reputation {
   /** Slots claimed. */
   claimed: number
-  /** Slots completed and paid (failed runs are counted in `failedRuns`, not here). */
+  /**
+   * Slots completed and paid at least the registry's `minRecordPayment`
+   * (`getProviderRegistryParams`): smaller work is paid but not counted.
+   * Failed runs are counted in `failedRuns`, not here.
+   */
   completed: number
   /** Slots not delivered in time (no-shows, missed reveals). */
   failed: number
