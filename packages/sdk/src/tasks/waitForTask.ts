@@ -34,6 +34,11 @@ export interface TaskProgress {
   /** `undefined` on the first call. */
   previousStatus: TaskStatus | undefined
   task: Task
+  /**
+   * The latest block's time when the task was read: a slot whose `claimedAt`
+   * is later is a seat still raced for (final at its `claimedAt`).
+   */
+  readAt: Date
 }
 
 export type WaitForTaskParameters = DeploymentParameter & {
@@ -170,7 +175,8 @@ export function waitForTask(
         ])
         if (done) return
         if (task.status !== previousStatus) {
-          const progress = { status: task.status, previousStatus, task }
+          const readAt = new Date(Number(block.timestamp) * 1000)
+          const progress = { status: task.status, previousStatus, task, readAt }
           previousStatus = task.status
           onProgress?.(progress)
         }

@@ -1,12 +1,26 @@
 /**
  * The CLI on an auditable task: `task submit --audit <p>` (and its refusals),
- * `task status` showing the audit, and `task release` drawing it.
+ * `task status` showing the audit, and `task release` drawing it; and on
+ * replicas: `task status` showing seats still raced for and a dispute.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimTask } from '../../src/tasks/claimTask.js'
 import { submitResult } from '../../src/tasks/submitResult.js'
-import { deployment, testClient } from '../chain.js'
-import { anyCid, cids, publishTestSource, testProvider } from '../fixtures.js'
+import { deployment, fundedClient, testClient } from '../chain.js'
+import {
+  anyCid,
+  cids,
+  claim,
+  closeJoining,
+  commit,
+  endSeatRace,
+  type FixtureClient,
+  finalize,
+  publishTestSource,
+  reveal,
+  submitFixtureTasks,
+  testProvider,
+} from '../fixtures.js'
 import { ensureBuilt, newAccount, runCli, workspace } from './run.js'
 
 describe('gridforge task: audits', () => {
@@ -102,5 +116,56 @@ describe('gridforge task: audits', () => {
     const again = await runCli([...space.globals, 'task', 'release', String(taskId)], { env })
     expect(again.code).toBe(3)
     expect(again.stderr).toContain('is Auditing')
+  })
+
+  it('shows seats still raced for, then the dispute of replicas whose results differ and its verdict', async () => {
+    const d = deployment()
+    const [client, ...providers] = await Promise.all([
+      fundedClient(),
+      testProvider([sourceId]),
+      testProvider([sourceId]),
+    ])
+    const [first, second] = providers as unknown as [FixtureClient, FixtureClient]
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId, replicas: 2 })
+    const status = async () => {
+      const shown = await runCli([...space.globals, 'task', 'status', String(taskId)], { env })
+      expect(shown.code).toBe(0)
+      return shown.stdout
+    }
+    await claim(first, d, taskId)
+    await claim(second, d, taskId)
+    // Won in the race for the seats: final when the race ends.
+    expect(await status()).toMatch(/ {2}0 +Claimed \(raced, final at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\)/)
+
+    await endSeatRace(first, d, taskId)
+    for (const [provider, output] of [
+      [first, 'bafkreione'],
+      [second, 'bafkreitwo'],
+    ] as const)
+      await commit(provider, d, taskId, output)
+    for (const [provider, output] of [
+      [first, 'bafkreione'],
+      [second, 'bafkreitwo'],
+    ] as const)
+      await reveal(provider, d, taskId, output)
+    const disputed = await status()
+    expect(disputed).toMatch(/status: +Auditing/)
+    expect(disputed).toMatch(
+      /dispute: +the replicas' results differ; pending: round 1 \(1 auditor, auditors join until .+, commitments due .+\)/,
+    )
+    expect(disputed).toMatch(/ {2}2 \(auditor\) +Free/)
+    expect(disputed).not.toContain('raced')
+
+    // Nobody audits it: it lapses, and without a majority the task fails.
+    await closeJoining(first, d, taskId)
+    await finalize(first, d, taskId)
+    const lapsed = await status()
+    expect(lapsed).toMatch(/status: +Failed/)
+    expect(lapsed).toMatch(/dispute: +lapsed in round 1 \(nobody audited it in time/)
+    const watched = await runCli([...space.globals, 'task', 'watch', String(taskId)], { env })
+    expect(watched.code).toBe(4)
+    expect(watched.stderr).toContain(`Task ${taskId} failed: the replicas' results found no majority.`)
   })
 })

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { examples, fields, formatDate, formatTransaction, table, UsageError } from '@gridforge/cli-kit'
 import type { Command } from 'commander'
+import { getBlock } from 'viem/actions'
 import * as z from 'zod'
 import { InvalidParametersError } from '../../errors/validation.js'
 import { getBytes } from '../../storage/getBytes.js'
@@ -14,9 +15,9 @@ import { releaseResult } from '../../tasks/releaseResult.js'
 import { type SubmitTaskParameters, submitTask } from '../../tasks/submitTask.js'
 import { submitTasks, type TaskSubmission } from '../../tasks/submitTasks.js'
 import { submitTaskWithPermit } from '../../tasks/submitTaskWithPermit.js'
-import { type TaskProgress, waitForTask } from '../../tasks/waitForTask.js'
+import { type TaskProgress, type WaitForTaskReturnType, waitForTask } from '../../tasks/waitForTask.js'
 import { watchTasks } from '../../tasks/watchTasks.js'
-import type { Task, TaskStatus } from '../../types/task.js'
+import type { AuditVerdict, Slot, Task, TaskStatus } from '../../types/task.js'
 import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration, parseDuration } from '../../utils/duration.js'
 import { exportContent, isDirectory, resolveInput } from '../content.js'
@@ -156,23 +157,47 @@ function timeoutMs(value: string | undefined): number | undefined {
   return seconds * 1000
 }
 
-/** What a held or audited result is waiting for, as words. */
-const auditWaits: Partial<Record<TaskStatus, string>> = {
-  Held: 'result in, held for the audit draw (anyone may release it: gridforge task release)',
-  Auditing: 'result drawn for an audit: auditors re-run it before it is paid',
+/** What a held or audited result, or a disputed task, is waiting for, as words. */
+function auditWait(task: Pick<Task, 'replicas'>, status: TaskStatus): string | undefined {
+  if (status === 'Held')
+    return 'result in, held for the audit draw (anyone may release it: gridforge task release)'
+  if (status !== 'Auditing') return undefined
+  return task.replicas > 1
+    ? "the replicas' results differ: disputed, auditors re-run it before it settles"
+    : 'result drawn for an audit: auditors re-run it before it is paid'
+}
+
+/** A slot's index, and whether it is an auditor's (after the replicas'). */
+function slotLabel(task: Pick<Task, 'replicas'>, slot: Slot): string {
+  return `${slot.index}${slot.index >= task.replicas ? ' (auditor)' : ''}`
+}
+
+/** A slot's status, and for a seat still raced for (its start later than `now`) when it is final. */
+function slotState(slot: Slot, now: Date): string {
+  const raced = slot.status === 'Claimed' && slot.claimedAt !== undefined && slot.claimedAt > now
+  return `${slot.status}${raced ? ` (raced, final at ${formatDate(slot.claimedAt)})` : ''}`
 }
 
 /** A status change as a line: the status, and who holds the slots once claimed. */
-function describeProgress({ task, status }: TaskProgress): string {
+function describeProgress({ task, status, readAt }: TaskProgress): string {
   const claims = task.slots
     .filter((slot) => slot.provider !== undefined)
-    .map((slot) => `slot ${slot.index}: ${slot.status} by ${slot.provider}`)
-  const waits = auditWaits[status]
+    .map((slot) => `slot ${slotLabel(task, slot)}: ${slotState(slot, readAt)} by ${slot.provider}`)
+  const waits = auditWait(task, status)
   return `task ${task.taskId}: ${status}${waits === undefined ? '' : ` — ${waits}`}${claims.length === 0 ? '' : ` (${claims.join('; ')})`}`
 }
 
 /** A percentage of basis points: 2500 → '25%'. */
 const percent = (bps: number) => `${bps / 100}%`
+
+/** A running audit round (an audit's or a dispute's) as words: its number, seats and deadlines. */
+function describeRound(audit: NonNullable<Task['audit']>): string {
+  const joining =
+    audit.joinDeadline === undefined ? '' : `, auditors join until ${formatDate(audit.joinDeadline)}`
+  const committing =
+    audit.commitDeadline === undefined ? '' : `, commitments due ${formatDate(audit.commitDeadline)}`
+  return `pending: round ${audit.round} (${audit.auditors} auditor${audit.auditors === 1 ? '' : 's'}${joining}${committing})`
+}
 
 /**
  * An auditable task's audit as one line: its probability and where it stands
@@ -188,11 +213,25 @@ export function describeAudit(task: Pick<Task, 'auditBps' | 'audit' | 'status'>)
       ? `${chance}; held for the draw (gridforge task release)`
       : `${chance}; not drawn yet`
   if (verdict !== 'pending' || audit === undefined) return `${chance}; ${verdict}`
-  const joining =
-    audit.joinDeadline === undefined ? '' : `, auditors join until ${formatDate(audit.joinDeadline)}`
-  const committing =
-    audit.commitDeadline === undefined ? '' : `, commitments due ${formatDate(audit.commitDeadline)}`
-  return `${chance}; pending: round ${audit.round} (${audit.auditors} auditor${audit.auditors === 1 ? '' : 's'}${joining}${committing})`
+  return `${chance}; ${describeRound(audit)}`
+}
+
+/** What each verdict of a dispute did, in a few words. */
+const disputeVerdicts: Partial<Record<AuditVerdict, string>> = {
+  upheld: "a replica's result stands: who revealed it was paid, the others slashed",
+  overturned: 'the auditors found a result no replica revealed: the replicas slashed, the client refunded',
+  unresolved: 'the auditors agreed on no result: the client refunded, nobody slashed',
+  lapsed: 'nobody audited it in time: a strict majority, if any, paid, nobody slashed',
+}
+
+/**
+ * The dispute of a task with replicas whose results differ, as one line: its
+ * round and deadlines while it runs, then its verdict and what it did.
+ */
+export function describeDispute(audit: NonNullable<Task['audit']>): string {
+  if (audit.verdict === 'pending') return `the replicas' results differ; ${describeRound(audit)}`
+  const meaning = disputeVerdicts[audit.verdict]
+  return `${audit.verdict} in round ${audit.round}${meaning === undefined ? '' : ` (${meaning})`}`
 }
 
 /**
@@ -204,7 +243,7 @@ async function follow(
   context: Context,
   taskId: bigint,
   { timeout, fromBlock }: { timeout?: number | undefined; fromBlock?: bigint | undefined },
-): Promise<GetTaskResultReturnType> {
+): Promise<WaitForTaskReturnType> {
   const [client, deployment, token] = await Promise.all([
     context.client(),
     context.deployment(),
@@ -222,13 +261,12 @@ async function follow(
       ),
   })
   try {
-    const { result } = await waitForTask(client, {
+    return await waitForTask(client, {
       deployment,
       taskId,
       ...(timeout === undefined ? {} : { timeout }),
       onProgress: (progress) => context.terminal.progress(describeProgress(progress)),
     })
-    return result
   } finally {
     unwatch()
   }
@@ -241,7 +279,7 @@ async function resultOf(context: Context, taskId: bigint): Promise<GetTaskResult
 }
 
 /** A settled task's results as lines. */
-function describeResults(result: GetTaskResultReturnType, token: TokenInfo): string[] {
+function describeResults({ task, result }: WaitForTaskReturnType, token: TokenInfo): string[] {
   const { taskId, settlement } = result
   const paid = new Map(settlement?.payments.map((payment) => [payment.slot, payment]))
   return [
@@ -251,7 +289,9 @@ function describeResults(result: GetTaskResultReturnType, token: TokenInfo): str
       return `  slot ${item.slot}: ${item.provider} output ${item.resultCID} receipt ${item.receiptCID} runtime ${item.runtimeSec}s${payment === undefined ? '' : `, paid ${formatAmount(payment.payment, token)} (fee ${formatAmount(payment.fee, token)})`}`
     }),
     ...(settlement === undefined ? [] : [`  refund: ${formatAmount(settlement.refund, token)}`]),
-    ...(settlement?.audit === undefined ? [] : [`  audit: ${settlement.audit.verdict}`]),
+    ...(settlement?.audit === undefined
+      ? []
+      : [`  ${task.replicas > 1 ? 'dispute' : 'audit'}: ${settlement.audit.verdict}`]),
     ...(result.resultCID === undefined
       ? []
       : [`fetch it with: gridforge task result ${taskId} --out ./result-${taskId}`]),
@@ -263,7 +303,8 @@ function describeFailure(failure: Failure | undefined): string {
   return failure === undefined ? 'a failure this CLI cannot read' : formatFailure(failure)
 }
 
-function describeTask(task: Task, token: TokenInfo): string[] {
+/** A task's state as lines; `now` is the latest block's time (a seat whose start is later is still raced for). */
+function describeTask(task: Task, token: TokenInfo, now: Date): string[] {
   const requirements = task.requirements
   return [
     ...fields([
@@ -284,6 +325,9 @@ function describeTask(task: Task, token: TokenInfo): string[] {
       ['fee', `${task.feeBps} bps (discount ${task.discountBps} bps)`],
       ...(task.revealDeadline === undefined ? [] : ([['reveal deadline', task.revealDeadline]] as const)),
       ...(task.auditBps === 0 ? [] : ([['audit', describeAudit(task)]] as const)),
+      ...(task.replicas > 1 && task.audit !== undefined
+        ? ([['dispute', describeDispute(task.audit)]] as const)
+        : []),
       ...(task.failed
         ? ([['failed run', `${describeFailure(task.failure)} (its result is the run's logs)`]] as const)
         : []),
@@ -291,7 +335,13 @@ function describeTask(task: Task, token: TokenInfo): string[] {
     'slots:',
     ...table(
       ['SLOT', 'STATUS', 'PROVIDER', 'CLAIMED', 'DUE'],
-      task.slots.map((slot) => [slot.index, slot.status, slot.provider, slot.claimedAt, slot.dueAt]),
+      task.slots.map((slot) => [
+        slotLabel(task, slot),
+        slotState(slot, now),
+        slot.provider,
+        slot.claimedAt,
+        slot.dueAt,
+      ]),
     ).map((line) => `  ${line}`),
   ]
 }
@@ -411,7 +461,10 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
           follow(context, taskId, { timeout, fromBlock: transaction.blockNumber }),
         ),
       )
-      context.terminal.result(settled, () => settled.flatMap((result) => describeResults(result, token)))
+      context.terminal.result(
+        settled.map(({ result }) => result),
+        () => settled.flatMap((followed) => describeResults(followed, token)),
+      )
     })
 
   task
@@ -426,8 +479,12 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         context.deployment(),
         context.token(),
       ])
-      const found = await getTask(client, { deployment, taskId, includeInput: true })
-      context.terminal.result(found, () => describeTask(found, token))
+      const [found, latest] = await Promise.all([
+        getTask(client, { deployment, taskId, includeInput: true }),
+        getBlock(client, { blockTag: 'latest' }),
+      ])
+      const now = new Date(Number(latest.timestamp) * 1000)
+      context.terminal.result(found, () => describeTask(found, token, now))
     })
 
   task
@@ -442,8 +499,8 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
       const context = contextOf(command)
       const timeout = timeoutMs(options.timeout)
       const token = await context.token()
-      const result = await follow(context, taskId, { timeout })
-      context.terminal.result(result, () => describeResults(result, token))
+      const followed = await follow(context, taskId, { timeout })
+      context.terminal.result(followed.result, () => describeResults(followed, token))
     })
 
   task
