@@ -19,7 +19,7 @@ import {
 import { type ContentStore, fsStore } from '@gridforge/sdk/storage'
 import { type Address, type Hex, parseEventLogs, parseUnits } from 'viem'
 import { ResultSubmitted } from '../../sdk/src/abis/taskMarket.js'
-import { deployerClient, deployment, fundedClient } from '../../sdk/test/chain.js'
+import { deployerClient, deployment, fundedClient, testClient } from '../../sdk/test/chain.js'
 import { registerFixtureProvider } from '../../sdk/test/fixtures.js'
 import type { AgentOptions } from '../src/agent/AgentOptions.js'
 import { type Agent, startAgent } from '../src/agent/agent.js'
@@ -216,6 +216,20 @@ export async function until(
   while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+}
+
+/**
+ * Moves the test chain's clock until the latest block's time is at least `timestamp` (chain seconds), so
+ * that the next transaction comes after it: the end of a race for seats, of an audit's joining. Only
+ * forward (other test files move the clock too).
+ */
+export async function chainTimeTo(timestamp: number): Promise<void> {
+  for (;;) {
+    const { timestamp: latest } = await deployerClient().getBlock({ blockTag: 'latest' })
+    if (Number(latest) >= timestamp) return
+    await testClient().increaseTime({ seconds: timestamp - Number(latest) })
+    await testClient().mine({ blocks: 1 })
   }
 }
 

@@ -6,17 +6,9 @@
  * (a timeout once the task's runtime limit has passed since the claim), and
  * consensus replicas commit and reveal a failure they agree on.
  */
-import {
-  ContractRevertedError,
-  claimTask,
-  failureDigest,
-  getStake,
-  getTask,
-  getTaskResult,
-  getWalletBalance,
-} from '@gridforge/sdk'
+import { claimTask, failureDigest, getStake, getTask, getTaskResult, getWalletBalance } from '@gridforge/sdk'
 import { describe, expect, test } from 'vitest'
-import { testClient } from '../../../sdk/test/chain.js'
+import { claimSeats } from '../../../sdk/test/fixtures.js'
 import type { JournalEntry } from '../../src/agent/journal.js'
 import { announceCommit, commit } from '../../src/agent/steps/commit.js'
 import { awaitReveal, reveal } from '../../src/agent/steps/reveal.js'
@@ -51,22 +43,14 @@ async function claimedTask(options: { maxRuntimeSec?: number; replicas?: number 
     input: await store.put(new TextEncoder().encode('input')),
     replicas,
   })
-  const slots: number[] = []
-  for (const provider of providers) slots.push(await claimed(provider, taskId))
+  // A consensus task's seats are raced for from two blocks after its submission, and final (their time
+  // started) once the race is over.
+  const slots = (
+    await claimSeats(taskId, providers, (provider) =>
+      claimTask(provider, { deployment: deployment(), taskId }),
+    )
+  ).map((claimed) => claimed.slot)
   return { store, sourceId, taskId, replicas, providers, slots }
-}
-
-/** Claims a slot; a consensus task's seats are drawn from two blocks after it was submitted. */
-async function claimed(provider: TestClient, taskId: bigint): Promise<number> {
-  for (;;) {
-    try {
-      return (await claimTask(provider, { deployment: deployment(), taskId })).slot
-    } catch (error) {
-      if (!(error instanceof ContractRevertedError) || error.errorName !== 'TaskMarketDrawNotReady')
-        throw error
-      await testClient().mine({ blocks: 1 })
-    }
-  }
 }
 
 /** Runs the steps from `entry` (as the task runner would, with its waits) until `step` or the end. */

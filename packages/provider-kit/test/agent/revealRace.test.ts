@@ -4,6 +4,7 @@ import { deployment, testClient } from '../../../sdk/test/chain.js'
 import {
   anyCid,
   approvedClient,
+  claimSeats,
   outputCid,
   publishTestSource,
   submitTestTask,
@@ -17,7 +18,8 @@ async function committedPair() {
   const client = await approvedClient({ grid: '20' })
   const providers = [await testProvider([sourceId]), await testProvider([sourceId])]
   const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '2', replicas: 2 })
-  for (const provider of providers) await claimTask(provider, { deployment: deployment(), taskId })
+  // The seats are raced for from two blocks after the submission; commitments wait until the race is over.
+  await claimSeats(taskId, providers, (provider) => claimTask(provider, { deployment: deployment(), taskId }))
   const result = await outputCid(`agreed ${taskId}`)
   const reveals = []
   for (const provider of providers) {
