@@ -49,7 +49,8 @@ export type SetMinProviderStakeErrorType =
   | EventNotFoundErrorType
   | Error
 
-const schema = (decimals: number) =>
+/** An owner-set amount of the registry: token units or base units, at most {@link maxMinProviderStake}. */
+export const registryAmountSchema = (decimals: number) =>
   z.object({
     amount: z.pipe(
       s.amount(decimals),
@@ -79,7 +80,7 @@ export async function setMinProviderStake(
   const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'setMinProviderStake'
-  const params = validate(action, schema(token.decimals), parameters)
+  const params = validate(action, registryAmountSchema(token.decimals), parameters)
   const providers = deployment.contracts.providers
   const receipt = await writeAndWait(client, {
     action,

@@ -1,5 +1,4 @@
 import type { Account, Chain, Client, Transport } from 'viem'
-import * as z from 'zod/mini'
 import {
   MinRecordPaymentUpdated,
   errors as providerRegistryErrors,
@@ -9,7 +8,6 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { providerRegistryHints } from '../errors/hints/registries.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
 import {
   findEvent,
@@ -19,8 +17,8 @@ import {
   writeOptions,
 } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { type Amount, formatAmount, gridToken } from '../utils/amount.js'
-import { maxMinProviderStake } from './setMinProviderStake.js'
+import { type Amount, gridToken } from '../utils/amount.js'
+import { registryAmountSchema } from './setMinProviderStake.js'
 
 export type SetMinRecordPaymentParameters = DeploymentParameter &
   WriteOptions & {
@@ -44,18 +42,6 @@ export type SetMinRecordPaymentErrorType =
   | EventNotFoundErrorType
   | Error
 
-const schema = (decimals: number) =>
-  z.object({
-    amount: z.pipe(
-      s.amount(decimals),
-      z.bigint().check(
-        z.lte(maxMinProviderStake, {
-          error: `must be at most ${maxMinProviderStake} base units (${formatAmount(maxMinProviderStake, { symbol: '', decimals })}token units)`,
-        }),
-      ),
-    ),
-  })
-
 /**
  * Owner only: sets the least payment a completed slot needs to count in a
  * provider's `completed` record, and so in the reputation gates of tasks
@@ -76,7 +62,7 @@ export async function setMinRecordPayment(
   const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'setMinRecordPayment'
-  const params = validate(action, schema(token.decimals), parameters)
+  const params = validate(action, registryAmountSchema(token.decimals), parameters)
   const providers = deployment.contracts.providers
   const receipt = await writeAndWait(client, {
     action,
