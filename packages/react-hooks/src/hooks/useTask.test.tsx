@@ -62,6 +62,31 @@ describe('useTask', () => {
     expect(statuses).toEqual(['Held', 'Auditing'])
   })
 
+  it('shows the dispute of two replicas whose results differ, audited like a held result', async () => {
+    const { config, client } = await testConfig()
+    const sourceId = await publishTestSource({ owner: client, deterministic: true })
+    const providers = await Promise.all([0, 1].map(() => testProvider([sourceId])))
+    const {
+      taskIds: [taskId = 0n],
+    } = await submitFixtureTasks(client, deployment(), { sourceId, replicas: 2 })
+    for (const provider of providers) await claim(provider, deployment(), taskId)
+    const outputs = ['bafkreione', 'bafkreitwo']
+    for (const [index, provider] of providers.entries())
+      await commit(provider, deployment(), taskId, outputs[index]!)
+    for (const [index, provider] of providers.entries())
+      await reveal(provider, deployment(), taskId, outputs[index]!)
+
+    const { result } = renderTask(config, taskId)
+    await waitFor(() => expect(result.current.data?.status).toBe('Auditing'))
+    expect(result.current.data?.audit).toMatchObject({
+      verdict: 'pending',
+      round: 1,
+      firstSlot: 2,
+      auditors: 1,
+    })
+    expect(result.current.data?.slots.map((slot) => slot.status)).toEqual(['Submitted', 'Submitted', 'Free'])
+  })
+
   it('shows a failed run: Completed, failed, and how it failed', async () => {
     const { config, client } = await testConfig()
     const sourceId = await publishTestSource({ owner: client, failureFeeBps: 2_000 })

@@ -32,12 +32,16 @@ export type UseTaskReturnType<selectData = GetTaskData> = UseQueryReturnType<
 >
 
 /**
- * Reads a task and its slots (`getTask`) and keeps it live: a claim, result,
- * commitment, reveal, audit step or settlement refetches it (and a settlement
- * the balances and stats it moved), with no polling loop in the component.
- * An auditable task (one replica of a deterministic source) comes with its
- * `audit` (verdict, round, deadlines); `Held` and `Auditing` are not settled,
- * so the watch goes on through them. A task whose provider handed in a failed
+ * Reads a task and its slots (`getTask`) and keeps it live: a claim (or a
+ * seat taken by a better ticket in the race for the seats of replicas),
+ * result, commitment, reveal, audit step or settlement refetches it (and a
+ * settlement the balances and stats it moved), with no polling loop in the
+ * component. An auditable task (one replica of a deterministic source), and a
+ * task with replicas whose results differ (a dispute, audited alike: its
+ * auditors' slots follow the replicas'), comes with its `audit` (verdict,
+ * round, deadlines); `Held` and `Auditing` are not settled, so the watch goes
+ * on through them. A seat still raced for has a `claimedAt` to come: it is
+ * final then. A task whose provider handed in a failed
  * run has `failed` set and says how it failed (`failure`, e.g.
  * `{ kind: 'exited', exitCode: 2 }`; `formatFailure` words it).
  *
@@ -46,7 +50,8 @@ export type UseTaskReturnType<selectData = GetTaskData> = UseQueryReturnType<
  *
  * const { data: task } = useTask({ taskId: 7n })
  * // task?.status goes 'Open' → 'Claimed' → 'Completed' by itself
- * // (an auditable task: … → 'Held' → 'Auditing' → 'Completed', task?.audit?.verdict 'upheld')
+ * // (an auditable task: … → 'Held' → 'Auditing' → 'Completed', task?.audit?.verdict 'upheld';
+ * // replicas whose results differ: … → 'Revealing' → 'Auditing' → 'Completed' or 'Failed')
  */
 export function useTask<selectData = GetTaskData>(
   parameters: UseTaskParameters<selectData> = {},

@@ -23,8 +23,9 @@ export type WatchTaskQueriesParameters = ChainParameters & {
 
 /**
  * Keeps one task's queries fresh: on every market event of the task (claim,
- * result, commitment, reveal, reopened slot, audit step, settlement) its `task` and
- * `receipt` queries and the task lists are invalidated; a settlement also
+ * seat replaced, result, commitment, reveal, reopened slot, audit or dispute
+ * step, settlement) its `task` and `receipt` queries and the task lists are
+ * invalidated; a settlement also
  * invalidates balances, stake, rewards and network stats. One log watch on
  * the node (SDK `watchTask`), and one refetch shortly after it starts to
  * cover the moment before the node's filter existed. Returns `unwatch`.
