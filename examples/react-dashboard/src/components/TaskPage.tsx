@@ -10,8 +10,8 @@ import { TaskSlots } from './TaskSlots'
 import { TaskStatusBadge } from './TaskStatusBadge'
 
 /**
- * `#/tasks/<id>`: a task, live, with its slots, its audit (an auditable task) and, once settled, its
- * verified receipts, output and logs.
+ * `#/tasks/<id>`: a task, live, with its slots, its audit (an auditable task) or dispute (replicas
+ * whose results differ) and, once settled, its verified receipts, output and logs.
  */
 export function TaskPage({ taskId }: { taskId: bigint }) {
   const task = useTask({ taskId, includeInput: true })
@@ -73,8 +73,13 @@ export function TaskPage({ taskId }: { taskId: bigint }) {
                   <dd>{data.revealDeadline.toLocaleString()}</dd>
                 </>
               )}
-              {data.auditBps > 0 && (
-                <TaskAudit auditBps={data.auditBps} audit={data.audit} status={data.status} />
+              {(data.auditBps > 0 || data.audit !== undefined) && (
+                <TaskAudit
+                  auditBps={data.auditBps}
+                  audit={data.audit}
+                  status={data.status}
+                  replicas={data.replicas}
+                />
               )}
             </dl>
             <TaskSlots slots={data.slots} replicas={data.replicas} />

@@ -1,7 +1,12 @@
 import type { Slot } from '@gridforge/sdk'
 
-/** Who claimed each replica slot (and each auditor's, after an audited result's) and where it stands. */
+/**
+ * Who claimed each replica slot (and each auditor's, after the replicas' of an audited result or a
+ * dispute) and where it stands. A seat still raced for (replicas: its start is to come, by this
+ * computer's clock) says when it is final: until then a better ticket may take it.
+ */
 export function TaskSlots({ slots, replicas }: { slots: readonly Slot[]; replicas: number }) {
+  const now = new Date()
   return (
     <table className="slots">
       <thead>
@@ -20,7 +25,12 @@ export function TaskSlots({ slots, replicas }: { slots: readonly Slot[]; replica
               {slot.index}
               {slot.index >= replicas && <span className="muted"> · auditor</span>}
             </td>
-            <td>{slot.status}</td>
+            <td>
+              {slot.status}
+              {slot.status === 'Claimed' && slot.claimedAt !== undefined && slot.claimedAt > now && (
+                <span className="muted"> · raced, final at {slot.claimedAt.toLocaleTimeString()}</span>
+              )}
+            </td>
             <td>{slot.provider ? <code>{slot.provider}</code> : <span className="muted">–</span>}</td>
             <td>{slot.claimedAt?.toLocaleTimeString() ?? '–'}</td>
             <td>{slot.dueAt?.toLocaleTimeString() ?? '–'}</td>
