@@ -144,7 +144,8 @@ describe('examples/provider', () => {
         replicas: 2,
         deadline: '1h',
       })
-      await waitForTask(client, { deployment, taskId, timeout: 90_000 })
+      // The seats of two replicas are raced for during the network's one-minute joining window first.
+      await waitForTask(client, { deployment, taskId, timeout: 150_000 })
       await expectVerifiedReplicas(taskId)
     } finally {
       const stopped = await agent.stop()
