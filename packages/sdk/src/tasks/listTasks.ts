@@ -21,7 +21,10 @@ export const tasksPerPage = 10_000
 export type ListTasksParameters = DeploymentParameter & {
   /** Only tasks this account submitted. */
   client?: Address | undefined
-  /** Only tasks this provider claimed (including claims later reopened). */
+  /**
+   * Only tasks this provider claimed (including claims later reopened, and
+   * seats a better ticket took in the race for the seats of replicas).
+   */
   provider?: Address | undefined
   /** Only tasks of this source. */
   sourceId?: number | bigint | undefined
