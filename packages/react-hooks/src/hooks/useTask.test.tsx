@@ -72,9 +72,9 @@ describe('useTask', () => {
     for (const provider of providers) await claim(provider, deployment(), taskId)
     const outputs = ['bafkreione', 'bafkreitwo']
     for (const [index, provider] of providers.entries())
-      await commit(provider, deployment(), taskId, outputs[index]!)
+      await commit(provider, deployment(), taskId, outputs[index] ?? '')
     for (const [index, provider] of providers.entries())
-      await reveal(provider, deployment(), taskId, outputs[index]!)
+      await reveal(provider, deployment(), taskId, outputs[index] ?? '')
 
     const { result } = renderTask(config, taskId)
     await waitFor(() => expect(result.current.data?.status).toBe('Auditing'))
