@@ -14,6 +14,7 @@ import { type ExperimentResult, runExperiment, Session, strategiesBeatingHonest 
 import { resolveParams, SimParamError, type SimParams } from './params.js'
 import { auditLines, auditMeasures } from './report/audits.js'
 import { type SweepSeries, sweepChartSvg } from './report/chart.js'
+import { raceLine, raceMeasures } from './report/races.js'
 import { toResults, writeResults } from './report/results.js'
 import { formatTable } from './report/table.js'
 import { strategies as allStrategies } from './strategies/index.js'
@@ -175,25 +176,32 @@ function chartOf(sweep: SweepResult): string {
 }
 
 /**
- * Each strategy's own figures (mean over seeds), for the strategies that have any, and `audits`: what the
- * audits of held results did over every run of the experiment.
+ * Each strategy's own figures (mean over seeds), for the strategies that have any, `audits`: what the audits of
+ * held results and disputes did over every run of the experiment, and `seat_races`: what the races for the seats
+ * of k > 1 tasks did.
  */
 function measuresOf(result: ExperimentResult): Record<string, Record<string, number>> {
   const own = result.outcomes
     .filter((o) => Object.keys(o.measures).length > 0)
     .map((o): [string, Record<string, number>] => [o.strategy.name, o.measures])
-  return Object.fromEntries([...own, ['audits', auditMeasures(result.audits)]])
+  return Object.fromEntries([
+    ...own,
+    ['audits', auditMeasures(result.audits)],
+    ['seat_races', raceMeasures(result.races)],
+  ])
 }
 
 function measureLines(result: ExperimentResult, params: SimParams): string[] {
   return Object.entries(measuresOf(result)).flatMap(([name, measures]) =>
     name === 'audits'
       ? auditLines(measures, result.runs)
-      : Object.entries(measures).map(([measure, value]) =>
-          measure === 'capture_rate'
-            ? `${name}: holds a majority of ${(value * 100).toFixed(0)}% of the consensus tasks with ${(params.sybilFraction * 100).toFixed(0)}% of the providers`
-            : `${name}: ${measure} ${value.toFixed(3)}`,
-        ),
+      : name === 'seat_races'
+        ? [raceLine(measures)]
+        : Object.entries(measures).map(([measure, value]) =>
+            measure === 'capture_rate'
+              ? `${name}: holds a majority of ${(value * 100).toFixed(0)}% of the consensus tasks with ${(params.sybilFraction * 100).toFixed(0)}% of the providers`
+              : `${name}: ${measure} ${value.toFixed(3)}`,
+          ),
   )
 }
 

@@ -13,6 +13,7 @@ import { accountsNeeded, setUpWorld, type World, type WorldShape } from './marke
 import type { SimParams } from './params.js'
 import { type Payoff, payoff } from './payoff.js'
 import { type AuditSample, addAudits, emptyAuditSample } from './report/audits.js'
+import { addRaces, emptyRaceSample, type RaceSample } from './report/races.js'
 import { beatsHonest, meanInterval } from './report/stats.js'
 import type { StrategyRow } from './report/table.js'
 import { baselines } from './strategies/index.js'
@@ -88,6 +89,8 @@ export interface ExperimentResult {
   outcomes: StrategyOutcome[]
   /** The audits of every run played (honest and deviating markets). */
   audits: AuditSample
+  /** The seat races of every run played. */
+  races: RaceSample
   runs: number
   /** Tasks submitted over all runs, and the wall-clock seconds they took. */
   tasks: number
@@ -113,12 +116,14 @@ export async function runExperiment(session: Session, options: ExperimentOptions
   let runs = 0
   let tasks = 0
   const audits = emptyAuditSample()
+  const races = emptyRaceSample()
   const play = async (seed: number, name: string, deviation: Deviation | undefined) => {
     const runStarted = performance.now()
     const record = await runMarket(world, params, seed, deviation, honest)
     runs++
     tasks += record.tasks.length
     addAudits(audits, record.tasks)
+    addRaces(races, record.tasks)
     options.onRun?.({ seed, name, record, ms: performance.now() - runStarted })
     return record
   }
@@ -172,7 +177,7 @@ export async function runExperiment(session: Session, options: ExperimentOptions
       },
     }
   })
-  return { outcomes, audits, runs, tasks, seconds: (performance.now() - started) / 1000 }
+  return { outcomes, audits, races, runs, tasks, seconds: (performance.now() - started) / 1000 }
 }
 
 /**

@@ -85,6 +85,11 @@ export interface SimParams {
    * seat grows with its stake (at most what a spare account holds).
    */
   colluderStake: number
+  /**
+   * GRID the vetoing client's second account stakes: its ticket in the race for a seat of its own tasks is
+   * weighted by it (at most what a spare account holds).
+   */
+  vetoerStake: number
 }
 
 export const defaultParams: SimParams = {
@@ -127,6 +132,7 @@ export const defaultParams: SimParams = {
   discountTierBps: 2_000,
   sybilFraction: 0.3,
   colluderStake: 1000,
+  vetoerStake: 1000,
 }
 
 /** GRID each spare account (a strategy's second identity) is given when a world is set up. */
@@ -180,10 +186,12 @@ export function resolveParams(overrides: Readonly<Record<string, number>> = {}):
   if (params.k2Share + params.k3Share > 1) throw new SimParamError('k2Share + k3Share must be at most 1')
   if (params.failureFeeBps > 10_000) throw new SimParamError('failureFeeBps must be at most 10000')
   if (params.runtimeMin > params.runtimeMax) throw new SimParamError('runtimeMin must not exceed runtimeMax')
-  if (params.colluderStake > SPARE_ACCOUNT_GRID || params.colluderStake < 100) {
-    throw new SimParamError(
-      `colluderStake must be between 100 (the least stake to register) and ${SPARE_ACCOUNT_GRID} (what a spare account holds)`,
-    )
+  for (const name of ['colluderStake', 'vetoerStake'] as const) {
+    if (params[name] > SPARE_ACCOUNT_GRID || params[name] < 100) {
+      throw new SimParamError(
+        `${name} must be between 100 (the least stake to register) and ${SPARE_ACCOUNT_GRID} (what a spare account holds)`,
+      )
+    }
   }
   return params
 }

@@ -16,12 +16,16 @@ beforeAll(async () => {
 })
 afterAll(() => session?.close())
 
+/** Seats taken from a worse ticket in the runs (ClaimReplaced: the replaced claimant's collateral is unlocked). */
+let replacements = 0
+
 describe('the books', () => {
   it.each([{ name: 'everybody honest', deviate: undefined }, ...strategies])(
     'equal the chain to the wei after a run: $name',
     async (strategy) => {
       const deviation = strategy.deviate?.(world.cast, params)
       const record = await runMarket(world, params, 3, deviation)
+      replacements += record.tasks.reduce((n, t) => n + (t.race?.replaced ?? 0), 0)
       const { providers, clients, spare } = world.cast
       const client = createPublicClient({ transport: custom(world.chain.provider) })
       const mismatches = await reconcile(client, world.chain.contracts, record.ledger, [
@@ -33,4 +37,8 @@ describe('the books', () => {
       expect(record.transactions).toBeGreaterThan(params.tasks)
     },
   )
+
+  it('followed the unlocks of claims replaced in seat races', () => {
+    expect(replacements).toBeGreaterThan(0)
+  })
 })

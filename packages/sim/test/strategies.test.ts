@@ -1,5 +1,5 @@
 /** Each strategy does what its docstring says, seen in what the run recorded and on the chain. */
-import { providerRegistryAbi, taskMarketAbi } from '@gridforge/contracts'
+import { providerRegistryAbi, stakingAbi, taskMarketAbi } from '@gridforge/contracts'
 import { type Address, createPublicClient, custom } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Session } from '../src/experiment.js'
@@ -7,10 +7,12 @@ import { digestOf } from '../src/market/cid.js'
 import { type RunRecord, type SimTask, same } from '../src/market/engine.js'
 import { FailureKind, failureDigest } from '../src/market/results.js'
 import { runMarket } from '../src/market/run.js'
+import { raceSeed, ticket } from '../src/market/tickets.js'
 import type { World } from '../src/market/world.js'
 import type { SimParams } from '../src/params.js'
 import { claimAndAbandonStrategy } from '../src/strategies/claimAndAbandon.js'
 import { colludingAuditorStrategy } from '../src/strategies/colludingAuditor.js'
+import { colludingPairStrategy } from '../src/strategies/colludingPair.js'
 import { copycatStrategy } from '../src/strategies/copycat.js'
 import { failureLiarStrategy } from '../src/strategies/failureLiar.js'
 import { honestProviderStrategy } from '../src/strategies/honestProvider.js'
@@ -18,7 +20,7 @@ import { honeypotClientStrategy } from '../src/strategies/honeypotClient.js'
 import { lazyAuditorStrategy } from '../src/strategies/lazyAuditor.js'
 import { lazyProviderStrategy } from '../src/strategies/lazyProvider.js'
 import { meteringInflaterStrategy } from '../src/strategies/meteringInflater.js'
-import { reputationFarmerStrategy } from '../src/strategies/reputationFarmer.js'
+import { reputationFarmerStrategy, reputationFarming } from '../src/strategies/reputationFarmer.js'
 import { captureRate, sybilAccounts, sybilOperatorStrategy } from '../src/strategies/sybilOperator.js'
 import type { Strategy } from '../src/strategies/types.js'
 import { vetoingClientStrategy } from '../src/strategies/vetoingClient.js'
@@ -81,6 +83,63 @@ function failureTerms(task: SimTask, params: SimParams) {
 function worked(record: RunRecord, provider: Address) {
   return (record.participation.get(provider.toLowerCase() as Address) ?? 0) > 0
 }
+
+/**
+ * The seats a k > 1 task's race should have given: the k lowest tickets among the claims sent during it, each
+ * computed off chain from the hash of the block after the submission and the claimer's stake before its claim.
+ */
+async function raceWinners(world: World, task: SimTask): Promise<Address[]> {
+  const race = task.race
+  if (race === undefined) throw new Error(`task ${task.id} had no seat race`)
+  const client = reader(world)
+  const seed = raceSeed((await client.getBlock({ blockNumber: race.seedBlock + 1n })).hash, task.id)
+  const scored = await Promise.all(
+    race.attempts.map(async ({ account, block }) => {
+      const { staked } = await client.readContract({
+        address: world.chain.contracts.staking,
+        abi: stakingAbi,
+        functionName: 'stakeOf',
+        args: [account],
+        blockNumber: block - 1n,
+      })
+      return { account, score: ticket(seed, account, staked) }
+    }),
+  )
+  scored.sort((a, b) => (a.score < b.score ? -1 : a.score > b.score ? 1 : 0))
+  return scored.slice(0, task.replicas).map((s) => s.account)
+}
+
+const sameSet = (a: readonly Address[], b: readonly Address[]) =>
+  a.length === b.length && a.every((x) => b.some((y) => same(x, y)))
+
+/**
+ * The block of the last result `farmer` submitted for its self-dealt tasks, and how many other results it had
+ * submitted by then.
+ */
+async function farmResults(world: World, farmer: Address, selfDealt: readonly SimTask[]) {
+  const submitted = await reader(world).getContractEvents({
+    ...market(world),
+    eventName: 'ResultSubmitted',
+    args: { provider: farmer },
+    fromBlock: 0n,
+  })
+  const farm = submitted.filter((e) => selfDealt.some((t) => t.id === e.args.taskId))
+  expect(farm).toHaveLength(selfDealt.length)
+  let lastBlock = 0n
+  for (const e of farm) if (e.blockNumber > lastBlock) lastBlock = e.blockNumber
+  const others = submitted.filter((e) => !farm.includes(e) && e.blockNumber <= lastBlock).length
+  return { lastBlock, others }
+}
+
+/** `provider`'s record as of block `block`. */
+const reputationAt = (world: World, provider: Address, block: bigint) =>
+  reader(world).readContract({
+    address: world.chain.contracts.providers,
+    abi: providerRegistryAbi,
+    functionName: 'getReputation',
+    args: [provider],
+    blockNumber: block,
+  })
 
 describe('strategies', () => {
   it('lazy provider: never runs a single-replica task, hands in garbage and is paid for it unless audited', async () => {
@@ -150,33 +209,53 @@ describe('strategies', () => {
     }
   })
 
-  it('sybil operator: claims first, holds the slots it claims and wins its majorities with garbage', async () => {
-    const params = smallParams({ k2Share: 0, k3Share: 1, sybilFraction: 0.3 })
+  it('sybil operator: its accounts join every seat race, hold what their tickets win and hand in garbage only where they hold a majority', async () => {
+    const params = smallParams({ tasks: 40, k2Share: 1, k3Share: 0, sybilFraction: 0.5 })
     const { record, world } = await play(sybilOperatorStrategy, params)
-    const sybil = sybilAccounts(world.cast.providers, 0.3)
-    const client = createPublicClient({ transport: custom(world.chain.provider) })
+    const sybil = sybilAccounts(world.cast.providers, 0.5)
     let captured = 0
-    let withSybil = 0
+    let firstButOut = 0
     for (const task of record.tasks) {
-      const slots = await client.readContract({
-        address: world.chain.contracts.market,
-        abi: taskMarketAbi,
-        functionName: 'getSlots',
-        args: [task.id],
-      })
-      const held = slots.filter((slot) => holds(sybil, slot.provider)).length
-      if ([...task.everHeld].some((p) => holds(sybil, p))) withSybil++
+      const race = task.race
+      expect(race?.final).toBe(true)
+      if (race === undefined) continue
+      // The seats at the race's end are the lowest tickets of the claims sent, not the first claims.
+      expect(sameSet(race.holders, await raceWinners(world, task))).toBe(true)
+      // Watchers claim first (sybil accounts that were idle): where one did and lost its seat, speed won nothing.
+      const first = race.attempts[0]?.account
+      if (first !== undefined && holds(sybil, first) && !race.holders.some((h) => same(h, first)))
+        firstButOut++
       if (task.outcome?.status === 'Completed' && task.outcome.result === garbage('sybil', task.id)) {
-        // Paid for garbage: only where it held the majority of the slots.
-        expect(held).toBeGreaterThanOrEqual(2)
+        // Paid for garbage: only where its accounts held both seats — won in the race, or a seat the race left
+        // free taken first come after it (its accounts watch: they are there first).
+        const delivered = [...task.delivered.keys()].filter((p) => holds(sybil, p))
+        expect(delivered).toHaveLength(2)
+        if (race.holders.length === 2) expect(race.holders.every((h) => holds(sybil, h))).toBe(true)
         captured++
       }
     }
-    // Racing watchers: idle sybil accounts are first on every task, so they are on most of them.
-    expect(withSybil).toBeGreaterThan(record.tasks.length / 2)
+    expect(firstButOut).toBeGreaterThan(0)
     expect(captured).toBeGreaterThan(0)
     // Every task it was paid garbage for counts as captured; so may tasks where it voted right as one.
     expect(captureRate(record, sybil)).toBeGreaterThanOrEqual(captured / record.tasks.length)
+  })
+
+  it('colluding pair: both join the seat races of consensus tasks and hand in garbage only where the race seated both', async () => {
+    const params = smallParams({ tasks: 40, k2Share: 1, k3Share: 0 })
+    const { record, world } = await play(colludingPairStrategy, params)
+    const pair = world.cast.providers.slice(0, 2)
+    for (const task of record.tasks) {
+      const race = task.race
+      if (race === undefined) continue
+      expect(sameSet(race.holders, await raceWinners(world, task))).toBe(true)
+      const seated = race.holders.filter((h) => holds(pair, h)).length
+      // Garbage only from a pair that the race seated together.
+      if ([...task.delivered.values()].includes(garbage('pair', task.id))) expect(seated).toBe(2)
+    }
+    // They joined races (watching: always there) and did not always win a seat there.
+    const claimed = record.tasks.filter((t) => t.race?.attempts.some((a) => holds(pair, a.account)))
+    expect(claimed.length).toBeGreaterThan(0)
+    expect(claimed.some((t) => t.race?.holders.every((h) => !holds(pair, h)))).toBe(true)
   })
 
   it('copycat: hands in published results for repeated inputs without computing', async () => {
@@ -192,23 +271,88 @@ describe('strategies', () => {
     for (const task of own) expect(task.delivered.get(copycat)).toBe(task.correct)
   })
 
-  it('claim-and-abandon: never hands anything in and is slashed for every claim', async () => {
+  it('claim-and-abandon: claims every single-replica task first, joins every seat race, never hands anything in and is slashed', async () => {
     const params = smallParams()
     const { record, world } = await play(claimAndAbandonStrategy, params)
     const griefer = world.cast.providers[0] as Address
-    const claimed = record.tasks.filter((t) => t.everHeld.has(griefer))
-    expect(claimed.length).toBeGreaterThan(params.tasks / 2)
+    // Gated tasks ask for a record it never earns.
+    for (const task of record.tasks.filter((t) => !t.gated)) {
+      // First come on k = 1 (it watches and is never busy); a claim in every k > 1 task's race.
+      if (task.replicas === 1) expect(task.everHeld.has(griefer)).toBe(true)
+      else expect(task.race?.attempts.some((a) => same(a.account, griefer))).toBe(true)
+    }
     expect(record.tasks.some((t) => t.delivered.has(griefer))).toBe(false)
     expect(record.ledger.account(griefer).staked).toBeLessThan(BigInt(params.providerStake) * 10n ** 18n)
   })
 
-  it('reputation farmer: passes the gate with self-dealt tasks, then hands in garbage on gated tasks', async () => {
-    const params = smallParams({ gatedShare: 0.5, k2Share: 0, k3Share: 0 })
+  it('reputation farmer: its 1-wei self-dealt tasks are paid but not counted; it reaches gated tasks only on a record of real work', async () => {
+    // Few providers: each earns a record on the ungated tasks of the run.
+    const params = smallParams({ tasks: 48, providers: 3, gatedShare: 0.4, k2Share: 0, k3Share: 0 })
     const { record, world } = await play(reputationFarmerStrategy, params)
     const farmer = world.cast.providers[0] as Address
+    const floor = await reader(world).readContract({
+      address: world.chain.contracts.providers,
+      abi: providerRegistryAbi,
+      functionName: 'minRecordPayment',
+    })
+    // A thousandth of the 100 GRID stake floor.
+    expect(floor).toBe(10n ** 17n)
     const selfDealt = record.tasks.filter((t) => t.private)
     expect(selfDealt).toHaveLength(params.gateMinCompleted)
-    expect(selfDealt.every((t) => t.outcome?.status === 'Completed' && t.delivered.has(farmer))).toBe(true)
+    for (const task of selfDealt) {
+      expect(task.outcome?.status).toBe('Completed')
+      const [paid] = await reader(world).getContractEvents({
+        ...market(world),
+        eventName: 'ReplicaPaid',
+        args: { taskId: task.id },
+        fromBlock: 0n,
+      })
+      expect(paid?.args.provider && same(paid.args.provider, farmer)).toBe(true)
+      expect(paid?.args.payment).toBe(1n)
+    }
+    // A k = 1 result counts when it is submitted: once the farm's are in (before any other task of the run could
+    // be done), its record is still empty — the old rule counted them all.
+    const farmed = await farmResults(world, farmer, selfDealt)
+    expect(farmed.others).toBe(0)
+    const atFarm = await reputationAt(world, farmer, farmed.lastBlock)
+    expect(atFarm.completed).toBe(0)
+    // It claimed gated tasks only once its record passed the gate: real work, the farm counting for nothing.
+    const gated = record.tasks.filter((t) => t.gated && t.everHeld.has(farmer))
+    expect(gated.length).toBeGreaterThan(0)
+    for (const task of gated) {
+      const [claim] = await reader(world).getContractEvents({
+        ...market(world),
+        eventName: 'TaskClaimed',
+        args: { taskId: task.id, provider: farmer },
+        fromBlock: 0n,
+      })
+      const atClaim = await reputationAt(world, farmer, (claim?.blockNumber ?? 1n) - 1n)
+      expect(atClaim.completed).toBeGreaterThanOrEqual(params.gateMinCompleted)
+      if (task.delivered.has(farmer)) expect(task.delivered.get(farmer)).not.toBe(task.correct)
+    }
+  })
+
+  it('reputation farmer: a farm paid minRecordPayment per task counts, and the farmer cheats on gated tasks from the start', async () => {
+    const params = smallParams({ gatedShare: 0.5, k2Share: 0, k3Share: 0 })
+    const world = await session.world(params)
+    const deviation = reputationFarming(world.cast, 'record')
+    const record = await runMarket(world, params, 5, deviation)
+    const farmer = world.cast.providers[0] as Address
+    const floor = await reader(world).readContract({
+      address: world.chain.contracts.providers,
+      abi: providerRegistryAbi,
+      functionName: 'minRecordPayment',
+    })
+    const selfDealt = record.tasks.filter((t) => t.private)
+    expect(selfDealt).toHaveLength(params.gateMinCompleted)
+    for (const task of selfDealt) {
+      expect(task.maxPayment).toBe(floor)
+      expect(task.outcome?.status).toBe('Completed')
+    }
+    // The farm counts: the gate (5 completions, 90% success) passes before any real work.
+    const farmed = await farmResults(world, farmer, selfDealt)
+    expect(farmed.others).toBe(0)
+    expect((await reputationAt(world, farmer, farmed.lastBlock)).completed).toBe(params.gateMinCompleted)
     const gated = record.tasks.filter((t) => t.gated && t.delivered.has(farmer))
     expect(gated.length).toBeGreaterThan(0)
     for (const task of gated) expect(task.delivered.get(farmer)).not.toBe(task.correct)
@@ -272,12 +416,21 @@ describe('strategies', () => {
     expect(record.ledger.account(colluder).computeSec).toBe(work)
   })
 
-  it('vetoing client: its second account reveals a different result on its two-replica tasks; the dispute audits it', async () => {
-    const params = smallParams({ k2Share: 1, k3Share: 0 })
+  it('vetoing client: its second account races for a seat of its two-replica tasks and, seated, reveals a different result; the dispute audits it', async () => {
+    // A large stake: its ticket wins a seat of most of its tasks' races (it wins a seat as often as its stake lets it).
+    const params = smallParams({ k2Share: 1, k3Share: 0, vetoerStake: 50_000 })
     const { record, world } = await play(vetoingClientStrategy, params)
     const client = world.cast.clients[0] as Address
     const vetoer = world.cast.spare[0] as Address
-    const own = record.tasks.filter((t) => same(t.client, client) && t.delivered.size === 2)
+    // Gated tasks ask for a record it has not got.
+    const mine = record.tasks.filter((t) => same(t.client, client) && !t.gated)
+    // It claims in the race of every one of its tasks (it watches them and is never busy), and holds what its
+    // ticket wins there.
+    for (const task of mine) {
+      expect(task.race?.attempts.some((a) => same(a.account, vetoer))).toBe(true)
+      expect(sameSet(task.race?.holders ?? [], await raceWinners(world, task))).toBe(true)
+    }
+    const own = mine.filter((t) => t.race?.holders.some((h) => same(h, vetoer)) && t.delivered.size === 2)
     expect(own.length).toBeGreaterThan(0)
     const slashed = (await slashes(world)).filter((e) => same(e.args.provider as Address, vetoer))
     for (const task of own) {

@@ -29,7 +29,7 @@ import type { World } from './world.js'
 export const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
 export const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
 
-/** Seconds between a submission and the first offer of its slots (the next blocks). */
+/** Seconds between the submission of a single-replica task and the first offer of its slot (the next blocks). */
 const CLAIM_DELAY = 30
 /** Seconds an unfilled task waits before its free slots are offered again. */
 const REOFFER_EVERY = 600
@@ -46,7 +46,10 @@ export const BLOCK_SEC = 12
 const RELEASE_AFTER_SEC = 2 * BLOCK_SEC
 /** Seconds after which the client releases a held result nobody released (to get its refund or its audit). */
 const CLIENT_RELEASE_AFTER_SEC = 600
-/** Seconds after a round opens at which auditors join (the seed block's successor is mined), and their spread. */
+/**
+ * Seconds after a round opens (or a k > 1 task is submitted) at which auditors join (providers claim seats): the
+ * seed block's successor is mined; and the spread of the others over the window (watchers come first).
+ */
 const JOIN_AFTER_SEC = 2 * BLOCK_SEC
 const JOIN_SPREAD_SEC = 60
 
@@ -84,7 +87,7 @@ export interface SimTask extends TaskDraft {
   deadline: number
   /** What each provider handed in: submitted (k = 1) or committed (k > 1). */
   delivered: Map<Address, Hex>
-  /** Providers that ever held a slot of this task. */
+  /** Providers that ever held a slot of this task for good: a seat at its race's end, or a claim first come. */
   everHeld: Set<Address>
   settled: boolean
   /** How it ended, once settled. */
@@ -96,6 +99,33 @@ export interface SimTask extends TaskDraft {
    * once the replicas of a k > 1 task revealed different results.
    */
   audit?: AuditTrack
+  /** The race for the seats of a k > 1 task (`getAudit`'s round 0 from its submission). */
+  race?: SeatRace
+}
+
+/**
+ * The race for the seats of a k > 1 task, as the engine follows it: from two blocks after the submission to
+ * `joinDeadline`, every claim draws a stake-weighted ticket and the k best hold the seats (a better ticket
+ * replaces the worst: ClaimReplaced; a worse one reverts TaskMarketClaimTicketTooHigh). The seats are final,
+ * and their time starts, at joinDeadline + 1; free seats are first come after that.
+ */
+export interface SeatRace {
+  /** The submission's block: its successor's hash seeds the tickets. */
+  seedBlock: bigint
+  joinDeadline: number
+  /** Providers that sent their claim (each claims once), and each claim's block (its ticket reads the stake before it). */
+  tried: Set<Address>
+  attempts: { account: Address; block: bigint }[]
+  /** Holders of a seat now, with their GPU time before they reserved it for the seat (given back if replaced). */
+  reserved: Map<Address, number>
+  /** Claims that took a seat, seats taken from a worse ticket (ClaimReplaced), claims that lost. */
+  claims: number
+  replaced: number
+  lost: number
+  /** The seats were final (joinDeadline passed) and their holders started; how many were held then, by whom. */
+  final: boolean
+  seated: number
+  holders: Address[]
 }
 
 export interface TaskOutcome {
@@ -330,7 +360,8 @@ export class Engine {
       this.ledger.noteTask(task.id, { client, discountBps: BigInt(terms.discountBps) })
       this.tasks.push(task)
       this.#count(client, 1)
-      this.schedule(this.now + CLAIM_DELAY, () => this.offer(task))
+      if (task.replicas > 1) await this.#openSeatRace(task)
+      else this.schedule(this.now + CLAIM_DELAY, () => this.offer(task))
       this.schedule(task.deadline + 1, () => this.#expireIfLive(task))
     }
     await behaviour?.afterSubmit?.(this, tasks)
@@ -365,7 +396,124 @@ export class Engine {
     return { status: t.status, openSlots: t.openSlots, collateral: t.collateral, slots }
   }
 
-  /** Offers the task's free slots to the providers that want it: racers first, then the others at random. */
+  /**
+   * A k > 1 task was submitted: its seats are raced for until `joinDeadline` (`getAudit`'s round 0). The providers
+   * that want it claim once the seed block's successor is mined — watchers at once, the others spread over the
+   * window, when online, idle and eligible — and its seats are final one second after the race.
+   */
+  async #openSeatRace(task: SimTask) {
+    const record = await this.tx.public.readContract({
+      address: this.contracts.market,
+      abi: taskMarketAbi,
+      functionName: 'getAudit',
+      args: [task.id],
+    })
+    const race: SeatRace = {
+      seedBlock: BigInt(record.seedBlock),
+      joinDeadline: Number(record.joinDeadline),
+      tried: new Set(),
+      attempts: [],
+      reserved: new Map(),
+      claims: 0,
+      replaced: 0,
+      lost: 0,
+      final: false,
+      seated: 0,
+      holders: [],
+    }
+    task.race = race
+    // The race's online draw is the first offer's: a provider away for the race is away for that offer too.
+    this.#offers.set(task.id, 1)
+    const window = race.joinDeadline - this.now
+    const spread = Math.max(0, Math.min(JOIN_SPREAD_SEC, window - JOIN_AFTER_SEC - 10))
+    for (const [index, [account, behaviour]] of [...this.providers].entries()) {
+      const watches = behaviour.watches(task)
+      if (task.private && !watches) continue
+      const delay = watches ? 0 : Math.round(draw(this.seed, 'race', task.index, index) * spread)
+      this.schedule(this.now + JOIN_AFTER_SEC + delay, () => this.#raceClaim(account, index, task, race))
+    }
+    this.schedule(race.joinDeadline + 1, () => this.#seatsFinal(task, race))
+  }
+
+  /**
+   * `account` claims a seat in the race if it wants the task and may take it: its stake-weighted ticket takes a
+   * free seat, or the worst held one (ClaimReplaced), or loses (the transaction reverts, gas spent). Its GPU is
+   * kept for the seat from the race's end on, given back if a better ticket takes it.
+   */
+  async #raceClaim(account: Address, index: number, task: SimTask, race: SeatRace) {
+    if (task.settled || race.final || this.now + 1 > race.joinDeadline || race.tried.has(account)) return
+    const behaviour = this.#behaviour(account)
+    if (!behaviour.wants(task) || (this.#busyUntil.get(account) ?? 0) > this.now) return
+    const online =
+      behaviour.watches(task) ||
+      draw(this.seed, 'online', task.index, 1, index) < this.params.onlineProbability
+    if (!online) return
+    const state = await this.#chainTask(task)
+    if (state.status !== Status.Open && state.status !== Status.Claimed) return
+    const start = race.joinDeadline + 1
+    if (!(await this.#eligible(account, task, state.collateral, start))) return
+    await this.#awaitBlock(race.seedBlock + 1n)
+    if (this.now + 1 > race.joinDeadline) return
+    race.tried.add(account)
+    const receipt = await this.tx.attempt(
+      account,
+      this.now + 1,
+      { address: this.contracts.market, abi: taskMarketAbi, functionName: 'claimTask', args: [task.id] },
+      ['TaskMarketClaimTicketTooHigh'],
+    )
+    if (receipt === undefined) {
+      race.lost++
+      race.attempts.push({ account, block: await this.tx.blockNumber() })
+      return
+    }
+    race.claims++
+    race.attempts.push({ account, block: receipt.blockNumber })
+    for (const replaced of parseEventLogs({
+      abi: taskMarketAbi,
+      logs: receipt.logs,
+      eventName: 'ClaimReplaced',
+    })) {
+      race.replaced++
+      const loser = this.#providerAccount(replaced.args.provider)
+      this.#busyUntil.set(loser, race.reserved.get(loser) ?? 0)
+      race.reserved.delete(loser)
+    }
+    const [claimed] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskClaimed' })
+    if (claimed === undefined) throw new Error('sim: claimTask emitted no TaskClaimed')
+    const plan = behaviour.plan(task, {
+      claimedAt: start,
+      dueAt: claimed.args.dueAt,
+      publicResult: this.#published.get(task.inputKey),
+    })
+    const before = this.#busyUntil.get(account) ?? 0
+    race.reserved.set(account, before)
+    // Work that needs no GPU (busyFor 0) reserves nothing.
+    if (plan.busyFor > 0) this.#busyUntil.set(account, Math.max(before, start + plan.busyFor))
+  }
+
+  /** The race is over: the seats are final and their holders start; free seats are offered first come. */
+  async #seatsFinal(task: SimTask, race: SeatRace) {
+    if (task.settled || race.final) return
+    race.final = true
+    const state = await this.#chainTask(task)
+    for (const [slot, seat] of state.slots.slice(0, task.replicas).entries()) {
+      if (seat.status !== SlotState.Claimed) continue
+      const account = this.#providerAccount(seat.provider)
+      race.reserved.delete(account)
+      race.seated++
+      race.holders.push(account)
+      this.#start(account, task, slot, seat.claimedAt, seat.dueAt)
+    }
+    // Nobody else holds a seat (a replaced claimant's GPU was given back at once).
+    for (const [account, before] of race.reserved) this.#busyUntil.set(account, before)
+    race.reserved.clear()
+    if (state.status === Status.Open) await this.offer(task)
+  }
+
+  /**
+   * Offers the free slots of a task — a single-replica one from its submission, a k > 1 one once the race for its
+   * seats is over — first come: to the providers that want it, watchers first, then the others at random.
+   */
   async offer(task: SimTask) {
     if (task.settled || this.now > task.deadline) return
     const round = (this.#offers.get(task.id) ?? 0) + 1
@@ -394,33 +542,35 @@ export class Engine {
     round: number,
     tried: Set<Address>,
   ) {
-    const racers: Address[] = []
+    const watchers: Address[] = []
     const others: [number, Address][] = []
     for (const [index, [account, behaviour]] of [...this.providers].entries()) {
       if (tried.has(account) || holders.some((h) => same(h, account))) continue
-      const races = behaviour.races(task, holders)
-      if (task.private && !races) continue
+      const watches = behaviour.watches(task)
+      if (task.private && !watches) continue
       if (!behaviour.wants(task)) continue
       if ((this.#busyUntil.get(account) ?? 0) > this.now) continue
       // Watchers are always online; the others are there with the online probability.
       const online =
-        races || draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability
-      if (!online || !(await this.#eligible(account, task, collateral))) continue
-      if (races) racers.push(account)
+        watches || draw(this.seed, 'online', task.index, round, index) < this.params.onlineProbability
+      if (!online || !(await this.#eligible(account, task, collateral, this.now + 1))) continue
+      if (watches) watchers.push(account)
       else others.push([draw(this.seed, 'order', task.index, round, index), account])
     }
     others.sort((a, b) => a[0] - b[0])
-    return [...racers, ...others.map(([, account]) => account)]
+    return [...watchers, ...others.map(([, account]) => account)]
   }
 
   /**
-   * The chain's gates, read as an agent would before claiming a slot or joining an audit: not paused, free
-   * stake for the collateral, and, to claim, reputation where the task is gated.
+   * The chain's gates, read as an agent would before claiming a slot (whose time starts at `start`: now, or the
+   * end of a seat race) or joining an audit (`start` undefined): not paused, free stake for the collateral, and,
+   * to claim, reputation where the task is gated.
    */
-  async #eligible(account: Address, task: SimTask, collateral: bigint, claiming = true) {
+  async #eligible(account: Address, task: SimTask, collateral: bigint, start?: number) {
+    const claiming = start !== undefined
     // The market refuses a claim that would be due after the deadline (the runtime limit and the claim grace
-    // from now); the agent lets such a task go.
-    if (claiming && this.now + 1 + task.maxRuntimeSec + this.params.claimGrace > task.deadline) return false
+    // from the claim's start); the agent lets such a task go.
+    if (claiming && start + task.maxRuntimeSec + this.params.claimGrace > task.deadline) return false
     const available = await this.#view(`available|${account}`, () =>
       this.tx.public.readContract({
         address: this.contracts.staking,
@@ -473,9 +623,8 @@ export class Engine {
   readonly #views = new Map<string, unknown>()
   #viewsAt = -1
 
-  /** `provider` claims a slot of `task` now and plans its work. */
+  /** `provider` claims a free slot of `task` now, first come, and plans its work. */
   async claim(provider: Address, task: SimTask) {
-    const behaviour = this.#behaviour(provider)
     const receipt = await this.send(provider, this.now + 1, {
       address: this.contracts.market,
       abi: taskMarketAbi,
@@ -484,11 +633,18 @@ export class Engine {
     })
     const [claimed] = parseEventLogs({ abi: taskMarketAbi, logs: receipt.logs, eventName: 'TaskClaimed' })
     if (claimed === undefined) throw new Error('sim: claimTask emitted no TaskClaimed')
-    const { slot, dueAt } = claimed.args
-    const claimedAt = this.now
+    this.#start(provider, task, claimed.args.slot, this.now, claimed.args.dueAt)
+  }
+
+  /** `provider` holds `slot` for good from `claimedAt`: it plans its work, and its client watches the due time. */
+  #start(provider: Address, task: SimTask, slot: number, claimedAt: number, dueAt: number) {
+    const plan = this.#behaviour(provider).plan(task, {
+      claimedAt,
+      dueAt,
+      publicResult: this.#published.get(task.inputKey),
+    })
     task.everHeld.add(provider)
     this.#count(provider, 1)
-    const plan = behaviour.plan(task, { claimedAt, dueAt, publicResult: this.#published.get(task.inputKey) })
     this.#busyUntil.set(provider, claimedAt + plan.busyFor)
     this.schedule(claimedAt + plan.readyAfter, () => this.#handIn(provider, task, slot, claimedAt, dueAt))
     this.schedule(dueAt + 1, () => this.#reopenIfOverdue(task, slot, provider))
@@ -761,8 +917,7 @@ export class Engine {
       if (!online || (this.#busyUntil.get(account) ?? 0) > this.now) return
     }
     const state = await this.#chainTask(task)
-    if (state.status !== Status.Auditing || !(await this.#eligible(account, task, state.collateral, false)))
-      return
+    if (state.status !== Status.Auditing || !(await this.#eligible(account, task, state.collateral))) return
     await this.#awaitBlock(round.seedBlock + 1n)
     if (this.now + 1 > round.joinDeadline) return
     const receipt = await this.tx.attempt(

@@ -2,13 +2,14 @@ import type { Address } from 'viem'
 import type { ProviderBehaviour, Strategy } from './types.js'
 
 /**
- * Claim-and-abandon griefer: watches the market, claims every slot it can before its competitors and
- * lets the claims lapse without running anything, so that the work (and the client) waits; it does not
- * come back to a task it abandoned.
+ * Claim-and-abandon griefer: watches the market, claims every single-replica task it can before its
+ * competitors (first come) and joins every seat race of a k > 1 task (where its ticket wins a seat as often as
+ * its stake lets it), and lets the claims lapse without running anything, so that the work (and the client)
+ * waits; it does not come back to a task it abandoned.
  */
 export function claimAndAbandon(): ProviderBehaviour {
   return {
-    races: () => true,
+    watches: () => true,
     wants: (task) => !task.private,
     plan: (task) => ({ readyAfter: task.deadlineAfter * 10, busyFor: 0 }),
     deliver: () => ({ digest: undefined, computeSec: 0, runtimeSec: 0 }),
@@ -18,7 +19,7 @@ export function claimAndAbandon(): ProviderBehaviour {
 export const claimAndAbandonStrategy = {
   name: 'claim-and-abandon',
   role: 'provider',
-  doc: "Claims competitors' tasks ahead of them and lets the claims lapse.",
+  doc: "Claims competitors' tasks (first on k = 1, in every seat race on k > 1) and lets the claims lapse.",
   deviate: (cast) => {
     const account = cast.providers[0] as Address
     const abandoned = new Set<bigint>()

@@ -36,7 +36,7 @@ export function colludingAuditor(partner: Address): ProviderBehaviour {
 /** A registered account that claims nothing and audits as `auditor` does. */
 function auditOnly(auditor: AuditorBehaviour): ProviderBehaviour {
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => false,
     plan: () => ({ readyAfter: NO_WORK_SEC, busyFor: 0 }),
     deliver: () => ({ digest: undefined, computeSec: 0, runtimeSec: 0 }),

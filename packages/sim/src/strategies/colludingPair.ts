@@ -5,9 +5,11 @@ import type { ProviderBehaviour, Strategy } from './types.js'
 import { garbage } from './work.js'
 
 /**
- * Colluding pair: two independent providers that agree to join each other on consensus tasks (the second
- * claims right after the first) and, where together they hold a strict majority, both hand in the same
- * garbage without computing; honest everywhere else.
+ * Colluding pair: two independent providers that agree to vote together on consensus tasks. They cannot join
+ * each other — a k > 1 task's seats go to the best stake-weighted tickets of the race, not to who claims first —
+ * so both watch the market and join every seat race they may (always there for consensus tasks), and where the
+ * race seats both of them and together they hold a strict majority, both hand in the same garbage without
+ * computing; honest everywhere else.
  */
 export function colludingPair(pair: readonly [Address, Address]): Map<Address, ProviderBehaviour> {
   const inPair = (holder: Address) => pair.some((a) => same(a, holder))
@@ -15,7 +17,7 @@ export function colludingPair(pair: readonly [Address, Address]): Map<Address, P
   for (const account of pair) {
     const honest = honestProvider()
     behaviours.set(account, {
-      races: (task, holders) => task.replicas > 1 && holders.some((h) => inPair(h) && !same(h, account)),
+      watches: (task) => task.replicas > 1,
       wants: () => true,
       plan: honest.plan,
       deliver: (context) => {
@@ -37,7 +39,7 @@ export function colludingPair(pair: readonly [Address, Address]): Map<Address, P
 export const colludingPairStrategy = {
   name: 'colluding-pair',
   role: 'provider',
-  doc: 'Two providers join each other on consensus tasks and both hand in garbage where they hold a majority.',
+  doc: 'Two providers join every seat race of consensus tasks and both hand in garbage where their tickets won a majority.',
   deviate: (cast) => {
     const pair = [cast.providers[0], cast.providers[1]] as [Address, Address]
     return { identity: pair, providers: colludingPair(pair) }

@@ -11,7 +11,7 @@ import { NO_WORK_SEC } from './work.js'
 export function copycat(): ProviderBehaviour {
   const honest = honestProvider()
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => true,
     plan: (task, claim) =>
       claim.publicResult !== undefined ? { readyAfter: NO_WORK_SEC, busyFor: 0 } : honest.plan(task, claim),

@@ -24,7 +24,7 @@ export function liesOn(task: Pick<SimTask, 'metered' | 'replicas'>): boolean {
 export function failureLiar(): ProviderBehaviour {
   const honest = honestProvider()
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => true,
     plan: (task, claim) =>
       liesOn(task) ? { readyAfter: NO_WORK_SEC, busyFor: 0 } : honest.plan(task, claim),

@@ -48,7 +48,7 @@ export function honestAuditor(): AuditorBehaviour {
  */
 export function honestProvider(): ProviderBehaviour {
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => true,
     plan,
     deliver: ({ task, correct }) => run(task, correct),

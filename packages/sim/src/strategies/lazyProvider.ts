@@ -12,7 +12,7 @@ import { garbage, NO_WORK_SEC } from './work.js'
 export function lazyProvider(account: Address): ProviderBehaviour {
   const honest = honestProvider()
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => true,
     plan: (task, claim) =>
       task.replicas === 1 ? { readyAfter: NO_WORK_SEC, busyFor: 0 } : honest.plan(task, claim),

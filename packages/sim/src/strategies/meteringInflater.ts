@@ -13,7 +13,7 @@ const MARGIN_SEC = 5
 export function meteringInflater(): ProviderBehaviour {
   const honest = honestProvider()
   return {
-    races: () => false,
+    watches: () => false,
     wants: () => true,
     plan: (task, claim) => {
       if (!task.metered) return honest.plan(task, claim)

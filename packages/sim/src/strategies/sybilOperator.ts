@@ -5,10 +5,14 @@ import type { ProviderBehaviour, Strategy } from './types.js'
 import { garbage } from './work.js'
 
 /**
- * Sybil operator: one operator holding a fraction `f` of the provider accounts. Its accounts watch the
- * market and claim every slot they can before anyone else; they vote as one: where they hold a strict
- * majority of a consensus task they all hand in the same garbage without computing, elsewhere the
- * operator computes once and every account it has on the task hands in that result.
+ * Sybil operator: one operator holding a fraction `f` of the provider accounts (and so of the providers' stake:
+ * every account stakes alike). The seats of a consensus task are raced for with stake-weighted tickets, so
+ * speed and account count win it nothing: its accounts watch the market and join every seat race they may
+ * (always there, where an honest provider is online with the online probability), each with its ticket, and
+ * hold what their tickets win — more accounts only split the same stake. They vote as one: where they hold a
+ * strict majority of a consensus task's seats they all hand in the same garbage without computing; elsewhere the
+ * operator computes once and every account it has on the task hands in that result. On single-replica tasks its
+ * accounts are honest providers.
  */
 export function sybilOperator(accounts: readonly Address[]): Map<Address, ProviderBehaviour> {
   const mine = (holders: readonly Address[]) => holders.filter((h) => accounts.some((a) => same(a, h))).length
@@ -17,7 +21,7 @@ export function sybilOperator(accounts: readonly Address[]): Map<Address, Provid
   for (const account of accounts) {
     const honest = honestProvider()
     behaviours.set(account, {
-      races: () => true,
+      watches: (task) => task.replicas > 1,
       wants: () => true,
       plan: honest.plan,
       deliver: (context) => {
@@ -61,7 +65,7 @@ export function captureRate(record: RunRecord, accounts: readonly Address[]): nu
 export const sybilOperatorStrategy = {
   name: 'sybil-operator',
   role: 'provider',
-  doc: 'Holds a fraction f of the providers, claims first, votes as one: garbage where it holds a majority.',
+  doc: 'Holds a fraction f of the providers, joins every seat race, votes as one: garbage where its tickets won a majority.',
   deviate: (cast, { sybilFraction }) => {
     const accounts = sybilAccounts(cast.providers, sybilFraction)
     return { identity: accounts, providers: sybilOperator(accounts) }

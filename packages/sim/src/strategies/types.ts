@@ -67,8 +67,12 @@ export interface AuditorBehaviour {
 
 /** How one provider account behaves. */
 export interface ProviderBehaviour {
-  /** Claims ahead of honest providers (a watcher that claims in the block after the submission). */
-  races(task: SimTask, holders: readonly Address[]): boolean
+  /**
+   * Watches the market for this task: always there for it (online whatever the online probability). A watcher
+   * claims a single-replica task ahead of honest providers (first come); a k > 1 task's seats are raced for with
+   * stake-weighted tickets, where being there is all it wins: it joins every such race.
+   */
+  watches(task: SimTask): boolean
   /** Whether it takes this task when it may. */
   wants(task: SimTask): boolean
   /** Seconds from the claim until it hands in (`readyAfter`), and how long its GPU is busy. */

@@ -5,21 +5,19 @@ import { grid } from '../units.js'
 import type { ClientBehaviour, ProviderBehaviour, Strategy } from './types.js'
 import { garbage, NO_WORK_SEC, noAudits } from './work.js'
 
-/** Stake of the vetoing client's provider account: the minimum to register, and room for collateral. */
-const VETO_STAKE = grid(200)
-
 /**
- * Vetoing client: registers a second account as a provider; on its own two-replica tasks that account
- * takes a slot at once and reveals a different result after the honest reveal, so that no majority
- * forms and the client is refunded — while it reads the honest result from the reveal. Replicas that disagree
- * open a dispute: an auditor re-runs the task, the honest replica is paid and the vetoer's collateral is
- * slashed (refunded only if no auditor comes).
+ * Vetoing client: registers a second account as a provider (stake `vetoerStake`); on its own two-replica tasks
+ * that account joins the race for the seats — it takes one as often as its stake-weighted ticket lets it, not
+ * at will — and, seated, reveals a different result after the honest reveal, so that no majority forms and the
+ * client is refunded — while it reads the honest result from the reveal. Replicas that disagree open a dispute:
+ * an auditor re-runs the task, the honest replica is paid and the vetoer's collateral is slashed (refunded only
+ * if no auditor comes).
  */
 export function vetoingClient(client: Address, vetoer: Address) {
   const own = (task: { client: Address; replicas: number }) =>
     same(task.client, client) && task.replicas === 2
   const provider: ProviderBehaviour = {
-    races: (task) => own(task),
+    watches: (task) => own(task),
     wants: (task) => own(task),
     plan: () => ({ readyAfter: NO_WORK_SEC, busyFor: 0 }),
     deliver: ({ task }) => ({ digest: garbage('veto', task.id, vetoer), computeSec: 0, runtimeSec: 0 }),
@@ -41,7 +39,7 @@ export function vetoingClient(client: Address, vetoer: Address) {
 export const vetoingClientStrategy = {
   name: 'vetoing-client',
   role: 'client',
-  doc: 'Its second account takes a slot of its own k=2 tasks and reveals a different result, for a refund (a dispute audits it).',
+  doc: 'Its second account races for a seat of its own k=2 tasks and reveals a different result, for a refund (a dispute audits it).',
   deviate: (cast) => {
     const client = cast.clients[0] as Address
     const vetoer = cast.spare[0] as Address
@@ -51,7 +49,13 @@ export const vetoingClientStrategy = {
       providers: new Map([[vetoer, veto.provider]]),
       client: { account: client, behaviour: veto.behaviour },
       prepare: async (engine) => {
-        await registerProvider(engine.tx, engine.contracts, vetoer, VETO_STAKE, engine.world.sourceId)
+        await registerProvider(
+          engine.tx,
+          engine.contracts,
+          vetoer,
+          grid(engine.params.vetoerStake),
+          engine.world.sourceId,
+        )
       },
     }
   },
