@@ -2,13 +2,23 @@
  * `pnpm sim`: plays every strategy against honest work on the real contracts and reports what each earns
  * over honest, with a 95% interval over seeds; `--check` fails when any strategy beats honest.
  *
- * Without flags it runs the CI grid: the defaults over 5 seeds, and collateralBps at its bounds over 2 seeds.
+ * Without flags it runs the CI grid: the defaults over 5 seeds, and collateralBps at its bounds over 2 seeds,
+ * then the capture table (`--capture` alone): how often a sybil with a fraction f of the stake holds a majority
+ * of a k = 2 or 3 task's seats, measured on the chain against the exact value of the stake-weighted race.
  * `--full` runs 10 seeds and sweeps collateralBps (every strategy) and sybilFraction (the sybil operator).
  * Writes bench/results/sim.json and, beside it, one SVG chart per sweep.
  */
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import {
+  type CaptureResult,
+  captureLines,
+  captureMeasures,
+  defaultCaptureOptions,
+  measureCapture,
+  withinSamplingError,
+} from './capture.js'
 import { parseSimArgs, SimArgsError, type SweepSpec, simUsage } from './cli/args.js'
 import { type ExperimentResult, runExperiment, Session, strategiesBeatingHonest } from './experiment.js'
 import { resolveParams, SimParamError, type SimParams } from './params.js'
@@ -54,7 +64,18 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const started = performance.now()
   const session = await Session.open()
+  const captureOptions = { ...defaultCaptureOptions, tasks: args.full ? 1000 : defaultCaptureOptions.tasks }
   try {
+    if (args.capture) {
+      log(`sim: the capture table (${captureOptions.tasks} tasks per cell)`)
+      const capture = await measureCapture(session, captureOptions, log)
+      for (const line of captureLines(capture)) process.stdout.write(`${line}\n`)
+      if (args.out !== undefined) {
+        await writeFile(args.out, `${JSON.stringify({ capture: captureMeasures(capture) }, null, 2)}\n`)
+        process.stdout.write(`wrote ${args.out}\n`)
+      }
+      return args.check && !captureHolds(capture) ? 1 : 0
+    }
     log(`sim: ${strategies.length} strategies × ${seedCount} seeds at the defaults`)
     const table = await runExperiment(session, {
       params,
@@ -75,6 +96,14 @@ async function main(argv: readonly string[]): Promise<number> {
       if (result !== undefined) sweepResults.push(result)
     }
 
+    // The capture table belongs to the CI grid (and the full run), not to a run of chosen strategies or sweeps.
+    let capture: CaptureResult | undefined
+    if (args.strategies === undefined && args.sweeps.length === 0) {
+      log(`sim: the capture table (${captureOptions.tasks} tasks per cell)`)
+      capture = await measureCapture(session, captureOptions, log)
+      for (const line of captureLines(capture)) process.stdout.write(`${line}\n`)
+    }
+
     const seconds = (performance.now() - started) / 1000
     const runs =
       table.runs + sweepResults.reduce((n, s) => n + s.points.reduce((m, p) => m + p.result.runs, 0), 0)
@@ -86,7 +115,10 @@ async function main(argv: readonly string[]): Promise<number> {
       samples: Object.fromEntries(
         table.outcomes.map((o) => [o.strategy.name, o.samples.map((x) => x.relative)]),
       ),
-      measures: measuresOf(table),
+      measures: {
+        ...measuresOf(table),
+        ...(capture === undefined ? {} : { capture: captureMeasures(capture) }),
+      },
       sweeps: sweepResults.map(({ parameter, values, seeds: n, series, points }) => ({
         parameter,
         values,
@@ -115,10 +147,21 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`sim --check: ${beating.join(', ')} beat honest work at the defaults\n`)
       return 1
     }
-    return 0
+    return args.check && capture !== undefined && !captureHolds(capture) ? 1 : 0
   } finally {
     await session.close()
   }
+}
+
+/** Whether the chain's seat races give what the exact stake-weighted race says (reported when they do not). */
+function captureHolds(capture: CaptureResult): boolean {
+  const off = capture.cells.filter((cell) => !withinSamplingError(cell))
+  for (const cell of off) {
+    process.stderr.write(
+      `sim --check: capture at f = ${cell.fraction}, k = ${cell.replicas}: measured ${cell.measured.toFixed(4)}, exact ${cell.exact.toFixed(4)} (σ ${cell.sigma.toFixed(4)}), ${cell.mismatches} seats not the lowest tickets\n`,
+    )
+  }
+  return off.length === 0
 }
 
 interface SweepResult {

@@ -60,6 +60,17 @@ export class Session {
     return this.#world
   }
 
+  /**
+   * The chain as deployed, nothing set up (for a measurement with a cast of its own, such as the capture table):
+   * the next `world` sets its world up again.
+   */
+  async deployment(): Promise<Chain> {
+    await this.#chain.revert(this.#deployed)
+    this.#deployed = await this.#chain.snapshot()
+    this.#world = undefined
+    return this.#chain
+  }
+
   close() {
     return this.#chain.close()
   }

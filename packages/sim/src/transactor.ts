@@ -156,6 +156,23 @@ export class Transactor {
     return BigInt((await this.#provider.request({ method: 'eth_blockNumber' })) as Hex)
   }
 
+  /** The chain's EIP-1193 provider, for a measurement that sends its transactions itself (see `mineNextAt`). */
+  get provider(): EIP1193Provider {
+    return this.#provider
+  }
+
+  /**
+   * Sets the time of the next block to `at` (or a second after the last, if that is later) for a transaction sent
+   * straight to the provider, which is then neither read back nor booked; the time goes on from it.
+   */
+  async mineNextAt(at: number) {
+    const time = Math.max(Math.ceil(at), this.#blockTime + 1)
+    await this.#provider.request({ method: 'evm_setNextBlockTimestamp' as never, params: [time] as never })
+    this.#ledger.advanceTo(time)
+    this.#blockTime = time
+    this.transactions++
+  }
+
   /** Moves the chain's clock to `at` with an empty block (for reads that depend on the time). */
   async mineAt(at: number) {
     const time = Math.max(Math.ceil(at), this.#blockTime + 1)

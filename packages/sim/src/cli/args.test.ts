@@ -16,6 +16,7 @@ describe('parseSimArgs', () => {
     expect(parseSimArgs([])).toEqual({
       check: false,
       full: false,
+      capture: false,
       seeds: undefined,
       strategies: undefined,
       sweeps: [],
@@ -30,6 +31,7 @@ describe('parseSimArgs', () => {
     const args = parseSimArgs([
       '--check',
       '--full',
+      '--capture',
       '--seeds',
       '12',
       '--strategy',
@@ -47,6 +49,7 @@ describe('parseSimArgs', () => {
     expect(args).toEqual({
       check: true,
       full: true,
+      capture: true,
       seeds: 12,
       strategies: ['a', 'b', 'c'],
       sweeps: [{ parameter: 'collateralBps', values: [2000, 6500, 11000, 15500, 20000] }],
@@ -185,6 +188,7 @@ describe('simUsage', () => {
     for (const flag of [
       '--check',
       '--full',
+      '--capture',
       '--seeds',
       '--strategy',
       '--sweep',
@@ -199,5 +203,6 @@ describe('simUsage', () => {
     expect(simUsage).toContain('pnpm sim --sweep collateralBps=2000..20000')
     expect(simUsage).toContain('pnpm sim --check')
     expect(simUsage).toContain('pnpm sim --full')
+    expect(simUsage).toContain('pnpm sim --capture')
   })
 })

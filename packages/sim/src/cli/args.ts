@@ -10,6 +10,8 @@ export interface SweepSpec {
 export interface SimArgs {
   check: boolean
   full: boolean
+  /** Only the capture table (`pnpm sim` without --strategy or --sweep runs it after the strategies). */
+  capture: boolean
   seeds: number | undefined
   strategies: string[] | undefined
   sweeps: SweepSpec[]
@@ -31,9 +33,15 @@ and prints what each earns over honest work with a 95% interval.
 
 Flags:
   --check                    exit with code 1 when any strategy beats honest at the defaults
+                             (or the capture table strays from the exact values)
                                pnpm sim --check
   --full                     the full run: 10 seeds, collateralBps and sybilFraction swept
                                pnpm sim --full
+  --capture                  only the capture table: how often a sybil with a fraction f of the
+                             stake holds a majority of a k = 2 or 3 task's seats, on the chain
+                             against the exact value (a run without --strategy or --sweep
+                             includes it)
+                               pnpm sim --capture
   --seeds N                  seeds per strategy (a positive whole number)
                                pnpm sim --seeds 20
   --strategy a,b             only these strategies (repeatable, or a comma list)
@@ -64,6 +72,7 @@ const examples = {
 const options = {
   check: { type: 'boolean' },
   full: { type: 'boolean' },
+  capture: { type: 'boolean' },
   seeds: { type: 'string' },
   strategy: { type: 'string', multiple: true },
   sweep: { type: 'string', multiple: true },
@@ -120,6 +129,7 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
   return {
     check: values.check ?? false,
     full: values.full ?? false,
+    capture: values.capture ?? false,
     seeds: values.seeds === undefined ? undefined : parseSeeds(values.seeds),
     strategies: values.strategy === undefined ? undefined : parseStrategies(values.strategy),
     sweeps,

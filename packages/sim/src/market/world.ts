@@ -69,33 +69,7 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
   const token = { address: contracts.token, abi: gridTokenAbi } as const
   const market = { address: contracts.market, abi: taskMarketAbi } as const
 
-  await tx.send(owner, at(), {
-    address: contracts.sources,
-    abi: sourceRegistryAbi,
-    functionName: 'publish',
-    args: [
-      keccak256(toHex('gridforge-sim-source')),
-      METADATA_CID,
-      {
-        minGpus: 1,
-        minVramMiB: 0,
-        minComputeCapability: 0,
-        maxRuntimeSec: shape.sourceMaxRuntimeSec,
-        deterministic: true,
-      },
-      0, // creatorFeeBps
-      0, // predecessor
-      shape.failureFeeBps,
-      0, // no validator: audits re-run the workload
-    ],
-  })
-  const sourceId = Number(
-    await tx.public.readContract({
-      address: contracts.sources,
-      abi: sourceRegistryAbi,
-      functionName: 'sourceCount',
-    }),
-  )
+  const sourceId = await publishSource(tx, contracts, owner, shape)
 
   const funding: [Address, number][] = [
     ...providers.map((p): [Address, number] => [p, shape.providerStake + PROVIDER_SPARE_GRID]),
@@ -121,6 +95,42 @@ export async function setUpWorld(chain: Chain, shape: WorldShape): Promise<World
     sourceId,
     snapshot: await chain.snapshot(),
   }
+}
+
+/** Publishes the simulated source (deterministic, no creator fee, no validator) from `owner`; returns its id. */
+export async function publishSource(
+  tx: Transactor,
+  contracts: Chain['contracts'],
+  owner: Address,
+  shape: Pick<WorldShape, 'sourceMaxRuntimeSec' | 'failureFeeBps'>,
+): Promise<number> {
+  await tx.send(owner, tx.now + 1, {
+    address: contracts.sources,
+    abi: sourceRegistryAbi,
+    functionName: 'publish',
+    args: [
+      keccak256(toHex('gridforge-sim-source')),
+      METADATA_CID,
+      {
+        minGpus: 1,
+        minVramMiB: 0,
+        minComputeCapability: 0,
+        maxRuntimeSec: shape.sourceMaxRuntimeSec,
+        deterministic: true,
+      },
+      0, // creatorFeeBps
+      0, // predecessor
+      shape.failureFeeBps,
+      0, // no validator: audits re-run the workload
+    ],
+  })
+  return Number(
+    await tx.public.readContract({
+      address: contracts.sources,
+      abi: sourceRegistryAbi,
+      functionName: 'sourceCount',
+    }),
+  )
 }
 
 /** Stakes `stake`, registers `provider` with one H100-class GPU and subscribes it to `sourceId`. */
