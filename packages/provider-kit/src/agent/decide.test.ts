@@ -81,10 +81,11 @@ describe('decide: what the chain says the next step is', () => {
     expect(stepOf(decide(entry('committed', 2), task('Revealing', committed), me))).toBe('revealing')
     expect(stepOf(decide(entry('revealing', 2), task('Revealing', committed), me))).toBe(undefined)
     const revealed = [
-      slot({ status: 'Committed', resultDigest: `0x${'11'.repeat(32)}` }),
+      slot({ status: 'Submitted', dueAt: undefined, resultDigest: `0x${'11'.repeat(32)}` }),
       committed[1] as Slot,
     ]
     expect(stepOf(decide(entry('revealing', 2), task('Revealing', revealed), me))).toBe('revealed')
+    // Our reveal is in, not the other's: the task is not settled yet.
     expect(stepOf(decide(entry('revealed', 2), task('Revealing', revealed), me))).toBe(undefined)
     expect(stepOf(decide(entry('revealed', 2), task('Completed', revealed), me))).toBe('done')
   })

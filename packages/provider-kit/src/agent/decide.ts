@@ -74,10 +74,9 @@ export function decide(
       return abandon(entry, 'the result was overturned by its audit: the collateral was slashed')
     if (entry.replicas === 1 && task.status === 'Failed')
       return abandon(entry, 'the audit reached no verdict: the client was refunded, the collateral unlocked')
-    return changed(entry, next(entry, { step: 'done' }))
-  }
-  if (slot.resultDigest !== undefined)
+    // A replica's revealed result counts once the task settles: the last reveal, or the reveal window's end.
     return changed(entry, next(entry, { step: isFinalStatus(task.status) ? 'done' : 'revealed' }))
+  }
   if (isFinalStatus(task.status))
     return abandon(entry, `the task ended ${task.status} before our result counted`)
   if (slot.status === 'Committed') {
