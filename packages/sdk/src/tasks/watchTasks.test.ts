@@ -3,6 +3,7 @@ import { hardhat } from 'viem/chains'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { deployment, devnet, fundedClient } from '../../test/chain.js'
 import {
+  anyCid,
   cancel,
   claim,
   inputFor,
@@ -12,6 +13,7 @@ import {
   submitFixtureTasks,
 } from '../../test/fixtures.js'
 import { InvalidParametersError } from '../errors/validation.js'
+import { resultDigest } from './commitment.js'
 import {
   type TaskClaimedEvent,
   type TaskSettledEvent,
@@ -99,7 +101,8 @@ describe('watchTasks', () => {
       transactionHash,
       paid: 10n ** 18n,
       refund: 0n,
-      resultDigest: undefined,
+      // A single result settled as it was submitted: its digest (the fixture's result is anyCid).
+      resultDigest: resultDigest(anyCid),
     })
   })
 

@@ -41,7 +41,11 @@ export type TaskClaimedEvent = TaskEventLocation & {
 export type TaskSettledEvent = TaskEventLocation & {
   client: Address
   status: TaskStatus
-  /** Replicas > 1, when Completed: the digest the majority agreed on. */
+  /**
+   * The digest the replicas agreed on (after a dispute, the one that stood),
+   * or a single result's digest when it settled as it was submitted;
+   * `undefined` otherwise.
+   */
   resultDigest: Hex | undefined
   paid: bigint
   refund: bigint
