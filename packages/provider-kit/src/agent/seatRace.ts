@@ -1,7 +1,5 @@
-import { taskMarketAbi } from '@gridforge/contracts'
-import type { Deployment } from '@gridforge/sdk'
+import { type Deployment, getAudit } from '@gridforge/sdk'
 import type { Account, Chain, Client, Transport } from 'viem'
-import { readContract } from 'viem/actions'
 
 /**
  * The race for the seats of a task with replicas > 1 (the market's `claimTask`): from two blocks after
@@ -20,22 +18,17 @@ export interface SeatRace {
 /** Blocks whose hashes the chain keeps: the race also ends when its seed's hash is gone. */
 const readableHashes = 256n
 
-/**
- * The seat race of a task with replicas > 1, as the market's audit record holds it before any dispute
- * (round 0). Read from the contract: the SDK's `getAudit` leaves round 0's seed block out.
- */
+/** The seat race of a task with replicas > 1, as the market's audit record holds it before any dispute (round 0). */
 export async function readSeatRace(
   client: Client<Transport, Chain, Account>,
   deployment: Deployment,
   taskId: bigint,
 ): Promise<SeatRace> {
-  const audit = await readContract(client, {
-    address: deployment.contracts.market,
-    abi: taskMarketAbi,
-    functionName: 'getAudit',
-    args: [taskId],
-  })
-  return { end: Number(audit.joinDeadline), seedBlock: BigInt(audit.seedBlock) }
+  const { joinDeadline, seedBlock } = await getAudit(client, { deployment, taskId })
+  return {
+    end: joinDeadline === undefined ? 0 : Math.floor(joinDeadline.getTime() / 1000),
+    seedBlock: seedBlock ?? 0n,
+  }
 }
 
 /** Whether a claim at chain time `now`, in a block after `head`, still races for a seat (a ticket may replace the worst). */
