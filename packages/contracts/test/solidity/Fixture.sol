@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {GridToken} from "../../contracts/GridToken.sol";
 import {ProviderRegistry} from "../../contracts/ProviderRegistry.sol";
 import {SourceRegistry} from "../../contracts/SourceRegistry.sol";
@@ -90,6 +91,33 @@ library Fixture {
         p.pricePerSecond = pricePerSecond;
         p.replicas = replicas;
         p.deadline = deadline;
+    }
+
+    /// @notice TaskAudits._ticket, ported: the stake-weighted ticket −log2(u) / stake of `account` (lower wins),
+    /// u = (top 64 bits of keccak256(abi.encode(seed, account))) + 1, with 32 fractional bits shifted by 96.
+    function ticket(bytes32 seed, address account, uint256 staked) internal pure returns (uint256) {
+        if (staked == 0) return type(uint256).max;
+        uint256 u = (uint256(keccak256(abi.encode(seed, account))) >> 192) + 1;
+        return (((64 << 32) - log2(u)) << 96) / staked;
+    }
+
+    /// @notice TaskAudits._log2, ported: log2(x) for 1 ≤ x ≤ 2^64 with 32 fractional bits.
+    function log2(uint256 x) internal pure returns (uint256 result) {
+        uint256 n = Math.log2(x);
+        result = n << 32;
+        uint256 y = (x << 64) >> n;
+        for (uint256 bit = 1 << 31; bit != 0; bit >>= 1) {
+            y = (y * y) >> 64;
+            if (y >= 2 << 64) {
+                y >>= 1;
+                result |= bit;
+            }
+        }
+    }
+
+    /// @notice The seed of the race for the seats of `taskId`: the hash of the block after its submission.
+    function raceSeed(bytes32 seedHash, uint256 taskId) internal pure returns (bytes32) {
+        return keccak256(abi.encode(seedHash, taskId));
     }
 
     /// @notice The commitment the market checks at reveal.

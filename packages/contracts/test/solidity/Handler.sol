@@ -34,6 +34,13 @@ import {TestBase, Vm} from "./Vm.sol";
 /// with setBlockhash half of the time, so that drawn and passed results are both common), other providers
 /// `joinAudit`, auditors commit and reveal agreeing or disagreeing digests through `commit` / `reveal`, and
 /// `finalize` moves rounds whose time is over, until a verdict.
+/// Disputes: replicas of a k > 1 task reveal honest, colluding or their own digests; results that differ open a
+/// dispute (status Auditing, round 1 with one auditor at slot k), which the same audit actions run to a verdict.
+/// The ghosts follow the dispute rules: who may be paid or slashed, for what, and from which funds.
+/// Seat race: claims of k > 1 tasks are raced for until the race ends (joinDeadline, or 256 blocks after the
+/// submission): the handler computes each claim's ticket itself (TaskAudits._ticket, ported) and checks the seat
+/// it gets, the replacement of the worst ticket, ClaimTicketTooHigh, DrawNotReady before the seed block and
+/// SeatNotFinal before the race's end; after the race, free seats are first come.
 contract Handler is TestBase {
     uint256 internal constant CLIENTS = 3;
     /// @dev Eight providers: the one that ran a result and up to six auditors (1 + 2 + 2 + 1 over four rounds).
@@ -97,9 +104,23 @@ contract Handler is TestBase {
         bytes32 digest;
         /// @dev Σ collateral slashed since the audit opened: what may pay auditors beyond the escrow.
         uint256 auditSlashed;
+        /// @dev The result that stands once the audit resolves (a dispute that lapsed: the replicas' strict
+        /// majority, if any).
+        bytes32 truth;
+        /// @dev k > 1: collateral slashed in this call with nothing to the client (the no-shows of a dispute that
+        /// opens in the same call), and their slots; moved to `auditSlashed` by the AuditDrawn log.
+        uint256 pendingPot;
+        uint8 pendingNoShows;
+        /// @dev What each paid auditor got: all alike.
+        uint256 auditorPay;
     }
 
     mapping(uint256 taskId => GhostTask) internal _ghost;
+    /// @dev What each slot revealed (replicas, then auditors) and the runtime counted (ResultRevealed logs), and
+    /// the mask of slots that revealed.
+    mapping(uint256 taskId => bytes32[7]) internal _revealedDigest;
+    mapping(uint256 taskId => uint32[7]) internal _revealedRuntime;
+    mapping(uint256 taskId => uint8) internal _revealedMask;
 
     // ─── Ghosts ───
     mapping(uint256 taskId => uint256) public ghostEscrow;
@@ -121,6 +142,18 @@ contract Handler is TestBase {
     uint256 public ghostForfeits;
     uint256 public ghostOutvotedAuditors;
     uint256[7] public ghostVerdicts;
+    /// @notice Dispute coverage: disputes opened, replicas slashed as outvoted by a verdict.
+    uint256 public ghostDisputes;
+    uint256 public ghostOutvotedReplicas;
+    /// @notice Seat-race coverage: seats won in a race, taken first come after it, replacements of the worst
+    /// ticket, claims refused for a worse ticket, claims refused before the seed block, commitments refused
+    /// before the seat was final.
+    uint256 public ghostRacedSeats;
+    uint256 public ghostFirstComeSeats;
+    uint256 public ghostSeatsReplaced;
+    uint256 public ghostTicketsTooHigh;
+    uint256 public ghostEarlyClaims;
+    uint256 public ghostEarlyCommits;
     /// @notice Broken "paid once" rules; the invariant requires zero. The first one is described below.
     uint256 public ghostViolations;
     string public firstViolation;
@@ -299,7 +332,7 @@ contract Handler is TestBase {
 
     function claim(uint256 taskSeed, uint256 providerSeed) external action {
         (bool found, uint256 taskId, Task memory t) = _find(taskSeed, _claimable);
-        if (found) _claim(taskId, t.collateral, providerSeed);
+        if (found) _claim(taskId, t, providerSeed);
     }
 
     /// @param honesty 0-1: the honest digest; 2: the colluding auditors' wrong digest; 3: a wrong digest of its own.
@@ -557,6 +590,15 @@ contract Handler is TestBase {
         if (t.collateral != market.collateralFor(p.maxPayment, auditBps)) {
             _violation(taskId, "collateral != collateralFor");
         }
+        // k > 1: the race for the seats, seeded by the submission block, runs for auditJoinWindow.
+        Audit memory race = market.getAudit(taskId);
+        if (p.replicas > 1) {
+            if (race.seedBlock != currentBlock || race.joinDeadline != currentTime + market.params().auditJoinWindow) {
+                _violation(taskId, "seat race != submission block and time + auditJoinWindow");
+            }
+        } else if (race.seedBlock != 0 || race.joinDeadline != 0) {
+            _violation(taskId, "a k = 1 task with a seat race");
+        }
     }
 
     function _step(uint256 taskId, Task memory t, uint256 seed) private {
@@ -564,8 +606,10 @@ contract Handler is TestBase {
             if (currentBlock >= market.getSlots(taskId)[0].dueAt + 2) _release(taskId, seed);
         } else if (t.status == TaskStatus.Auditing) {
             _stepAudit(taskId, t, seed);
+        } else if (_racing(taskId, t)) {
+            _stepRace(taskId, t, seed);
         } else if (_claimable(taskId, t) && (t.replicas == 1 || seed % 2 == 0 || !_committable(taskId, t))) {
-            _claim(taskId, t.collateral, seed);
+            _claim(taskId, t, seed);
         } else if (_submittable(taskId, t)) {
             _submitResult(taskId, t, uint32(seed >> 8), uint8(seed >> 48));
         } else if (_committable(taskId, t)) {
@@ -711,20 +755,137 @@ contract Handler is TestBase {
         return !providers.getProvider(provider).paused;
     }
 
+    /// @dev One step of the race for the seats of a k > 1 task: before its seed block, a claim (which must revert
+    /// DrawNotReady) or a block; then mostly claims (a free seat, or the worst ticket's if the claim's is better),
+    /// sometimes a commitment before the seat is final (which must revert SeatNotFinal), a jump past the 256 blocks
+    /// of the seed's hash (the race ends: free seats go first come), or time to the race's end.
+    function _stepRace(uint256 taskId, Task memory t, uint256 seed) private {
+        Audit memory race = market.getAudit(taskId);
+        uint256 choice = seed % 16;
+        if (currentBlock < uint256(race.seedBlock) + 2) {
+            if (choice < 4 && _claimable(taskId, t)) {
+                _claim(taskId, t, seed >> 8);
+            } else {
+                _acted = true;
+                vm.roll(++currentBlock);
+            }
+        } else if (choice < 10 && _claimable(taskId, t)) {
+            _claim(taskId, t, seed >> 8);
+        } else if (choice < 12 && _commitEarly(taskId, seed >> 8)) {
+            return;
+        } else if (choice == 12) {
+            _acted = true;
+            currentBlock = uint256(race.seedBlock) + 257;
+            vm.roll(currentBlock);
+        } else {
+            _warpTo(uint256(race.joinDeadline) + 1);
+        }
+    }
+
     /// @dev Claims with the first provider, from a random start, that is not on the task, is active and can lock
-    /// the collateral (providers unbond too, so some cannot; a slash below the minimum stake pauses).
-    function _claim(uint256 taskId, uint256 collateral, uint256 providerSeed) private {
+    /// the collateral (providers unbond too, so some cannot; a slash below the minimum stake pauses). k > 1: see
+    /// _claimSeat.
+    function _claim(uint256 taskId, Task memory t, uint256 providerSeed) private {
         Slot[] memory slots = market.getSlots(taskId);
         for (uint256 i; i < PROVIDERS; ++i) {
             address provider = _providers[(providerSeed + i) % PROVIDERS];
-            if (_onTask(slots, provider) || !_active(provider) || staking.availableOf(provider) < collateral) {
+            if (_onTask(slots, provider) || !_active(provider) || staking.availableOf(provider) < t.collateral) {
                 continue;
             }
             _acted = true;
+            if (t.replicas > 1) return _claimSeat(taskId, t, slots, provider);
             vm.prank(provider);
             market.claimTask(taskId);
             return;
         }
+    }
+
+    /// @dev A claim of a k > 1 task, checked against the race's rules. While the race runs: before block
+    /// seedBlock + 2 it reverts DrawNotReady; then the claim's ticket −log2(u) / stake (seeded by the hash of block
+    /// seedBlock + 1) takes the lowest free seat, or, every seat held, the seat of the worst ticket if it is
+    /// better (ClaimTicketTooHigh otherwise); the seat keeps the ticket and starts when the race ends. After it, a
+    /// free seat is first come and starts now.
+    function _claimSeat(uint256 taskId, Task memory t, Slot[] memory slots, address provider) private {
+        Audit memory race = market.getAudit(taskId);
+        uint256 seedBlock = race.seedBlock;
+        bool racing = _racing(taskId, t);
+        if (racing && currentBlock < seedBlock + 2) {
+            vm.prank(provider);
+            try market.claimTask(taskId) {
+                _violation(taskId, "seat claimed before the race's seed block");
+            } catch (bytes memory reason) {
+                bytes memory notReady =
+                    abi.encodeWithSelector(ITaskMarket.TaskMarketDrawNotReady.selector, taskId, seedBlock + 2);
+                if (keccak256(reason) != keccak256(notReady)) _violation(taskId, "early claim: not DrawNotReady");
+                ++ghostEarlyClaims;
+            }
+            return;
+        }
+        uint256 score;
+        if (racing) {
+            bytes32 seed = Fixture.raceSeed(this.blockHashOf(seedBlock + 1), taskId);
+            score = Fixture.ticket(seed, provider, staking.stakeOf(provider).staked);
+        }
+        // The seat the rules give: the lowest free one, else the worst ticket held (racing only).
+        uint8 expected = type(uint8).max;
+        for (uint8 i; i < t.replicas; ++i) {
+            if (t.openSlots & (1 << i) != 0) {
+                expected = i;
+                break;
+            }
+        }
+        uint256 worst;
+        bool full = expected == type(uint8).max;
+        if (full) {
+            for (uint8 i; i < t.replicas; ++i) {
+                if (uint256(slots[i].commitment) > worst) (worst, expected) = (uint256(slots[i].commitment), i);
+            }
+        }
+        uint256 start = racing ? uint256(race.joinDeadline) + 1 : currentTime;
+        vm.prank(provider);
+        try market.claimTask(taskId) returns (uint8 slot) {
+            Slot memory seat = market.getSlots(taskId)[slot];
+            if (slot != expected) _violation(taskId, "seat != the lowest free one or the worst ticket's");
+            if (full && score >= worst) _violation(taskId, "a seat taken by a ticket no better");
+            if (seat.provider != provider || seat.status != SlotStatus.Claimed) _violation(taskId, "seat not held");
+            if (seat.claimedAt != start) _violation(taskId, "seat's start != the race's end or the claim");
+            if (seat.dueAt != start + t.requirements.maxRuntimeSec + market.termsOf(taskId).claimGrace) {
+                _violation(taskId, "seat's due time != start + runtime + grace");
+            }
+            if (racing && uint256(seat.commitment) != score) _violation(taskId, "seat ticket != -log2(u) / stake");
+            if (full) ++ghostSeatsReplaced;
+            if (racing) ++ghostRacedSeats;
+            else ++ghostFirstComeSeats;
+        } catch (bytes memory reason) {
+            bytes memory tooHigh =
+                abi.encodeWithSelector(ITaskMarket.TaskMarketClaimTicketTooHigh.selector, taskId, score, worst);
+            if (!racing || !full || keccak256(reason) != keccak256(tooHigh)) {
+                _violation(taskId, "claimTask reverted for an eligible provider");
+            }
+            ++ghostTicketsTooHigh;
+        }
+    }
+
+    /// @dev A commitment to a seat won in the race, before the race's end (the seat's start): it must revert
+    /// SeatNotFinal. Returns whether there was such a seat.
+    function _commitEarly(uint256 taskId, uint256 slotSeed) private returns (bool) {
+        Slot[] memory slots = market.getSlots(taskId);
+        for (uint256 i; i < slots.length; ++i) {
+            Slot memory seat = slots[(slotSeed + i) % slots.length];
+            if (seat.status != SlotStatus.Claimed || currentTime >= seat.claimedAt) continue;
+            _acted = true;
+            vm.prank(seat.provider);
+            try market.commitResult(taskId, Fixture.commitment(taskId, seat.provider, "early", "salt")) {
+                _violation(taskId, "committed before the seat was final");
+            } catch (bytes memory reason) {
+                bytes memory notFinal =
+                    abi.encodeWithSelector(ITaskMarket.TaskMarketSeatNotFinal.selector, taskId, seat.claimedAt);
+                if (keccak256(reason) != keccak256(notFinal)) _violation(taskId, "early commit: not SeatNotFinal");
+                ++ghostEarlyCommits;
+            }
+            return true;
+        }
+        return false;
     }
 
     function _submitResult(uint256 taskId, Task memory t, uint32 runtimeSec, uint8 honesty) private {
@@ -802,8 +963,24 @@ contract Handler is TestBase {
         return t.status == TaskStatus.Open && t.openSlots == (1 << t.replicas) - 1;
     }
 
-    function _claimable(uint256, Task memory t) private view returns (bool) {
-        return t.status == TaskStatus.Open && currentTime <= t.deadline;
+    /// @dev A claim that can be honoured: k = 1 Open; k > 1 Open, or Claimed while its seats are raced for (a
+    /// better ticket replaces the worst); its result due (from the claim, or from the race's end for a seat won in
+    /// the race) by the deadline.
+    function _claimable(uint256 taskId, Task memory t) private view returns (bool) {
+        if (currentTime > t.deadline) return false;
+        uint256 start = currentTime;
+        bool racing = _racing(taskId, t);
+        if (t.status != TaskStatus.Open && !(t.status == TaskStatus.Claimed && racing)) return false;
+        if (racing) start = uint256(market.getAudit(taskId).joinDeadline) + 1;
+        return start + t.requirements.maxRuntimeSec + market.termsOf(taskId).claimGrace <= t.deadline;
+    }
+
+    /// @dev A k > 1 task whose seats are raced for: not final, until its race's end and 256 blocks after it was
+    /// submitted.
+    function _racing(uint256 taskId, Task memory t) private view returns (bool) {
+        if (t.replicas == 1 || (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed)) return false;
+        Audit memory race = market.getAudit(taskId);
+        return currentTime <= race.joinDeadline && currentBlock <= uint256(race.seedBlock) + 256;
     }
 
     function _submittable(uint256 taskId, Task memory t) private view returns (bool) {
@@ -868,8 +1045,8 @@ contract Handler is TestBase {
         return (t.status == TaskStatus.Open || t.status == TaskStatus.Claimed) && currentTime > t.deadline;
     }
 
-    /// @dev A slot in `status`, from a random start; for Claimed slots, one still in time (`inTime`) or one
-    /// overdue (`!inTime`). Other statuses ignore `inTime`.
+    /// @dev A slot in `status`, from a random start; for Claimed slots, one still in time (`inTime`: started, not
+    /// overdue) or one overdue (`!inTime`). Other statuses ignore `inTime`.
     function _slotWhere(uint256 taskId, uint256 seed, SlotStatus status, bool inTime)
         private
         view
@@ -881,6 +1058,8 @@ contract Handler is TestBase {
             slot = slots[index];
             if (slot.status != status) continue;
             if (status == SlotStatus.Claimed && (currentTime <= slot.dueAt) != inTime) continue;
+            // A seat won in the race takes commitments only from its start, the race's end.
+            if (status == SlotStatus.Claimed && inTime && currentTime < slot.claimedAt) continue;
             return (true, index, slot);
         }
     }
@@ -922,34 +1101,31 @@ contract Handler is TestBase {
             } else if (topic == ITaskMarket.ProviderSlashed.selector) {
                 (uint8 slot, uint256 amount, uint256 toClient, bool outvoted) =
                     abi.decode(log.data, (uint8, uint256, uint256, bool));
-                ++ghostSlashes;
-                GhostTask storage g = _ghost[taskId];
-                if (g.audited) {
-                    // Audit slashes stay in the market until the verdict splits what the auditors do not get.
-                    g.auditSlashed += amount;
-                    if (toClient != 0) _violation(taskId, "audit slash paid the client before the verdict");
-                    if (slot != 0 && outvoted) ++ghostOutvotedAuditors;
-                    if (slot != 0 && !outvoted) ++ghostForfeits;
-                }
+                _onSlashed(taskId, slot, amount, toClient, outvoted);
             } else if (topic == ITaskMarket.ResultSubmitted.selector) {
                 (,,,, uint32 runtime) = abi.decode(log.data, (uint8, bytes32, string, string, uint32));
                 _ghost[taskId].runtime = runtime;
+            } else if (topic == ITaskMarket.ResultRevealed.selector) {
+                (uint8 slot, bytes32 digest,,, uint32 runtime) =
+                    abi.decode(log.data, (uint8, bytes32, string, string, uint32));
+                if (_revealedMask[taskId] & (1 << slot) != 0) _violation(taskId, "a slot revealed twice");
+                _revealedMask[taskId] |= uint8(1 << slot);
+                _revealedDigest[taskId][slot] = digest;
+                _revealedRuntime[taskId][slot] = runtime;
             } else if (topic == ITaskMarket.TaskSubmitted.selector) {
                 (, uint256 escrow) = abi.decode(log.data, (string, uint256));
                 if (escrow != ghostEscrow[taskId]) _violation(taskId, "TaskSubmitted escrow != the escrow rule");
             } else if (topic == ITaskMarket.AuditDrawn.selector) {
-                bool drawn = abi.decode(log.data, (bool));
-                GhostTask storage g = _ghost[taskId];
-                if (!g.auditable) _violation(taskId, "audit draw of a task that is not auditable");
-                if (++g.draws > 1) _violation(taskId, "drawn twice");
-                g.audited = drawn;
-                if (drawn) ++ghostDrawn;
-                else ++ghostNotDrawn;
+                _onDrawn(taskId, abi.decode(log.data, (bool)));
             } else if (topic == ITaskMarket.AuditRoundOpened.selector) {
-                (uint8 round,,,) = abi.decode(log.data, (uint8, uint8, uint8, uint40));
-                if (!_ghost[taskId].audited) _violation(taskId, "audit round opened without a draw");
+                (uint8 round, uint8 firstSlot, uint8 auditors,) = abi.decode(log.data, (uint8, uint8, uint8, uint40));
+                GhostTask storage g = _ghost[taskId];
+                if (!g.audited) _violation(taskId, "audit round opened without a draw");
                 if (round >= 1 && round <= 4) ++ghostRounds[round];
                 else _violation(taskId, "audit round out of 1..4");
+                if (round == 1 && (firstSlot != g.replicas || auditors != 1)) {
+                    _violation(taskId, "round 1 is not one auditor at slot k");
+                }
             } else if (topic == ITaskMarket.AuditorJoined.selector) {
                 ++ghostJoins;
             } else if (topic == ITaskMarket.AuditorReplaced.selector) {
@@ -961,6 +1137,62 @@ contract Handler is TestBase {
         }
     }
 
+    /// @dev A draw: of a held k = 1 result, or (k > 1) the opening of a dispute.
+    function _onDrawn(uint256 taskId, bool drawn) private {
+        GhostTask storage g = _ghost[taskId];
+        if (++g.draws > 1) _violation(taskId, "drawn twice");
+        g.audited = drawn;
+        if (g.replicas == 1) {
+            if (!g.auditable) _violation(taskId, "audit draw of a task that is not auditable");
+            if (drawn) ++ghostDrawn;
+            else ++ghostNotDrawn;
+            return;
+        }
+        // A dispute: revealed results that differ (k < 7 leaves a slot for an auditor), whose replicas that did
+        // not reveal were slashed in the same call, their collateral kept in the dispute's pot.
+        ++ghostDisputes;
+        if (!drawn) _violation(taskId, "a k > 1 draw that audits nothing");
+        if (!_split(taskId, g.replicas)) _violation(taskId, "dispute of results that agree");
+        uint8 noShows = uint8((1 << g.replicas) - 1) & ~_revealedMask[taskId];
+        if (g.pendingNoShows != noShows) _violation(taskId, "dispute: slashed != the replicas that did not reveal");
+        if (market.getAudit(taskId).slashed != g.pendingPot) _violation(taskId, "dispute pot != no-shows' slashes");
+        g.auditSlashed = g.pendingPot;
+        (g.pendingPot, g.pendingNoShows) = (0, 0);
+    }
+
+    function _onSlashed(uint256 taskId, uint8 slot, uint256 amount, uint256 toClient, bool outvoted) private {
+        ++ghostSlashes;
+        GhostTask storage g = _ghost[taskId];
+        if (!g.audited) {
+            if (g.replicas == 1 || toClient != 0) return;
+            // k > 1 and nothing to the client: only the no-shows of a dispute that opens in this call.
+            if (outvoted) _violation(taskId, "a replica slashed as outvoted without a dispute");
+            g.pendingPot += amount;
+            g.pendingNoShows |= uint8(1 << slot);
+            return;
+        }
+        // Audit slashes stay in the market until the verdict splits what the auditors do not get.
+        g.auditSlashed += amount;
+        if (toClient != 0) _violation(taskId, "audit slash paid the client before the verdict");
+        if (outvoted) {
+            // Only a decision outvotes, and only a slot that revealed something else than the result that stands
+            // (a held k = 1 result: see _onResolved).
+            if (g.verdict != AuditVerdict.Upheld && g.verdict != AuditVerdict.Overturned) {
+                _violation(taskId, "outvoted without a decision");
+            }
+            if ((g.replicas > 1 || slot != 0) && !(_revealed(taskId, slot) && _revealedDigest[taskId][slot] != g.truth))
+            {
+                _violation(taskId, "outvoted a slot that did not reveal another result");
+            }
+        }
+        if (slot >= g.replicas) {
+            if (outvoted) ++ghostOutvotedAuditors;
+            else ++ghostForfeits;
+        } else if (outvoted && g.replicas > 1) {
+            ++ghostOutvotedReplicas;
+        }
+    }
+
     function _onPaid(uint256 taskId, uint8 slot, uint256 payment) private {
         GhostTask storage g = _ghost[taskId];
         ++ghostPaidReplicas;
@@ -969,7 +1201,19 @@ contract Handler is TestBase {
         if (ghostFinalized[taskId] != 0) _violation(taskId, "replica paid after finalization");
         // Auditors may be paid from collateral slashed during the audit, never from anything else.
         if (ghostPaid[taskId] > ghostEscrow[taskId] + g.auditSlashed) _violation(taskId, "paid more than escrow");
-        if (g.replicas != 1 || slot != 0) return;
+        if (slot >= g.replicas) {
+            // An auditor: only one that found the result a decision stands on; all paid alike.
+            if (g.verdict != AuditVerdict.Upheld && g.verdict != AuditVerdict.Overturned) {
+                _violation(taskId, "auditor paid without a decision");
+            }
+            if (!_revealed(taskId, slot) || _revealedDigest[taskId][slot] != g.truth) {
+                _violation(taskId, "paid an auditor that did not find the result that stands");
+            }
+            if (g.auditorPay == 0) g.auditorPay = payment;
+            else if (payment != g.auditorPay) _violation(taskId, "auditors paid unequally");
+            return;
+        }
+        if (g.replicas > 1) return _onReplicaPaid(taskId, g, slot, payment);
         // The provider of a k = 1 result: after its draw only, and exactly what an unaudited settlement pays.
         if (g.auditable && g.draws == 0) _violation(taskId, "held result paid before releaseResult");
         if (g.audited && g.verdict != AuditVerdict.Upheld && g.verdict != AuditVerdict.Lapsed) {
@@ -982,12 +1226,39 @@ contract Handler is TestBase {
         if (payment != expected) _violation(taskId, "k = 1 payment != the unaudited payment");
     }
 
+    /// @dev k > 1: a replica is paid for the result that stands (the agreed one, a dispute's upheld one, or a
+    /// lapsed dispute's strict majority) and only if it revealed it; every winner gets the payment for the
+    /// winners' lower median runtime.
+    function _onReplicaPaid(uint256 taskId, GhostTask storage g, uint8 slot, uint256 payment) private {
+        bytes32 stands;
+        if (g.audited) {
+            if (g.verdict != AuditVerdict.Upheld && g.verdict != AuditVerdict.Lapsed) {
+                _violation(taskId, "dispute paid a replica without an upheld or lapsed verdict");
+            }
+            stands = g.truth;
+        } else {
+            (stands,) = _majority(taskId, g.replicas);
+        }
+        if (stands == bytes32(0) || !_revealed(taskId, slot) || _revealedDigest[taskId][slot] != stands) {
+            _violation(taskId, "paid a replica that did not reveal the result that stands");
+        }
+        if (payment != _winnersPayment(taskId, g, stands)) {
+            _violation(taskId, "replica payment != the winners' lower-median payment");
+        }
+    }
+
     function _onResolved(uint256 taskId, AuditVerdict verdict, bytes32 digest) private {
         GhostTask storage g = _ghost[taskId];
         if (!g.audited) _violation(taskId, "audit resolved without a draw");
         if (g.verdict != AuditVerdict.None) _violation(taskId, "audit resolved twice");
         g.verdict = verdict;
+        g.truth = digest;
         ++ghostVerdicts[uint8(verdict)];
+        if ((verdict == AuditVerdict.Lapsed || verdict == AuditVerdict.Unresolved) && digest != bytes32(0)) {
+            _violation(taskId, "no verdict digest expected");
+        }
+        if (verdict < AuditVerdict.Upheld) _violation(taskId, "resolved with a non-final verdict");
+        if (g.replicas > 1) return _onDisputeResolved(taskId, g, verdict, digest);
         bool tagMatches = bytes5(digest) == bytes5(g.digest);
         if (verdict == AuditVerdict.Upheld && !tagMatches) {
             _violation(taskId, "upheld a result the auditors did not find");
@@ -995,10 +1266,33 @@ contract Handler is TestBase {
         if (verdict == AuditVerdict.Overturned && (tagMatches || digest == bytes32(0))) {
             _violation(taskId, "overturned a result the auditors found");
         }
-        if ((verdict == AuditVerdict.Lapsed || verdict == AuditVerdict.Unresolved) && digest != bytes32(0)) {
-            _violation(taskId, "no verdict digest expected");
+    }
+
+    /// @dev A dispute's verdict. Upheld: a replica's result, confirmed by round 1's auditor alone (its vote makes
+    /// that result strictly the most found) or later by at least two auditors and more than any other result.
+    /// Overturned: a result no replica revealed, found by at least two auditors and more than any other. Lapsed:
+    /// round 1 had no auditor; the replicas' strict majority (if any) stands.
+    function _onDisputeResolved(uint256 taskId, GhostTask storage g, AuditVerdict verdict, bytes32 digest) private {
+        Audit memory a = market.getAudit(taskId);
+        uint8 end = a.firstSlot + a.auditors;
+        if (verdict == AuditVerdict.Lapsed) {
+            if (a.round != 1 || _revealedMask[taskId] >> g.replicas != 0) _violation(taskId, "lapsed with an auditor");
+            (g.truth,) = _majority(taskId, g.replicas);
+            return;
         }
-        if (verdict < AuditVerdict.Upheld) _violation(taskId, "resolved with a non-final verdict");
+        if (verdict == AuditVerdict.Unresolved) return;
+        (uint256 ofReplicas, uint256 otherReplicas) = _votes(taskId, 0, g.replicas, digest);
+        if ((verdict == AuditVerdict.Upheld) != (ofReplicas != 0)) {
+            _violation(taskId, "upheld a result no replica revealed, or overturned one a replica revealed");
+        }
+        (uint256 ofAuditors, uint256 otherAuditors) = _votes(taskId, g.replicas, end, digest);
+        if (a.round == 1) {
+            if (verdict != AuditVerdict.Upheld || ofAuditors != 1 || ofReplicas + 1 <= otherReplicas) {
+                _violation(taskId, "round 1 decided without its auditor confirming the most found result");
+            }
+        } else if (ofAuditors < 2 || ofAuditors <= otherAuditors) {
+            _violation(taskId, "decided without two auditors finding it more than any other result");
+        }
     }
 
     function _onFinalized(uint256 taskId, TaskStatus status, uint256 paid, uint256 refund) private {
@@ -1007,10 +1301,20 @@ contract Handler is TestBase {
         ++ghostFinalizedTasks;
         if (++ghostFinalized[taskId] > 1) _violation(taskId, "finalized twice");
         if (paid != ghostPaid[taskId]) _violation(taskId, "paid != sum of ReplicaPaid");
+        if (g.pendingPot != 0) _violation(taskId, "a k > 1 slash kept from the client outside a dispute");
         if (!g.audited) {
             if (paid + refund != escrow) _violation(taskId, "paid + refund != escrow");
             if (g.auditable && status == TaskStatus.Completed && g.draws == 0) {
                 _violation(taskId, "auditable result settled without a draw");
+            }
+            if (g.replicas > 1 && (status == TaskStatus.Completed || status == TaskStatus.Failed)) {
+                // Settled by its replicas: results that agree (or k = 7), a strict majority paid.
+                if (g.replicas < 7 && _split(taskId, g.replicas)) _violation(taskId, "results that differ settled");
+                (bytes32 majority,) = _majority(taskId, g.replicas);
+                if ((status == TaskStatus.Completed) != (majority != bytes32(0))) {
+                    _violation(taskId, "consensus status != a strict majority");
+                }
+                _assertWinnersPaid(taskId, g.replicas, majority);
             }
         } else {
             // The client pays its escrow at most; what auditors get beyond it comes from the audit's slashes.
@@ -1018,12 +1322,99 @@ contract Handler is TestBase {
             if (paid + refund > escrow + g.auditSlashed) _violation(taskId, "auditors paid more than was slashed");
             AuditVerdict v = g.verdict;
             if (v == AuditVerdict.None) _violation(taskId, "audited task finalized without a verdict");
-            bool stands = v == AuditVerdict.Upheld || v == AuditVerdict.Lapsed;
+            bool stands = v == AuditVerdict.Upheld || (v == AuditVerdict.Lapsed && (g.replicas == 1 || g.truth != 0));
             if (status != (stands ? TaskStatus.Completed : TaskStatus.Failed)) _violation(taskId, "status != verdict");
             if (!stands && refund < escrow) _violation(taskId, "client refunded less than its escrow");
-            if (stands && ghostSlotPaid[taskId][0] != 1) _violation(taskId, "result stands but provider unpaid");
+            if (g.replicas == 1) {
+                if (stands && ghostSlotPaid[taskId][0] != 1) _violation(taskId, "result stands but provider unpaid");
+            } else {
+                // Every replica that revealed the result that stands is paid, once; no other. Without one, the
+                // auditors were paid from the pot alone: the client gets its whole escrow back.
+                _assertWinnersPaid(taskId, g.replicas, stands ? g.truth : bytes32(0));
+                if (!stands && refund != escrow) _violation(taskId, "dispute: nothing stands, escrow not refunded");
+            }
         }
         _untrack(taskId);
+    }
+
+    /// @dev The replicas paid are exactly those that revealed `stands` (none if 0), each once.
+    function _assertWinnersPaid(uint256 taskId, uint8 replicas, bytes32 stands) private {
+        for (uint8 i; i < replicas; ++i) {
+            bool won = stands != bytes32(0) && _revealed(taskId, i) && _revealedDigest[taskId][i] == stands;
+            if (won != (ghostSlotPaid[taskId][i] == 1)) {
+                _violation(taskId, "replicas paid != those that revealed the result that stands");
+            }
+        }
+    }
+
+    function _revealed(uint256 taskId, uint8 slot) private view returns (bool) {
+        return _revealedMask[taskId] & (1 << slot) != 0;
+    }
+
+    /// @dev Whether replicas 0..k-1 revealed results that differ.
+    function _split(uint256 taskId, uint8 replicas) private view returns (bool) {
+        bytes32 first;
+        bool seen;
+        for (uint8 i; i < replicas; ++i) {
+            if (!_revealed(taskId, i)) continue;
+            if (!seen) (first, seen) = (_revealedDigest[taskId][i], true);
+            else if (_revealedDigest[taskId][i] != first) return true;
+        }
+        return false;
+    }
+
+    /// @dev How many slots in [from, end) revealed `digest`, and the most that revealed any other one result.
+    function _votes(uint256 taskId, uint8 from, uint8 end, bytes32 digest)
+        private
+        view
+        returns (uint256 votes, uint256 other)
+    {
+        for (uint8 i = from; i < end; ++i) {
+            if (!_revealed(taskId, i)) continue;
+            bytes32 d = _revealedDigest[taskId][i];
+            if (d == digest) {
+                ++votes;
+            } else {
+                uint256 count = _count(taskId, from, end, d); // at most 7 × 7
+                if (count > other) other = count;
+            }
+        }
+    }
+
+    /// @dev How many slots in [from, end) revealed `digest`.
+    function _count(uint256 taskId, uint8 from, uint8 end, bytes32 digest) private view returns (uint256 count) {
+        for (uint8 i = from; i < end; ++i) {
+            if (_revealed(taskId, i) && _revealedDigest[taskId][i] == digest) ++count;
+        }
+    }
+
+    /// @dev The result revealed by a strict majority of the k replicas (at least 2), and how many revealed it.
+    function _majority(uint256 taskId, uint8 replicas) private view returns (bytes32 digest, uint256 votes) {
+        for (uint8 i; i < replicas; ++i) {
+            if (!_revealed(taskId, i)) continue;
+            uint256 count = _count(taskId, 0, replicas, _revealedDigest[taskId][i]);
+            if (count >= 2 && count * 2 > replicas) return (_revealedDigest[taskId][i], count);
+        }
+    }
+
+    /// @dev What each replica that revealed `stands` is paid: maxPayment, or the metered price of the lower median
+    /// of their runtimes (as the market counted them) if lower.
+    function _winnersPayment(uint256 taskId, GhostTask storage g, bytes32 stands) private view returns (uint256) {
+        uint32[7] memory sorted;
+        uint256 n;
+        for (uint8 i; i < g.replicas; ++i) {
+            if (!_revealed(taskId, i) || _revealedDigest[taskId][i] != stands) continue;
+            uint32 value = _revealedRuntime[taskId][i];
+            uint256 j = n++;
+            while (j > 0 && sorted[j - 1] > value) {
+                sorted[j] = sorted[j - 1];
+                --j;
+            }
+            sorted[j] = value;
+        }
+        if (n == 0) return 0;
+        uint256 metered = uint256(g.pricePerSecond) * sorted[(n - 1) / 2];
+        return g.pricePerSecond != 0 && metered < g.maxPayment ? metered : g.maxPayment;
     }
 
     function _untrack(uint256 taskId) private {

@@ -32,7 +32,8 @@ contract MarketInvariantsTest is TestBase {
     uint256 internal constant MAX_REWARD_DUST = 1e12;
 
     /// @dev Most permissionless steps (releaseResult, finalizeTask, expireTask) that may take a task to a final
-    /// status: a draw, then four audit rounds of at most three steps each (joining, commitments, reveals).
+    /// status: a draw (or the finalization that opens a dispute), then four audit rounds of at most three steps
+    /// each (joining, commitments, reveals).
     uint256 internal constant MAX_EXIT_STEPS = 16;
 
     Handler internal handler;
@@ -194,8 +195,9 @@ contract MarketInvariantsTest is TestBase {
         }
     }
 
-    // No task is stuck: every held or audited task reaches a final status through permissionless calls only
-    // (releaseResult once its draw block is known, finalizeTask once a round's time is over), whatever its state,
+    // No task is stuck: every held, revealing or audited task (a k = 1 result's audit or a k > 1 dispute, which
+    // finalizing a k > 1 task may open) reaches a final status through permissionless calls only (releaseResult
+    // once its draw block is known, finalizeTask once a window or a round's time is over), whatever its state,
     // and an audit round's deadlines are bounded by the parameters. Each exit is tried, then undone.
     /**
      * hardhat-config: default.invariant.runs = 48
@@ -207,7 +209,7 @@ contract MarketInvariantsTest is TestBase {
         for (uint256 i; i < live.length; ++i) {
             Task memory t = market.getTask(live[i]);
             if (t.status == TaskStatus.Auditing) _assertRoundBounded(live[i], t, time);
-            else if (t.status != TaskStatus.Held) continue;
+            else if (t.status != TaskStatus.Held && t.status != TaskStatus.Revealing) continue;
             try this.probeExit(live[i]) {}
             catch (bytes memory reason) {
                 if (bytes4(reason) != ExitFound.selector) {
@@ -295,6 +297,94 @@ contract MarketInvariantsTest is TestBase {
             hex_[3 + 2 * i] = bytes("0123456789abcdef")[uint8(reason[i]) & 15];
         }
         return string(hex_);
+    }
+
+    /// @notice The handler reaches what the invariants are about: on fixed pseudo-random sequences of its actions,
+    /// k > 1 disputes open and end in every verdict (replicas outvoted among them), seats are won in the race,
+    /// replaced by better tickets, refused to worse ones and taken first come after it, early claims and
+    /// commitments are refused, held results are drawn; and no ghost rule breaks. A campaign whose actions all
+    /// reverted, or never reached a dispute or a race, would pass the invariants without checking them.
+    function test_handlerReachesDisputesAndRaces() public {
+        uint256[14] memory seen;
+        uint256 reverted;
+        for (uint256 run; run < 6; ++run) {
+            Handler h = new Handler();
+            for (uint256 i; i < 150; ++i) {
+                if (!_randomAction(h, uint256(keccak256(abi.encode(run, i))))) ++reverted;
+            }
+            assertEq(h.ghostViolations(), 0, string.concat("ghost rule broken: ", h.firstViolation()));
+            uint256[14] memory counts = [
+                h.ghostDisputes(),
+                h.ghostOutvotedReplicas(),
+                h.ghostVerdicts(uint8(AuditVerdict.Upheld)),
+                h.ghostVerdicts(uint8(AuditVerdict.Overturned)),
+                h.ghostVerdicts(uint8(AuditVerdict.Lapsed)),
+                h.ghostVerdicts(uint8(AuditVerdict.Unresolved)),
+                h.ghostRacedSeats(),
+                h.ghostSeatsReplaced(),
+                h.ghostTicketsTooHigh(),
+                h.ghostFirstComeSeats(),
+                h.ghostEarlyClaims(),
+                h.ghostEarlyCommits(),
+                h.ghostDrawn(),
+                h.ghostFinalizedTasks()
+            ];
+            for (uint256 k; k < counts.length; ++k) {
+                seen[k] += counts[k];
+            }
+        }
+        string[14] memory what = [
+            "disputes",
+            "outvoted replicas",
+            "upheld",
+            "overturned",
+            "lapsed",
+            "unresolved",
+            "raced seats",
+            "replaced seats",
+            "tickets too high",
+            "first-come seats",
+            "early claims",
+            "early commits",
+            "drawn results",
+            "finalized tasks"
+        ];
+        for (uint256 k; k < seen.length; ++k) {
+            assertTrue(seen[k] != 0, string.concat("the handler never reached: ", what[k]));
+        }
+        assertLe(reverted, 900 / 20, "more than 5 % of the handler's actions reverted");
+    }
+
+    /// @dev One of the handler's actions, chosen and fed by `r`; whether it did not revert.
+    function _randomAction(Handler h, uint256 r) internal returns (bool ok) {
+        uint256 a = uint256(keccak256(abi.encode(r, 1)));
+        uint256 b = uint256(keccak256(abi.encode(r, 2)));
+        uint256 kind = r % 14;
+        bytes memory call;
+        if (kind == 0) {
+            call = abi.encodeCall(
+                h.submit, (a, b, uint8(a >> 8), uint96(b >> 8), uint80(a >> 100), uint40(b >> 100), a % 2 == 0)
+            );
+        } else if (kind == 1) {
+            call = abi.encodeCall(h.claim, (a, b));
+        } else if (kind == 2) {
+            call = abi.encodeCall(h.commit, (a, b, uint8(b >> 9)));
+        } else if (kind == 3) {
+            call = abi.encodeCall(h.reveal, (a, b, uint32(b >> 40)));
+        } else if (kind == 4) {
+            call = abi.encodeCall(h.finalize, (a));
+        } else if (kind == 5) {
+            call = abi.encodeCall(h.warp, (a));
+        } else if (kind == 6) {
+            call = abi.encodeCall(h.mine, (a));
+        } else if (kind == 7) {
+            call = abi.encodeCall(h.joinAudit, (a, b));
+        } else if (kind == 8) {
+            call = abi.encodeCall(h.submitBatch, (a, b, uint8(b)));
+        } else {
+            call = abi.encodeCall(h.advance, (a, b));
+        }
+        (ok,) = address(h).call(call);
     }
 
     /// @notice After every run: settle everything and take every token out; nothing may stay behind.

@@ -250,7 +250,8 @@ contract SettlementFuzzTest is TestBase {
         _assertMarketLedger(0);
     }
 
-    /// @notice k > 1: a replica's runtime is capped at its commit time, however late it reveals.
+    /// @notice k > 1: a replica's runtime is capped at its commit time (counted from its seat's start, the end of
+    /// the race for the seats), however late it reveals.
     function testFuzz_consensusPaysTheMedianOfCappedRuntimes(
         uint96 maxPayment,
         uint80 pricePerSecond,
@@ -263,7 +264,9 @@ contract SettlementFuzzTest is TestBase {
         commit1 = uint32(bound(commit1, 0, MAX_RUNTIME));
         commit2 = uint32(bound(commit2, commit1, MAX_RUNTIME));
         uint256 taskId = _submit(_publish(0, true), maxPayment, pricePerSecond, 2);
-        uint256 start = vm.getBlockTimestamp();
+        // The seats are raced for from two blocks after the submission; seats won start when the race ends.
+        vm.roll(vm.getBlockNumber() + 2);
+        uint256 start = uint256(market.getAudit(taskId).joinDeadline) + 1;
         vm.prank(PROVIDER);
         market.claimTask(taskId);
         vm.prank(PROVIDER_2);
@@ -299,6 +302,292 @@ contract SettlementFuzzTest is TestBase {
         bytes32 salt = bytes32(uint256(uint160(provider)));
         vm.prank(provider);
         market.revealResult(taskId, keccak256("output"), salt, CID, CID, runtimeSec);
+    }
+
+    // ─── The race for the seats of k > 1 tasks ───
+
+    /// @notice Whatever the seed block's hash, the stakes and the order of the claims, the k lowest tickets
+    /// −log2(u) / stake (Fixture.ticket, the contract's formula ported) hold the seats when the race ends: each claim
+    /// takes the lowest free seat, or replaces the worst ticket held (whose collateral is unlocked) if its own is
+    /// better, or reverts ClaimTicketTooHigh. No claim before block seedBlock + 2; seats won start when the race
+    /// ends; nothing moves but collateral locks; after the race a full task refuses every claim.
+    function testFuzz_seatRaceKeepsTheLowestTickets(
+        bytes32 seedHash,
+        uint256 order,
+        uint64[4] memory extraStake,
+        uint8 replicas
+    ) public {
+        replicas = uint8(bound(replicas, 2, 3));
+        address[4] memory racers = [PROVIDER, PROVIDER_2, PROVIDER_3, PROVIDER_4];
+        for (uint256 i; i < 4; ++i) {
+            uint256 more = uint256(extraStake[i]) * 1e6; // up to about 1.8e25: stakes from 1× to 3× apart
+            if (more == 0) continue;
+            token.transfer(racers[i], more);
+            vm.prank(racers[i]);
+            staking.stake(more);
+        }
+        uint256 taskId = _submit(_publish(0, true), 1_000e18, 0, replicas);
+        uint256 submitted = vm.getBlockNumber();
+        Audit memory race = market.getAudit(taskId);
+        assertEq(race.seedBlock, submitted, "race seeded by the submission block");
+        assertEq(race.joinDeadline, vm.getBlockTimestamp() + market.params().auditJoinWindow, "race window");
+
+        vm.roll(submitted + 1);
+        vm.expectRevert(abi.encodeWithSelector(ITaskMarket.TaskMarketDrawNotReady.selector, taskId, submitted + 2));
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+
+        vm.roll(submitted + 2);
+        vm.setBlockhash(submitted + 1, seedHash);
+        bytes32 seed = Fixture.raceSeed(seedHash, taskId);
+        uint256 collateral = market.getTask(taskId).collateral;
+        uint256 escrow = uint256(replicas) * 1_000e18;
+        // The claims come in an order drawn from `order` (Fisher–Yates).
+        for (uint256 i = 3; i > 0; --i) {
+            uint256 j = uint256(keccak256(abi.encode(order, i))) % (i + 1);
+            (racers[i], racers[j]) = (racers[j], racers[i]);
+        }
+        uint256[4] memory scores;
+        for (uint256 i; i < 4; ++i) {
+            scores[i] = Fixture.ticket(seed, racers[i], staking.stakeOf(racers[i]).staked);
+            _raceClaim(taskId, racers[i], scores[i], replicas, race.joinDeadline);
+            _assertMarketLedger(escrow);
+        }
+        // The k lowest tickets hold the seats; the others lock nothing.
+        for (uint256 i; i < 4; ++i) {
+            uint256 better;
+            for (uint256 j; j < 4; ++j) {
+                if (scores[j] < scores[i]) ++better;
+            }
+            bool holds;
+            Slot[] memory slots = market.getSlots(taskId);
+            for (uint256 s; s < replicas; ++s) {
+                if (slots[s].provider == racers[i]) holds = true;
+            }
+            assertTrue(holds == (better < replicas), "seats != the k lowest tickets");
+            assertEq(staking.stakeOf(racers[i]).locked, holds ? collateral : 0, "locked != a held seat's collateral");
+        }
+        // After the race every seat is final: a full task takes no claim, even from the best ticket left out.
+        vm.warp(uint256(race.joinDeadline) + 1);
+        address out;
+        uint256 outScore = type(uint256).max;
+        for (uint256 i; i < 4; ++i) {
+            if (staking.stakeOf(racers[i]).locked == 0 && scores[i] < outScore) {
+                (out, outScore) = (racers[i], scores[i]);
+            }
+        }
+        vm.expectRevert(abi.encodeWithSelector(ITaskMarket.TaskMarketWrongStatus.selector, taskId, TaskStatus.Claimed));
+        vm.prank(out);
+        market.claimTask(taskId);
+    }
+
+    /// @dev One claim in the race, checked against the rule: the lowest free seat, else the worst ticket's seat if
+    /// `score` is better (ClaimTicketTooHigh otherwise).
+    function _raceClaim(uint256 taskId, address provider, uint256 score, uint8 replicas, uint40 raceEnd) internal {
+        Slot[] memory slots = market.getSlots(taskId);
+        uint256 seat = type(uint256).max;
+        uint256 worst;
+        for (uint256 s; s < replicas; ++s) {
+            if (slots[s].provider == address(0)) {
+                seat = s;
+                break;
+            }
+            if (uint256(slots[s].commitment) > worst) (worst, seat) = (uint256(slots[s].commitment), s);
+        }
+        bool full = slots[seat].provider != address(0);
+        uint256 collateral = market.getTask(taskId).collateral;
+        if (full && score >= worst) {
+            vm.expectRevert(
+                abi.encodeWithSelector(ITaskMarket.TaskMarketClaimTicketTooHigh.selector, taskId, score, worst)
+            );
+            vm.prank(provider);
+            market.claimTask(taskId);
+            return;
+        }
+        address replaced = slots[seat].provider;
+        uint256 replacedLocked = full ? staking.stakeOf(replaced).locked : 0;
+        uint256 staked = staking.stakeOf(provider).staked;
+        vm.prank(provider);
+        assertEq(market.claimTask(taskId), seat, "seat != the lowest free one or the worst ticket's");
+        Slot memory held = market.getSlots(taskId)[seat];
+        assertTrue(held.provider == provider, "seat not held by the claimant");
+        assertEq(uint256(held.commitment), score, "seat's ticket != -log2(u) / stake");
+        assertEq(held.claimedAt, uint256(raceEnd) + 1, "a seat won in the race starts when it ends");
+        assertEq(held.dueAt, uint256(raceEnd) + 1 + MAX_RUNTIME + market.params().claimGrace, "seat due time");
+        assertEq(staking.stakeOf(provider).staked, staked, "a claim stakes nothing");
+        if (full) {
+            assertEq(replacedLocked - staking.stakeOf(replaced).locked, collateral, "replaced collateral kept");
+        }
+    }
+
+    // ─── Disputes ───
+
+    /// @notice A dispute of a k = 3 fixed-price task: each replica reveals the honest result, a colluding wrong one
+    /// or its own, or never reveals. Replicas that did not reveal are slashed into the dispute's pot when it opens.
+    /// Round 1's auditor finds the honest result: if its vote makes it strictly the most found, the replicas that
+    /// revealed it are paid in full, the others that revealed are slashed whole (outvoted), the auditor is paid
+    /// from the pot first and then from the escrowed payments of the replicas that lost, and what the auditor does
+    /// not take of the pot is split between the client (slashToClientBps) and the treasury. Otherwise the dispute
+    /// escalates to round 2 and nothing is paid yet. Every amount to the wei, for any collateral and slash split.
+    function testFuzz_disputeDecidedByRoundOne(
+        uint96 maxPayment,
+        uint8[3] memory choice,
+        uint16 collateralBps,
+        uint16 slashToClientBps
+    ) public {
+        maxPayment = uint96(bound(maxPayment, 1e9, MAX_PAYMENT));
+        // From a pot too small to pay the auditor (the client's escrow adds the rest) to one that leaves a remainder.
+        MarketParams memory p = Fixture.defaultParams();
+        p.collateralBps = uint16(bound(collateralBps, 1_000, 20_000));
+        p.slashToClientBps = uint16(bound(slashToClientBps, 0, BPS));
+        market.setParams(p);
+        address[3] memory replicas = [PROVIDER, PROVIDER_2, PROVIDER_3];
+        bytes32[3] memory digests;
+        bool[3] memory reveals;
+        for (uint256 i; i < 3; ++i) {
+            uint8 c = choice[i] % 4;
+            digests[i] = c == 0 || c == 3 ? DIGEST : c == 1 ? OTHER_DIGEST : keccak256(abi.encode("own", i));
+            reveals[i] = c != 3;
+        }
+        vm.assume(_differ(digests, reveals));
+        uint256 taskId = _submit(_publish(0, true), maxPayment, 0, 3);
+        uint256 collateral = market.getTask(taskId).collateral;
+        vm.roll(vm.getBlockNumber() + 2);
+        for (uint256 i; i < 3; ++i) {
+            vm.prank(replicas[i]);
+            market.claimTask(taskId);
+        }
+        vm.warp(uint256(market.getAudit(taskId).joinDeadline) + 61);
+        for (uint256 i; i < 3; ++i) {
+            bytes32 salt = bytes32(uint256(uint160(replicas[i])));
+            vm.prank(replicas[i]);
+            market.commitResult(taskId, Fixture.commitment(taskId, replicas[i], digests[i], salt));
+        }
+        Money memory before = _money(replicas);
+        uint256 noShows;
+        for (uint256 i; i < 3; ++i) {
+            if (!reveals[i]) {
+                ++noShows;
+                continue;
+            }
+            vm.prank(replicas[i]);
+            market.revealResult(taskId, digests[i], bytes32(uint256(uint160(replicas[i]))), CID, CID, 60);
+        }
+        if (noShows != 0) _finalizeAfter(market.getTask(taskId).revealDeadline, taskId);
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Auditing), "results that differ: no dispute");
+        Audit memory a = market.getAudit(taskId);
+        assertEq(a.firstSlot, 3, "round 1's auditor sits at slot k");
+        assertEq(a.slashed, noShows * collateral, "the no-shows' collateral is the dispute's pot");
+
+        _join(taskId, PROVIDER_4);
+        _closeJoining(taskId);
+        _auditCommit(taskId, PROVIDER_4, DIGEST);
+        _auditReveal(taskId, PROVIDER_4, DIGEST, 60);
+
+        // Round 1 decides when the honest result, with the auditor's vote, is strictly the most found.
+        (uint256 honest, uint256 other) = _tally(digests, reveals);
+        if (honest == 0 || honest + 1 <= other) {
+            assertEq(market.getAudit(taskId).round, 2, "no escalation");
+            assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Auditing), "settled without a decision");
+            assertEq(market.balanceOf(CLIENT), before.client, "client paid or refunded before a decision");
+            _assertMarketLedger(3 * uint256(maxPayment) + market.getAudit(taskId).slashed);
+            return;
+        }
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
+        assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Completed), "not completed");
+        _assertDisputeMoney(replicas, digests, reveals, before, maxPayment, collateral, honest, p.slashToClientBps);
+        _assertMarketLedger(0);
+    }
+
+    /// @dev What a dispute moves, read from the ledgers.
+    struct Money {
+        uint256 client;
+        uint256 treasury;
+        uint256 stakers;
+        uint256 auditor;
+        uint256[3] balance;
+        uint256[3] staked;
+    }
+
+    function _money(address[3] memory replicas) internal view returns (Money memory m) {
+        m.client = market.balanceOf(CLIENT);
+        m.treasury = market.treasuryAccrued();
+        m.stakers = market.pendingStakerFees();
+        m.auditor = market.balanceOf(PROVIDER_4);
+        for (uint256 i; i < 3; ++i) {
+            m.balance[i] = market.balanceOf(replicas[i]);
+            m.staked[i] = staking.stakeOf(replicas[i]).staked;
+        }
+    }
+
+    /// @dev The upheld dispute's money: winners paid M − fee, losers slashed whole, no-shows slashed a no-show's
+    /// share (the whole collateral at k > 1), the auditor paid M − fee from the pot then the client's escrow, the
+    /// pot's rest split, fees to stakers and treasury.
+    function _assertDisputeMoney(
+        address[3] memory replicas,
+        bytes32[3] memory digests,
+        bool[3] memory reveals,
+        Money memory before,
+        uint256 maxPayment,
+        uint256 collateral,
+        uint256 honest,
+        uint256 slashToClientBps
+    ) internal view {
+        Money memory after_ = _money(replicas);
+        uint256 fee = maxPayment * 500 / BPS;
+        uint256 toStakers = fee * 1_200 / BPS;
+        uint256 pot = (3 - honest) * collateral; // every replica that did not reveal the honest result
+        uint256 fromPot = _min(maxPayment, pot); // the auditor's pay, from the pot first
+        uint256 left = pot - fromPot;
+        uint256 leftToClient = left * slashToClientBps / BPS;
+        uint256 paid = (honest + 1) * maxPayment;
+        uint256 refund = 3 * maxPayment - (paid - fromPot);
+        for (uint256 i; i < 3; ++i) {
+            bool won = reveals[i] && digests[i] == DIGEST;
+            assertEq(after_.balance[i] - before.balance[i], won ? maxPayment - fee : 0, "replica's pay");
+            assertEq(before.staked[i] - after_.staked[i], won ? 0 : collateral, "replica's slash");
+            assertEq(staking.stakeOf(replicas[i]).locked, 0, "replica's collateral still locked");
+            assertEq(
+                providers.getReputation(replicas[i]).outvoted, reveals[i] && !won ? 1 : 0, "outvoted not counted"
+            );
+        }
+        assertEq(after_.auditor - before.auditor, maxPayment - fee, "auditor's pay");
+        assertEq(staking.stakeOf(PROVIDER_4).locked, 0, "auditor's collateral still locked");
+        assertEq(after_.client - before.client, refund + leftToClient, "client's refund and share of the pot");
+        assertEq(after_.stakers - before.stakers, (honest + 1) * toStakers, "stakers' fees");
+        assertEq(
+            after_.treasury - before.treasury, (honest + 1) * (fee - toStakers) + left - leftToClient, "treasury"
+        );
+    }
+
+    /// @dev Whether the revealed digests differ.
+    function _differ(bytes32[3] memory digests, bool[3] memory reveals) internal pure returns (bool) {
+        for (uint256 i; i < 3; ++i) {
+            for (uint256 j = i + 1; j < 3; ++j) {
+                if (reveals[i] && reveals[j] && digests[i] != digests[j]) return true;
+            }
+        }
+        return false;
+    }
+
+    /// @dev How many replicas revealed DIGEST, and the most that revealed any one other result.
+    function _tally(bytes32[3] memory digests, bool[3] memory reveals)
+        internal
+        pure
+        returns (uint256 honest, uint256 other)
+    {
+        for (uint256 i; i < 3; ++i) {
+            if (!reveals[i]) continue;
+            if (digests[i] == DIGEST) {
+                ++honest;
+                continue;
+            }
+            uint256 count;
+            for (uint256 j; j < 3; ++j) {
+                if (reveals[j] && digests[j] == digests[i]) ++count;
+            }
+            if (count > other) other = count;
+        }
     }
 
     /// @notice collateral = max(minCollateral, maxPayment × collateralBps / 10000), quoted and locked alike.
