@@ -36,6 +36,8 @@ describe('useSource', () => {
       },
       creatorFeeBps: 250,
       predecessor: undefined,
+      failureFeeBps: 0,
+      validator: undefined,
     })
     expect(result.current.queryKey).toEqual([
       'gridforge',

@@ -5,18 +5,12 @@ import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
 /**
- * Whether a task is audited with some probability: one replica of a
- * deterministic source (its result can be checked by re-running it).
- * Internal: not exported from the package.
+ * Whether a task is audited with some probability: one replica of a source
+ * whose results can be checked (deterministic, re-run and compared; or with a
+ * validator that auditors run). Internal: not exported from the package.
  */
-export function isAuditable({
-  replicas,
-  deterministic,
-}: {
-  replicas: number
-  deterministic: boolean
-}): boolean {
-  return replicas === 1 && deterministic
+export function isAuditable({ replicas, checkable }: { replicas: number; checkable: boolean }): boolean {
+  return replicas === 1 && checkable
 }
 
 /**
@@ -36,12 +30,15 @@ export function escrowOf({
   return maxPayment * BigInt(auditable ? 2 : replicas)
 }
 
-/** Whether `sourceId` is deterministic, from the source registry (an unknown source reverts with a hint). */
-export async function isDeterministicSource(
+/**
+ * Whether results of `sourceId` can be checked: it is deterministic or names a
+ * validator (from the source registry; an unknown source reverts with a hint).
+ */
+export async function isCheckableSource(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   { deployment, action, sourceId }: DeploymentParameter & { action: string; sourceId: number },
 ): Promise<boolean> {
-  const [, , requirements] = await read<readonly [boolean, number, { deterministic: boolean }]>(client, {
+  const terms = await read<{ validator: number; requirements: { deterministic: boolean } }>(client, {
     action,
     hints: sourceRegistryHints,
     address: deployment.contracts.sources,
@@ -49,5 +46,5 @@ export async function isDeterministicSource(
     functionName: 'getSourceTerms',
     args: [sourceId],
   })
-  return requirements.deterministic
+  return terms.requirements.deterministic || terms.validator !== 0
 }

@@ -14,7 +14,7 @@ import { findEvent, read, writeAndWait, writeOptions } from '../internal/write.j
 import { gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
 import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
-import { escrowOf, isAuditable, isDeterministicSource } from './escrow.js'
+import { escrowOf, isAuditable, isCheckableSource } from './escrow.js'
 import { submissionErrors } from './submissionErrors.js'
 import {
   deadlineAt,
@@ -73,7 +73,7 @@ export async function submitTaskWithPermit(
   const owner = accountAddress(client, action, account)
   const market = deployment.contracts.market
   const replicas = params.replicas ?? 1
-  const [now, balance, deterministic] = await Promise.all([
+  const [now, balance, checkable] = await Promise.all([
     latestTimestamp(client),
     read<bigint>(client, {
       action,
@@ -83,8 +83,8 @@ export async function submitTaskWithPermit(
       functionName: 'balanceOf',
       args: [owner],
     }),
-    // Only a single replica can be audited, and only on a deterministic source.
-    replicas === 1 ? isDeterministicSource(client, { deployment, action, sourceId: params.sourceId }) : false,
+    // Only a single replica can be audited, and only on a source whose results can be checked.
+    replicas === 1 ? isCheckableSource(client, { deployment, action, sourceId: params.sourceId }) : false,
   ])
   const deadline = deadlineAt(now, params.deadline ?? 86_400)
   if (deadline === undefined)
@@ -93,7 +93,7 @@ export async function submitTaskWithPermit(
   const escrow = escrowOf({
     maxPayment: params.maxPayment,
     replicas,
-    auditable: isAuditable({ replicas, deterministic }),
+    auditable: isAuditable({ replicas, checkable }),
   })
   const pulled = escrow > balance ? escrow - balance : 0n
   const write = { action, hints: taskSubmissionHints, token, address: market, ...writeOptions(parameters) }
