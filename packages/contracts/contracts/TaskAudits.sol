@@ -5,7 +5,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
-import {FailureKind, failureOf} from "./libraries/Results.sol";
+import {FailureKind, failureOf, sealOf} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
 
@@ -404,12 +404,14 @@ contract TaskAudits is TaskMarketBase {
 
         uint32 runtime = _capRuntime(runtimeSec, c.dueAt - c.claimedAt, t.maxRuntimeSec);
         _isFailure(taskId, t, resultDigest, c.dueAt - c.claimedAt);
-        _commitments[taskId][slot] = resultDigest;
+        // An auditor reveals the digest it found; what it is compared with is the seal of it (see sealOf).
+        bytes32 seal = sealOf(taskId, resultDigest);
+        _commitments[taskId][slot] = seal;
         c.status = SlotStatus.Submitted;
         _runtimes[taskId] |= uint256(runtime) << (32 * slot);
         uint8 revealed = a.revealed + 1;
         a.revealed = revealed;
-        emit ITaskMarket.ResultRevealed(taskId, msg.sender, slot, resultDigest, resultCID, receiptCID, runtime);
+        emit ITaskMarket.ResultRevealed(taskId, msg.sender, slot, seal, resultCID, receiptCID, runtime);
         if (revealed == a.committed) _closeRound(t, taskId, a);
     }
 
@@ -482,7 +484,7 @@ contract TaskAudits is TaskMarketBase {
     /// or, in a dispute, a replica's result that its vote makes more found than any other.
     function _confirms(TaskData storage t, uint256 taskId, bytes32 found) private view returns (bool) {
         uint8 replicas = t.replicas;
-        if (replicas == 1) return _tagOf(found) == _claims[taskId][0].claimedAt;
+        if (replicas == 1) return _tagOf(found) == _heldTag(t, _claims[taskId][0]);
         uint256 votes = 1;
         uint256 other;
         for (uint8 i; i < replicas; ++i) {
@@ -502,7 +504,7 @@ contract TaskAudits is TaskMarketBase {
     /// result of some replica.
     function _confirmed(TaskData storage t, uint256 taskId, bytes32 found) private view returns (bool) {
         uint8 replicas = t.replicas;
-        if (replicas == 1) return _tagOf(found) == _claims[taskId][0].claimedAt;
+        if (replicas == 1) return _tagOf(found) == _heldTag(t, _claims[taskId][0]);
         for (uint8 i; i < replicas; ++i) {
             if (_claims[taskId][i].status == SlotStatus.Submitted && _commitments[taskId][i] == found) return true;
         }

@@ -13,7 +13,7 @@ import {TaskAudits} from "./TaskAudits.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
 import {ISourceRegistry, Requirements, SourceTerms} from "./interfaces/ISourceRegistry.sol";
-import {VALIDATION_PASSED} from "./libraries/Results.sol";
+import {VALIDATION_PASSED, sealOf} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {
     Audit,
@@ -218,10 +218,10 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             return;
         }
         // Auditable: the client has its result (the event); the payment and the collateral wait for the draw,
-        // which reads the hash of the next block, unknown now. The digest binds the provider to this result;
+        // which reads the hash of the next block, unknown now. The seal binds the provider to this result;
         // where a validator checks the source's outputs, what auditors must find is the validator's pass.
         t.status = TaskStatus.Held;
-        c.claimedAt = _tagOf(flags & VALIDATED != 0 && !failed ? VALIDATION_PASSED : resultDigest);
+        _hold(t, c, flags & VALIDATED != 0 && !failed ? sealOf(taskId, VALIDATION_PASSED) : resultDigest);
         c.dueAt = uint40(block.number);
         if (flags & METERED != 0) _runtimes[taskId] = runtime;
         _providers.recordCompletion(msg.sender, runtime, _payment(t, runtime, failed), failed);
@@ -488,9 +488,14 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         task.sourceId = t.sourceId;
         task.replicas = t.replicas;
         task.status = t.status;
-        task.openSlots = t.openSlots;
-        task.committed = t.committed;
-        task.revealed = t.revealed;
+        // A single-replica task keeps its held result's tag in these fields once the result is in (see _hold).
+        if (t.replicas == 1) {
+            task.openSlots = t.status == TaskStatus.Open ? 1 : 0;
+        } else {
+            task.openSlots = t.openSlots;
+            task.committed = t.committed;
+            task.revealed = t.revealed;
+        }
         task.feeBps = _paramsAt[t.paramsVersion].protocolFeeBps;
         task.maxPayment = t.maxPayment;
         task.pricePerSecond = t.pricePerSecond;
@@ -522,9 +527,9 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
                 c.provider, c.claimedAt, c.dueAt, c.status, _commitments[taskId][i], uint32(runtimes >> (32 * i))
             );
         }
-        // A held result keeps its tag where the claim time was (see ClaimData).
+        // A held result keeps its tag where the claim time was (see _hold).
         if (t.flags & AUDITED != 0 && slots[0].status >= SlotStatus.Submitted) {
-            slots[0].commitment = bytes32(bytes5(slots[0].claimedAt));
+            slots[0].commitment = bytes32(bytes8(_heldTag(t, _claims[taskId][0])));
             slots[0].claimedAt = 0;
         }
     }
@@ -622,7 +627,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         }
         // An auditable result escrows one more payment: the first auditor's, refunded when no audit is drawn.
         escrow = uint256(params_.maxPayment) * (auditBps == 0 ? replicas : 2);
-        emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, escrow);
+        emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, params_.resultKey, escrow);
     }
 
     /// @dev Tasks only tighten the source's requirements: a non-zero maxRuntimeSec can only lower it.

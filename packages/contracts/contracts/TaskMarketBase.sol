@@ -79,7 +79,8 @@ abstract contract TaskMarketBase {
 
     /// @dev One slot per replica.
     /// @dev A held k = 1 result (the only case where a claim outlives its submission with nothing else to
-    /// store) reuses the slot: `claimedAt` takes the result's tag (see _tagOf), `dueAt` the submission block.
+    /// store) reuses the slot: `claimedAt` takes the high bits of the result's tag (see _hold), `dueAt` the
+    /// submission block.
     struct ClaimData {
         address provider;
         uint40 claimedAt;
@@ -130,11 +131,26 @@ abstract contract TaskMarketBase {
     /// the registry, and fees follow the source when it changes hands.
     mapping(uint32 sourceId => uint256) internal _creatorFees;
 
-    /// @dev The first 5 bytes of a result digest. A held result keeps only this (in its claim's slot, instead of
-    /// a fresh slot for the digest): a provider that did not compute the result matches the auditors' digest
-    /// by chance with probability 2^-40.
-    function _tagOf(bytes32 digest) internal pure returns (uint40) {
-        return uint40(bytes5(digest));
+    /// @dev The first 8 bytes of a result's seal: all a held result keeps of it. Matching a tag without the
+    /// result means finding a preimage of 64 bits, about 2^64 hashes (a 40-bit tag would take one GPU a minute).
+    function _tagOf(bytes32 seal) internal pure returns (uint64) {
+        return uint64(bytes8(seal));
+    }
+
+    /// @dev Keeps a held result's tag without fresh storage: its high 40 bits in the claim's `claimedAt`, its low
+    /// 24 in the task's openSlots, committed and revealed, which a single-replica task does not use once its result
+    /// is in (getTask reports them as 0).
+    function _hold(TaskData storage t, ClaimData storage c, bytes32 seal) internal {
+        uint64 tag = _tagOf(seal);
+        c.claimedAt = uint40(tag >> 24);
+        t.openSlots = uint8(tag >> 16);
+        t.committed = uint8(tag >> 8);
+        t.revealed = uint8(tag);
+    }
+
+    /// @dev The tag `_hold` kept.
+    function _heldTag(TaskData storage t, ClaimData storage c) internal view returns (uint64) {
+        return uint64(c.claimedAt) << 24 | uint64(t.openSlots) << 16 | uint64(t.committed) << 8 | uint64(t.revealed);
     }
 
     /// @dev What a no-show forfeits: the collateral a task without audits would lock. The rest of an audit bond

@@ -79,6 +79,11 @@ struct TaskParams {
     /// protocol's `auditBps`, otherwise at least that (a client may buy more). Ignored for k > 1 and for
     /// non-deterministic sources.
     uint16 auditBps;
+    /// @notice The client's X25519 public key: providers encrypt the output to it, so that nobody else, auditors
+    /// included, can read it or its digest (see libraries/Results.sol, sealOf). Zero: the output is published in
+    /// the clear, and an auditor could answer an audit from it without computing. Kept in the TaskSubmitted
+    /// event only.
+    bytes32 resultKey;
 }
 
 /// @notice An EIP-2612 permit for the market to pull the shortfall.
@@ -148,8 +153,8 @@ struct Slot {
     /// an auditable k = 1 task once submitted: the number of the block it was submitted in.
     uint40 dueAt;
     SlotStatus status;
-    /// @notice The commitment, and after the reveal the result digest. For the result of an auditable k = 1
-    /// task: the first 5 bytes of its digest (all the market keeps), and claimedAt reads 0.
+    /// @notice The commitment, and after the reveal the result's seal (see libraries/Results.sol). For the result
+    /// of an auditable k = 1 task: the first 8 bytes of its seal (all the market keeps), and claimedAt reads 0.
     bytes32 commitment;
     /// @notice Runtime revealed for a k > 1 result, as capped (the winners are all paid for their lower median).
     /// For k = 1 it is not stored (0); the ResultSubmitted event carries it.
@@ -194,7 +199,12 @@ interface ITaskMarket {
     // ─── Lifecycle ───
     /// @notice Emitted for each submitted task; `escrow` = replicas × maxPayment. The terms are in getTask.
     event TaskSubmitted(
-        uint256 indexed taskId, address indexed client, uint32 indexed sourceId, string inputCID, uint256 escrow
+        uint256 indexed taskId,
+        address indexed client,
+        uint32 indexed sourceId,
+        string inputCID,
+        bytes32 resultKey,
+        uint256 escrow
     );
     /// @notice Emitted when `provider` claims `slot` and locks `collateral` until `dueAt`.
     event TaskClaimed(uint256 indexed taskId, address indexed provider, uint8 slot, uint40 dueAt, uint256 collateral);
@@ -214,7 +224,8 @@ interface ITaskMarket {
     event ResultCommitted(uint256 indexed taskId, address indexed provider, uint8 slot, bytes32 commitment);
     /// @notice Emitted when the last slot commits and reveals open.
     event RevealOpened(uint256 indexed taskId, uint40 revealDeadline);
-    /// @notice Emitted when a provider reveals its result (k > 1).
+    /// @notice Emitted when a provider reveals its result (k > 1) or an auditor its finding: `resultDigest` is the
+    /// seal (libraries/Results.sol, sealOf), the market's seal of what an auditor revealed.
     event ResultRevealed(
         uint256 indexed taskId,
         address indexed provider,
@@ -402,7 +413,9 @@ interface ITaskMarket {
     /// eligible stake. A seat won in the race is final, and its time starts, when the race ends; after it (or
     /// 256 blocks after the submission, when the seed's hash can no longer be read), free seats are first come.
     function claimTask(uint256 taskId) external returns (uint8 slot);
-    /// @notice k = 1: submits the result (`resultDigest` is the sha2-256 digest of `resultCID`). A task that is
+    /// @notice k = 1: submits the result. `resultDigest` is the seal of the output's digest,
+    /// keccak256(abi.encode(taskId, sha2-256 digest of the output's CID)) (libraries/Results.sol, sealOf); with a
+    /// `resultKey`, `resultCID` holds the output encrypted to the client. A task that is
     /// not auditable settles at once; an auditable one is held until `releaseResult`. runtimeSec is capped by
     /// the time since the claim and, on a metered task, by the task's runtime limit. A run that failed is handed
     /// in with a failure digest (libraries/Results.sol) and its logs' CID: never slashed, paid the source's
@@ -426,7 +439,9 @@ interface ITaskMarket {
     /// next block (its joining deadline unchanged); join again two blocks later.
     function joinAudit(uint256 taskId) external returns (uint8 slot);
     /// @notice k > 1, and auditors once their round's joining closed: commits
-    /// keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)).
+    /// keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)). Replicas commit to their output's seal
+    /// (sealOf), auditors to the digest they found itself: the market seals it when it is revealed, so an auditor
+    /// cannot answer with the seal it sees without having computed the output.
     function commitResult(uint256 taskId, bytes32 commitment) external;
     /// @notice k > 1 and auditors: reveals the committed result. The last reveal settles the task (or the audit
     /// round). runtimeSec is capped by the time from the claim to the commitment and by the task's runtime limit;

@@ -41,3 +41,13 @@ function failureOf(bytes32 digest) pure returns (FailureKind) {
     }
     return FailureKind(kind);
 }
+
+/// @dev The seal of a result digest: what a provider hands in (submitResult) or replicas commit to and reveal, in
+/// place of the digest itself. The output is encrypted to the client (TaskParams.resultKey), so only its provider
+/// and its client know the digest; an auditor reveals the digest it found and the market seals it. An auditor
+/// who did not compute the result cannot answer the seal it sees: it has no preimage to reveal.
+/// A failure digest is not sealed: its kind decides the payment, and a re-run finds the same public kind anyway.
+function sealOf(uint256 taskId, bytes32 digest) pure returns (bytes32) {
+    if (failureOf(digest) != FailureKind.None) return digest;
+    return keccak256(abi.encode(taskId, digest));
+}

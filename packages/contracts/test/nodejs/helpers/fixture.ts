@@ -118,6 +118,7 @@ export interface TaskParams {
    * default (`MarketParams.auditBps`), otherwise at least that. Ignored for k > 1 and non-deterministic sources.
    */
   auditBps: number
+  resultKey: Hex
 }
 
 /** Requirements of the sources `publishSource` creates unless overridden: one sm_80 GPU with 16 GiB, 1 h, deterministic. */
@@ -391,6 +392,7 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
       minSuccessBps: 0,
       minCompleted: 0,
       auditBps: 0,
+      resultKey: RESULT_KEY,
       ...overrides,
     }
   }
@@ -609,6 +611,24 @@ export interface Gridforge {
     contract: { address: Address; abi: TAbi },
     eventName: TEventName,
   ): Promise<GetEventArgs<TAbi, TEventName, { EnableUnion: false; IndexedOnly: false; Required: true }>[]>
+}
+
+/** The X25519 public key the fixture's tasks name as their client's (TaskParams.resultKey): any 32 bytes do here. */
+export const RESULT_KEY: Hex = keccak256(toHex('result key'))
+
+/** The low 8 bytes of a failure digest ("gf:fail" and a zero byte): libraries/Results.sol's FAILURE_MARK. */
+const FAILURE_MARK = 0x67663a6661696c00n
+
+/**
+ * A result's seal (libraries/Results.sol, sealOf): keccak256(abi.encode(taskId, digest)), or a failure digest
+ * itself. Providers hand in seals; auditors reveal digests, which the market seals.
+ */
+export function sealOf(taskId: bigint, digest: Hex): Hex {
+  const value = BigInt(digest)
+  const kind = value >> 248n
+  const failure = (value & ~(0xffffn << 240n)) === FAILURE_MARK && kind >= 1n && kind <= 4n
+  if (failure) return digest
+  return keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes32' }], [taskId, digest]))
 }
 
 /** The k > 1 commitment: keccak256(abi.encode(taskId, provider, resultDigest, salt)). */

@@ -16,6 +16,7 @@ import {
   deployGridforge,
   escrowOf,
   type Gridforge,
+  sealOf,
   type TaskParams,
   type Wallet,
 } from './fixture.js'
@@ -238,8 +239,9 @@ export async function untilSeatFinal(m: Chain, wallet: Wallet, taskId: bigint) {
 }
 
 /**
- * k = 1: submits a result (digest `digest`, default RESULT_DIGEST) as `wallet`. A task that is not auditable
- * settles in this transaction; an auditable one is held (see {@link submitHeld} and {@link releaseNotDrawn}).
+ * k = 1: submits a result (the seal of `digest`, default RESULT_DIGEST: see {@link sealOf}) as `wallet`. A task
+ * that is not auditable settles in this transaction; an auditable one is held (see {@link submitHeld} and
+ * {@link releaseNotDrawn}).
  */
 export function submitResult(
   m: Market,
@@ -248,14 +250,14 @@ export function submitResult(
   runtimeSec = 60,
   digest: Hex = RESULT_DIGEST,
 ) {
-  return m.market.write.submitResult([taskId, digest, RESULT_CID, RECEIPT_CID, runtimeSec], {
+  return m.market.write.submitResult([taskId, sealOf(taskId, digest), RESULT_CID, RECEIPT_CID, runtimeSec], {
     account: wallet.account,
   })
 }
 
 /**
- * k = 1 on an auditable task: submits `digest` as `wallet` and checks that the result is held (status Held,
- * slot 0 keeping the digest's 5-byte tag and the submission block). Returns the transaction hash and its block.
+ * k = 1 on an auditable task: submits the seal of `digest` as `wallet` and checks that the result is held (status
+ * Held, slot 0 keeping the seal's 8-byte tag and the submission block). Returns the transaction hash and its block.
  */
 export async function submitHeld(
   m: Pick<Market, 'market' | 'publicClient'>,
@@ -264,21 +266,22 @@ export async function submitHeld(
   digest: Hex = RESULT_DIGEST,
   runtimeSec = 60,
 ) {
-  const hash = await m.market.write.submitResult([taskId, digest, RESULT_CID, RECEIPT_CID, runtimeSec], {
+  const seal = sealOf(taskId, digest)
+  const hash = await m.market.write.submitResult([taskId, seal, RESULT_CID, RECEIPT_CID, runtimeSec], {
     account: wallet.account,
   })
   const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
   assert.equal(receipt.status, 'success')
   assert.equal((await m.market.read.getTask([taskId])).status, TaskStatus.Held, 'the result is held')
   const [slot] = await m.market.read.getSlots([taskId])
-  assert.equal(slot?.commitment, tagOf(digest), 'slot 0 keeps the tag of the digest')
+  assert.equal(slot?.commitment, tagOf(seal), 'slot 0 keeps the tag of the seal')
   assert.equal(slot?.dueAt, Number(receipt.blockNumber), 'slot 0 keeps the submission block')
   return { hash, blockNumber: receipt.blockNumber }
 }
 
-/** What the market keeps of a held result's digest: bytes32(bytes5(digest)). */
-export function tagOf(digest: Hex): Hex {
-  return `${digest.slice(0, 12)}${'0'.repeat(54)}` as Hex
+/** What the market keeps of a held result's seal: bytes32(bytes8(seal)). */
+export function tagOf(seal: Hex): Hex {
+  return `${seal.slice(0, 18)}${'0'.repeat(48)}` as Hex
 }
 
 /**
@@ -369,27 +372,29 @@ export async function submitAndRelease(
 }
 
 /**
- * k > 1: commits to `digest` with `salt` as `wallet`, once its seat is final ({@link untilSeatFinal}: a seat
+ * k > 1: commits to the seal of `digest` ({@link sealOf}) with `salt` as `wallet`, once its seat is final ({@link untilSeatFinal}: a seat
  * won in the race takes commitments only after the race). A test that sets the commit's time itself
  * ({@link atTime}) ends the race first ({@link endRace}), or this would move the time again.
  */
 export async function commit(m: Chain, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex) {
   await untilSeatFinal(m, wallet, taskId)
-  return m.market.write.commitResult([taskId, commitment(taskId, wallet.account.address, digest, salt)], {
-    account: wallet.account,
-  })
+  return m.market.write.commitResult(
+    [taskId, commitment(taskId, wallet.account.address, sealOf(taskId, digest), salt)],
+    { account: wallet.account },
+  )
 }
 
-/** k > 1: reveals `digest` and `salt` as `wallet`. */
+/** k > 1: reveals the seal of `digest` and `salt` as `wallet`. */
 export function reveal(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex, runtimeSec = 60) {
-  return m.market.write.revealResult([taskId, digest, salt, RESULT_CID, RECEIPT_CID, runtimeSec], {
+  return m.market.write.revealResult([taskId, sealOf(taskId, digest), salt, RESULT_CID, RECEIPT_CID, runtimeSec], {
     account: wallet.account,
   })
 }
 
 /**
  * One round of the audit (or dispute) of `taskId`: each of `runs` joins the open round (once its seed block is
- * mined), then, after joining closes, commits to and reveals its digest. Returns the last reveal's hash.
+ * mined), then, after joining closes, commits to and reveals its digest (the digest itself: the market seals an
+ * auditor's). Returns the last reveal's hash.
  */
 export async function auditRound(
   m: Pick<Market, 'market' | 'publicClient' | 'networkHelpers'>,
