@@ -18,6 +18,7 @@ import { type Address, encodeFunctionData, type Hex, maxUint256, parseEventLogs,
 import type { Session } from './experiment.js'
 import { Ledger } from './ledger.js'
 import { INPUT_CID } from './market/engine.js'
+import { CLIENT_RESULT_KEY } from './market/results.js'
 import { raceSeed, ticket } from './market/tickets.js'
 import { publishSource, registerProvider } from './market/world.js'
 import { resolveParams } from './params.js'
@@ -290,6 +291,7 @@ async function raceBatch(
         minSuccessBps: 0,
         minCompleted: 0,
         auditBps: 0,
+        resultKey: CLIENT_RESULT_KEY,
       })),
     ],
   })

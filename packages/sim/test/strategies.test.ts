@@ -3,9 +3,8 @@ import { providerRegistryAbi, stakingAbi, taskMarketAbi } from '@gridforge/contr
 import { type Address, createPublicClient, custom } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Session } from '../src/experiment.js'
-import { digestOf } from '../src/market/cid.js'
 import { type RunRecord, type SimTask, same } from '../src/market/engine.js'
-import { FailureKind, failureDigest } from '../src/market/results.js'
+import { FailureKind, failureDigest, isFailure, sealOf } from '../src/market/results.js'
 import { runMarket } from '../src/market/run.js'
 import { raceSeed, ticket } from '../src/market/tickets.js'
 import type { World } from '../src/market/world.js'
@@ -25,6 +24,7 @@ import { captureRate, sybilAccounts, sybilOperatorStrategy } from '../src/strate
 import type { Strategy } from '../src/strategies/types.js'
 import { vetoingClientStrategy } from '../src/strategies/vetoingClient.js'
 import { garbage } from '../src/strategies/work.js'
+import { grid } from '../src/units.js'
 import { openSession, smallParams } from './setup.js'
 
 let session: Session
@@ -258,17 +258,20 @@ describe('strategies', () => {
     expect(claimed.some((t) => t.race?.holders.every((h) => !holds(pair, h)))).toBe(true)
   })
 
-  it('copycat: hands in published results for repeated inputs without computing', async () => {
-    // Spaced arrivals: an input's first task is settled (its result public) before it comes again.
+  it('copycat: outputs are sealed, so it finds only failure reports to copy and computes the rest', async () => {
+    // Spaced arrivals: an input's first task is settled (its result handed in) before it comes again.
     const params = smallParams({ duplicateInputShare: 0.6, k2Share: 0, k3Share: 0, arrivalSpacingSec: 3000 })
     const { record, world } = await play(copycatStrategy, params)
     const copycat = world.cast.providers[0] as Address
     const own = record.tasks.filter((t) => t.delivered.has(copycat))
-    const work = own.reduce((sum, t) => sum + t.runtimeSec, 0)
     expect(own.length).toBeGreaterThan(0)
-    expect(record.ledger.account(copycat).computeSec).toBeLessThan(work)
-    // What it copied is the right answer: repeated inputs have the same correct result.
+    // Whatever it handed in is the right answer: a copied failure report, or its own run.
     for (const task of own) expect(task.delivered.get(copycat)).toBe(task.correct)
+    // It ran every task whose right answer is an output: an output is encrypted to its client, never published.
+    const outputs = own.filter((t) => !isFailure(t.correct))
+    expect(outputs.length).toBeGreaterThan(0)
+    const work = outputs.reduce((sum, t) => sum + t.runtimeSec, 0)
+    expect(record.ledger.account(copycat).computeSec).toBeGreaterThanOrEqual(work)
   })
 
   it('claim-and-abandon: claims every single-replica task first, joins every seat race, never hands anything in and is slashed', async () => {
@@ -369,19 +372,27 @@ describe('strategies', () => {
     )
   })
 
-  it('lazy auditor: takes audit seats busy or not and reveals the audited digest without re-running', async () => {
+  it('lazy auditor: reveals the seal it sees without re-running, never matches an output, and is outvoted', async () => {
     const params = smallParams({ k2Share: 0, k3Share: 0, auditBps: 10_000, onlineProbability: 0.5 })
     const { record, world } = await play(lazyAuditorStrategy, params)
     const auditor = world.cast.providers[0] as Address
     const seated = record.tasks.filter((t) => t.audit?.seats.has(auditor.toLowerCase() as Address))
     expect(seated.length).toBeGreaterThan(0)
+    const outputs = seated.filter((t) => !isFailure(t.correct))
+    expect(outputs.length).toBeGreaterThan(0)
     for (const task of seated) {
       const seat = task.audit?.seats.get(auditor.toLowerCase() as Address)
-      // The digest of its ResultSubmitted event, which an output's CID spells too.
+      // All it can read: the seal of its ResultSubmitted event (a failure report is its own seal, in the clear).
       expect(seat?.digest).toBe(task.audit?.resultDigest)
-      expect(seat?.digest).toBe(digestOf(task.audit?.resultCID as string))
-      expect(task.outcome?.verdict).toBe('Upheld')
+      if (isFailure(task.correct)) continue
+      // Not the digest of the output, which is encrypted to the client: the market seals its reveal again.
+      expect(seat?.digest).toBe(sealOf(task.id, task.correct))
+      expect(task.outcome?.verdict).not.toBe('Overturned')
     }
+    // Decided by other auditors, it is outvoted wherever the audit was decided: its collateral is slashed.
+    const decided = outputs.filter((t) => t.outcome?.verdict === 'Upheld')
+    expect(decided.length).toBeGreaterThan(0)
+    expect(record.ledger.account(auditor).staked).toBeLessThan(grid(params.providerStake))
     // It computed its own claims only.
     const claimed = record.tasks.filter((t) => t.delivered.has(auditor))
     const work = claimed.reduce((sum, t) => sum + t.runtimeSec, 0)

@@ -22,7 +22,7 @@ import type { SimParams } from '../params.js'
 import { draw } from '../random.js'
 import type { AuditorBehaviour, ClientBehaviour, ProviderBehaviour } from '../strategies/types.js'
 import { Transactor } from '../transactor.js'
-import { isFailure, resultCidOf } from './results.js'
+import { CLIENT_RESULT_KEY, isFailure, resultCidOf, sealOf } from './results.js'
 import type { TaskDraft } from './workload.js'
 import type { World } from './world.js'
 
@@ -154,11 +154,12 @@ export interface AuditTrack {
   provider: Address
   /** The accounts whose results are audited, who may not audit them: the provider, or the replicas' claimants. */
   audited: readonly Address[]
-  /** The results audited, public: the held result's digest, or each digest a disputing replica revealed. */
+  /** The results audited, public: the held result's seal, or each seal a disputing replica revealed. */
   results: readonly Hex[]
   /**
-   * The held result's resultDigest and resultCID, from its ResultSubmitted event: the digest is in the event (and
-   * an output's can be derived from its CID; a failure report's CID is its run's logs). Undefined in a dispute.
+   * The held result's resultDigest and resultCID, from its ResultSubmitted event: the seal of its digest, and the
+   * CID of the output encrypted to the client (a failure report's: itself, and its run's logs). Undefined in a
+   * dispute.
    */
   resultDigest?: Hex
   resultCID?: string
@@ -329,6 +330,7 @@ export class Engine {
       minCompleted: task.minCompleted,
       // The protocol's default audit probability (single-replica tasks of the deterministic source).
       auditBps: 0,
+      resultKey: CLIENT_RESULT_KEY,
     }))
     const receipt =
       params.length === 1
@@ -687,7 +689,7 @@ export class Engine {
         functionName: 'submitResult',
         args: [
           task.id,
-          delivery.digest,
+          sealOf(task.id, delivery.digest),
           resultCidOf(delivery.digest, task.id, provider),
           RECEIPT_CID,
           runtime,
@@ -722,7 +724,8 @@ export class Engine {
       this.schedule(this.now + CLIENT_RELEASE_AFTER_SEC, () => this.#release(task.client, task))
       return
     }
-    const commitment = this.#commitment(task, provider, delivery.digest)
+    // Replicas commit to their output's seal, as they hand it in.
+    const commitment = this.#commitment(task, provider, sealOf(task.id, delivery.digest))
     const receipt = await this.send(provider, this.now + 1, {
       address: this.contracts.market,
       abi: taskMarketAbi,
@@ -769,7 +772,7 @@ export class Engine {
       functionName: 'revealResult',
       args: [
         task.id,
-        digest,
+        sealOf(task.id, digest),
         salt,
         resultCidOf(digest, task.id, provider),
         RECEIPT_CID,
@@ -798,7 +801,8 @@ export class Engine {
       const account = this.#providerAccount(slot.provider)
       audited.push(account)
       const digest = task.delivered.get(account)
-      if (slot.status === SlotState.Submitted && digest !== undefined) results.push(digest)
+      // What the disputing replicas revealed, public: their results' seals.
+      if (slot.status === SlotState.Submitted && digest !== undefined) results.push(sealOf(task.id, digest))
     }
     task.audit = {
       kind: 'dispute',
@@ -815,8 +819,19 @@ export class Engine {
     await this.#auditStep(task, receipt)
   }
 
+  /** A result in the clear becomes a cached answer for its input: a failure report. Outputs are encrypted. */
   #publish(task: SimTask, digest: Hex) {
-    if (!this.#published.has(task.inputKey)) this.#published.set(task.inputKey, digest)
+    if (isFailure(digest) && !this.#published.has(task.inputKey)) this.#published.set(task.inputKey, digest)
+  }
+
+  /** The digest whose seal is `seal` among those this task's runs found (a failure is its own seal). */
+  #unseal(task: SimTask, seal: Hex): Hex {
+    const found = [
+      task.correct,
+      ...task.delivered.values(),
+      ...[...(task.audit?.seats.values() ?? [])].map((s) => s.digest),
+    ]
+    return found.find((digest) => digest !== undefined && sealOf(task.id, digest) === seal) ?? seal
   }
 
   // ─── Audits of held single-replica results ───
@@ -1110,10 +1125,10 @@ export class Engine {
       status === Status.Completed
         ? task.replicas === 1
           ? [...task.delivered.values()][0]
-          : resultDigest
+          : this.#unseal(task, resultDigest)
         : // Overturned: the auditors' majority revealed the result they found.
           task.audit !== undefined && resultDigest !== zeroHash
-          ? resultDigest
+          ? this.#unseal(task, resultDigest)
           : undefined
     const outcome: TaskOutcome = {
       status: status === Status.Completed ? 'Completed' : status === Status.Failed ? 'Failed' : 'Expired',

@@ -5,7 +5,7 @@
  * submitResult / commit / reveal: never slashed for it, paid the source's failure terms, audited like an
  * output (every honest run that fails the same way hands in the same digest).
  */
-import { type Address, type Hex, keccak256, numberToHex, toHex } from 'viem'
+import { type Address, encodeAbiParameters, type Hex, keccak256, numberToHex, toHex } from 'viem'
 import { cidOf } from './cid.js'
 
 /** Results.sol's FailureKind. */
@@ -46,10 +46,27 @@ export function isFailure(digest: Hex): boolean {
 }
 
 /**
- * The result CID handed in with `digest`: an output's own CID (its sha2-256 digest is the result's), or for a
- * failure the CID of the run's logs, which differ from one provider to the next.
+ * The result key every simulated client submits with (TaskParams.resultKey): outputs are encrypted to it, so only
+ * a result's provider and its client know its digest. Any 32 bytes do: the simulator models the encryption.
+ */
+export const CLIENT_RESULT_KEY: Hex = keccak256(toHex('gridforge sim: client result key'))
+
+/**
+ * A result's seal (Results.sol's sealOf): keccak256(abi.encode(taskId, digest)), or a failure digest itself.
+ * Providers hand in seals; auditors reveal the digest they found and the market seals it, so an auditor that
+ * answers with the seal it sees never matches.
+ */
+export function sealOf(taskId: bigint, digest: Hex): Hex {
+  if (isFailure(digest)) return digest
+  return keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes32' }], [taskId, digest]))
+}
+
+/**
+ * The result CID handed in with `digest` by `provider`: for an output, the CID of its envelope (the output
+ * encrypted to the client's result key: nothing in it or its CID tells the digest), or for a failure the CID of
+ * the run's logs, which differ from one provider to the next.
  */
 export function resultCidOf(digest: Hex, taskId: bigint, provider: Address): string {
-  if (!isFailure(digest)) return cidOf(digest)
-  return cidOf(keccak256(toHex(`logs|${taskId}|${provider.toLowerCase()}|${digest}`)))
+  const kind = isFailure(digest) ? 'logs' : 'envelope'
+  return cidOf(keccak256(toHex(`${kind}|${taskId}|${provider.toLowerCase()}|${digest}`)))
 }

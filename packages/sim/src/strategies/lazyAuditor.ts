@@ -5,10 +5,12 @@ import type { AuditorBehaviour, Strategy } from './types.js'
 
 /**
  * Lazy auditor: joins every audit it is eligible for — busy or not, it does not need its GPU — and, without
- * re-running the task, commits to and reveals the digest of the result under audit, read from the provider's
- * ResultSubmitted event (its resultDigest; an output's can be derived from its resultCID too) — in a dispute,
- * the result most replicas revealed: the weakness of audits while results are public. It commits when an honest
- * re-run would have finished, so that it bills the same runtime. Honest provider otherwise.
+ * re-running the task, commits to and reveals the result under audit as it can read it: the resultDigest of the
+ * provider's ResultSubmitted event — in a dispute, the result most replicas revealed. Results are sealed (the
+ * output is encrypted to the client; the chain shows keccak256(taskId, digest)): what it copies is the seal, which
+ * the market seals again and never matches, except a failure report, which is in the clear (its kind decides the
+ * payment) and is copied as it is. It commits when an honest re-run would have finished, so that it bills the
+ * same runtime. Honest provider otherwise.
  */
 export function lazyAuditor(): AuditorBehaviour {
   const honest = honestAuditor()
@@ -49,7 +51,7 @@ export function auditSeats(record: RunRecord, auditor: Address) {
 export const lazyAuditorStrategy = {
   name: 'lazy-auditor',
   role: 'provider',
-  doc: "Joins every audit it may and reveals the audited result's own digest (read from its event) without re-running it.",
+  doc: 'Joins every audit it may and reveals the audited result as the chain shows it (a seal; a failure report in the clear) without re-running it.',
   deviate: (cast) => {
     const account = cast.providers[0] as Address
     return {

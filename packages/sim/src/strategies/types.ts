@@ -36,15 +36,15 @@ export interface AuditContext {
   /** The provider whose held result is audited; zeroAddress in a dispute. */
   provider: Address
   /**
-   * The results audited, public: the held result's digest, or each digest the replicas of a dispute revealed
-   * (their ResultRevealed events).
+   * The results audited, public: the held result's seal, or each seal the replicas of a dispute revealed (their
+   * ResultRevealed events). A seal is keccak256(taskId, digest); a failure report is its own seal.
    */
   results: readonly Hex[]
-  /** The resultDigest of the held result's ResultSubmitted event (undefined in a dispute). */
+  /** The resultDigest of the held result's ResultSubmitted event, its seal (undefined in a dispute). */
   resultDigest: Hex | undefined
   /**
-   * The resultCID of that event: an output's digest can be read from it too (`digestOf`, the SDK's
-   * `resultDigest`); a failure report's is its run's logs.
+   * The resultCID of that event: an output's envelope (encrypted to the client: it tells nothing of the digest),
+   * or a failure report's logs.
    */
   resultCID: string | undefined
   /** The digest of a correct run's output (an honest auditor's re-run hands in a failure where it fails). */
