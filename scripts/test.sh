@@ -4,7 +4,8 @@
 # scripts/setup.sh --test first brings what the tests need (a Docker engine and Chromium, when this shell may
 # install them; otherwise it stops at once with the command to run), Node 22 and pnpm, and the install. Then:
 # lint, build, typecheck, the contracts' Hardhat suites, vitest (every package and example), the package
-# checks (publint, arethetypeswrong, size-limit, typedoc) and the tarball check (scripts/check-packs.ts).
+# checks (publint, arethetypeswrong, size-limit, typedoc) and the tarball check (scripts/check-packs.ts), with
+# the simulator's check beside those two (`pnpm sim --check`: no strategy beats honest work at the defaults).
 # Arguments are not supported: run one vitest file with `pnpm vitest run --project <name> <path>`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -34,8 +35,26 @@ step build pnpm build
 step typecheck pnpm typecheck
 step contracts pnpm --filter @gridforge/contracts test
 step vitest pnpm vitest run
+# The simulator's check keeps one core busy for minutes; the package checks mostly the other: run side by side.
+sim_log="$(mktemp)"
+sim_started=$SECONDS
+echo
+echo "test: sim (pnpm sim --check, beside the package checks; its output follows them)"
+pnpm sim --check >"$sim_log" 2>&1 &
+sim_pid=$!
 step packages pnpm check:packages
 step tarballs pnpm check:packs
+sim_status=0
+wait "$sim_pid" || sim_status=$?
+echo
+echo "test: sim (pnpm sim --check)"
+cat "$sim_log"
+rm -f "$sim_log"
+if [ "$sim_status" -ne 0 ]; then
+  echo "test: pnpm sim --check failed (exit $sim_status): a strategy beats honest work, or seat races stray" >&2
+  exit "$sim_status"
+fi
+timings+=("$(printf '%6d s  %s' $((SECONDS - sim_started)) "sim (beside packages and tarballs)")")
 
 echo
 echo "test: every step passed"

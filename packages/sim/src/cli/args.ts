@@ -33,7 +33,10 @@ and prints what each earns over honest work with a 95% interval.
 
 Flags:
   --check                    exit with code 1 when any strategy beats honest at the defaults
-                             (or the capture table strays from the exact values)
+                             (or the capture table strays from the exact values); no sweeps.
+                             A strategy above honest on the first seeds is played again on
+                             10 fresh seeds and fails the check only if it beats honest there too.
+                             Writes no results file unless --out says where
                                pnpm sim --check
   --full                     the full run: 10 seeds, collateralBps and sybilFraction swept
                                pnpm sim --full
