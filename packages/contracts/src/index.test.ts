@@ -10,6 +10,7 @@ import {
   getContract,
   type Hex,
   type PublicClient,
+  zeroHash,
 } from 'viem'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as contracts from './index.js'
@@ -40,6 +41,7 @@ const taskParams = {
   minSuccessBps: 0,
   minCompleted: 0,
   auditBps: 0,
+  resultKey: zeroHash,
 }
 
 describe('exports', () => {
@@ -98,6 +100,7 @@ describe('ABIs with viem', () => {
           minSuccessBps: number
           minCompleted: number
           auditBps: number
+          resultKey: `0x${string}`
         },
       ]
     >()

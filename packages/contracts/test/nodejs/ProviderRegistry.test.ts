@@ -11,6 +11,7 @@ import {
   type Gridforge,
   grid,
   NO_EXTRA_REQUIREMENTS,
+  sealOf,
   type Wallet,
 } from './helpers/fixture.js'
 
@@ -663,9 +664,12 @@ describe('ProviderRegistry', () => {
       await market.write.claimTask([done], { account: alice.account })
       assert.equal((await providers.read.getReputation([provider])).claimed, 1)
       await networkHelpers.time.increase(100)
-      await market.write.submitResult([done, keccak256(toHex('result')), 'bafyresult', 'bafyreceipt', 60], {
-        account: alice.account,
-      })
+      await market.write.submitResult(
+        [done, sealOf(done, keccak256(toHex('result'))), 'bafyresult', 'bafyreceipt', 60],
+        {
+          account: alice.account,
+        },
+      )
 
       const missed = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
       await market.write.claimTask([missed], { account: alice.account })
@@ -725,9 +729,12 @@ describe('ProviderRegistry', () => {
       const open = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
       await market.write.claimTask([open], { account: alice.account })
       await networkHelpers.time.increase(60)
-      await market.write.submitResult([open, keccak256(toHex('result')), 'bafyresult', 'bafyreceipt', 60], {
-        account: alice.account,
-      })
+      await market.write.submitResult(
+        [open, sealOf(open, keccak256(toHex('result'))), 'bafyresult', 'bafyreceipt', 60],
+        {
+          account: alice.account,
+        },
+      )
       assert.equal(await providers.read.successBps([provider]), 10_000)
       for (const gated of gatedTasks) await market.write.claimTask([gated], { account: alice.account })
       assert.equal((await providers.read.getReputation([provider])).claimed, 1 + gatedTasks.length)
@@ -789,7 +796,7 @@ describe('ProviderRegistry', () => {
         const taskId = await gf.submitTask(own, await gf.defaultTaskParams(sourceId, { maxPayment }))
         await market.write.claimTask([taskId], { account: farmer.account })
         await market.write.submitResult(
-          [taskId, keccak256(toHex(`farm ${taskId}`)), 'bafyresult', 'bafyreceipt', 1],
+          [taskId, sealOf(taskId, keccak256(toHex(`farm ${taskId}`))), 'bafyresult', 'bafyreceipt', 1],
           {
             account: farmer.account,
           },

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, keccak256, maxUint128, parseEther, toHex, zeroAddress } from 'viem'
-import { assertAddress, deployGridforge, type Gridforge, grid, type Wallet } from './helpers/fixture.js'
+import {
+  assertAddress,
+  deployGridforge,
+  type Gridforge,
+  grid,
+  sealOf,
+  type Wallet,
+} from './helpers/fixture.js'
 
 const connection = await network.create()
 const { viem, networkHelpers } = connection
@@ -41,9 +48,12 @@ async function runTask(gf: Gridforge, sourceId: number, provider: Wallet, client
     await gf.defaultTaskParams(sourceId, { maxPayment: TASK_PAYMENT }),
   )
   await gf.market.write.claimTask([taskId], { account: provider.account })
-  await gf.market.write.submitResult([taskId, RESULT_DIGEST, 'bafyresult', 'bafyreceipt', 60], {
-    account: provider.account,
-  })
+  await gf.market.write.submitResult(
+    [taskId, sealOf(taskId, RESULT_DIGEST), 'bafyresult', 'bafyreceipt', 60],
+    {
+      account: provider.account,
+    },
+  )
   return taskId
 }
 
@@ -501,7 +511,7 @@ describe('Staking', () => {
       )
       assert.equal((await staking.read.stakeOf([provider.account.address])).locked, COLLATERAL)
       await viem.assertions.emitWithArgs(
-        market.write.submitResult([taskId, RESULT_DIGEST, 'bafyresult', 'bafyreceipt', 60], {
+        market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), 'bafyresult', 'bafyreceipt', 60], {
           account: provider.account,
         }),
         staking,

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { encodeAbiParameters, getAddress, type Hex, keccak256, toHex } from 'viem'
-import { commitment, deployGridforge, grid, type Wallet } from './helpers/fixture.js'
-import { releaseWithDraw } from './helpers/market.js'
+import { commitment, deployGridforge, grid, sealOf, type Wallet } from './helpers/fixture.js'
+import { releaseWithDraw, tagOf } from './helpers/market.js'
 import { labelAccount as account, auditSeed, ticket } from './helpers/tickets.js'
 
 const connection = await network.create()
@@ -55,13 +55,19 @@ async function submit(w: World, auditBps = 0) {
   return w.submitTask(w.client, await w.defaultTaskParams(w.sourceId, { auditBps } as never))
 }
 
-/** Claims `taskId` as `provider` and submits `digest`; returns the submission's block number. */
+/**
+ * Claims `taskId` as `provider` and submits the output `digest`, sealed as a provider hands it in (sealOf);
+ * returns the submission's block number.
+ */
 async function deliver(w: World, provider: Wallet, taskId: bigint, digest: Hex) {
   await w.market.write.claimTask([taskId], { account: provider.account })
   await networkHelpers.time.increase(60)
-  const hash = await w.market.write.submitResult([taskId, digest, RESULT_CID, RECEIPT_CID, 60], {
-    account: provider.account,
-  })
+  const hash = await w.market.write.submitResult(
+    [taskId, sealOf(taskId, digest), RESULT_CID, RECEIPT_CID, 60],
+    {
+      account: provider.account,
+    },
+  )
   return (await w.publicClient.waitForTransactionReceipt({ hash })).blockNumber
 }
 
@@ -80,7 +86,7 @@ async function join(w: World, taskId: bigint, auditors: readonly Wallet[]) {
   for (const auditor of auditors) await w.market.write.joinAudit([taskId], { account: auditor.account })
 }
 
-/** After joining closes, each auditor commits to and reveals its digest. */
+/** After joining closes, each auditor commits to and reveals its digest (the plain digest: the market seals it). */
 async function rerun(w: World, taskId: bigint, runs: readonly [Wallet, Hex][]) {
   const audit = await w.market.read.getAudit([taskId])
   await networkHelpers.time.increaseTo(audit.joinDeadline + 1)
@@ -118,11 +124,7 @@ describe('TaskMarket: audited k = 1 results', () => {
     assert.equal(await w.market.read.balanceOf([provider.account.address]), before)
     assert.equal((await w.staking.read.stakeOf([provider.account.address])).locked, 9n * M)
     const [slot] = await w.market.read.getSlots([taskId])
-    assert.equal(
-      slot?.commitment,
-      `${HONEST.slice(0, 12)}${'0'.repeat(54)}`,
-      'only the tag of the digest is kept',
-    )
+    assert.equal(slot?.commitment, tagOf(sealOf(taskId, HONEST)), 'only the 8-byte tag of the seal is kept')
     assert.equal(BigInt(slot?.dueAt ?? 0), block)
     await w.checkInvariants()
   })
@@ -199,7 +201,8 @@ describe('TaskMarket: audited k = 1 results', () => {
 
     const [resolved] = await w.getEvents(hash, w.market, 'AuditResolved')
     assert.equal(resolved?.verdict, Verdict.Overturned)
-    assert.equal(resolved?.resultDigest, HONEST)
+    // What the auditors found, as the market compares it: the seal of their digest.
+    assert.equal(resolved?.resultDigest, sealOf(taskId, HONEST))
     assert.equal((await w.market.read.getTask([taskId])).status, TaskStatus.Failed)
     // The lazy provider: no payment, its whole bond slashed, its completion turned into an outvote.
     assert.equal(await w.market.read.balanceOf([lazy.account.address]), 0n)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Hex, zeroHash } from 'viem'
-import { commitment, grid, type Wallet } from './helpers/fixture.js'
+import { commitment, grid, sealOf, type Wallet } from './helpers/fixture.js'
 import {
   assertLedgerUnchanged,
   assertSettlement,
@@ -38,6 +38,7 @@ const load = useMarketFixture(connection)
 
 const REVEAL_WINDOW = DEFAULT_MARKET_PARAMS.revealWindow
 
+/** A replica's run: `digest` is its output's digest; it commits to and reveals the seal of it (see sealOf). */
 interface Replica {
   wallet: Wallet
   digest: Hex
@@ -92,7 +93,8 @@ describe('TaskMarket consensus (k > 1)', () => {
     await endRace(m, taskId)
     await atTime(m, seatStart + 1)
 
-    const aCommitment = commitment(taskId, alice.account.address, a.digest, a.salt)
+    // Replicas commit to the seal of their output's digest, never the digest itself.
+    const aCommitment = commitment(taskId, alice.account.address, sealOf(taskId, a.digest), a.salt)
     const first = await commit(m, alice, taskId, a.digest, a.salt)
     await viem.assertions.emitWithArgs(first, market, 'ResultCommitted', [
       taskId,
@@ -113,7 +115,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       bob.account.address,
       1,
-      commitment(taskId, bob.account.address, b.digest, b.salt),
+      commitment(taskId, bob.account.address, sealOf(taskId, b.digest), b.salt),
     ])
     await viem.assertions.emitWithArgs(second, market, 'RevealOpened', [taskId, secondAt + REVEAL_WINDOW])
     let task = await market.read.getTask([taskId])
@@ -126,7 +128,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       alice.account.address,
       0,
-      a.digest,
+      sealOf(taskId, a.digest),
       RESULT_CID,
       RECEIPT_CID,
       1,
@@ -136,7 +138,11 @@ describe('TaskMarket consensus (k > 1)', () => {
     assert.equal(task.revealed, 1)
     slots = await market.read.getSlots([taskId])
     assert.equal(slots[0]!.status, SlotStatus.Submitted)
-    assert.equal(slots[0]!.commitment, a.digest, 'the commitment is replaced by the revealed digest')
+    assert.equal(
+      slots[0]!.commitment,
+      sealOf(taskId, a.digest),
+      'the commitment is replaced by the revealed seal',
+    )
     assert.equal(slots[0]!.runtimeSec, 1)
 
     const terms = await taskTerms(m, taskId)
@@ -161,7 +167,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      a.digest,
+      sealOf(taskId, a.digest),
       grid(40),
       0n,
     ])
@@ -247,7 +253,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      reps[0]!.digest,
+      sealOf(taskId, reps[0]!.digest),
       grid(60),
       grid(10),
     ])
@@ -362,7 +368,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       m.client.account.address,
       TaskStatus.Completed,
-      reps[0]!.digest,
+      sealOf(taskId, reps[0]!.digest),
       grid(40),
       grid(20),
     ])
@@ -416,7 +422,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       k5.taskId,
       m.client.account.address,
       TaskStatus.Completed,
-      vote[0]!.digest,
+      sealOf(k5.taskId, vote[0]!.digest),
       grid(60),
       grid(40),
     ])
@@ -458,7 +464,7 @@ describe('TaskMarket consensus (k > 1)', () => {
       taskId,
       m.client.account.address,
       TaskStatus.Completed,
-      reps[0]!.digest,
+      sealOf(taskId, reps[0]!.digest),
       model.paid,
       grid(60) - model.paid,
     ])

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Hex, keccak256, toHex } from 'viem'
-import { commitment, deployGridforge, grid, type Wallet } from './helpers/fixture.js'
+import { commitment, deployGridforge, grid, sealOf, type Wallet } from './helpers/fixture.js'
 import { endRace, mineToSeed } from './helpers/market.js'
 
 const connection = await network.create()
@@ -45,7 +45,7 @@ const saltOf = (taskId: bigint, wallet: Wallet) =>
 
 /**
  * Submits a task of `k` replicas (maxPayment 20 GRID) whose replicas claim, commit (a minute after the race for
- * the seats ends) and reveal `results`.
+ * the seats ends) and reveal `results`: the output digests, sealed as replicas hand them in (sealOf).
  */
 async function replicate(w: World, results: readonly [Wallet, Hex][], reveal = results.length) {
   const taskId = await w.submitTask(
@@ -60,21 +60,25 @@ async function replicate(w: World, results: readonly [Wallet, Hex][], reveal = r
   await networkHelpers.time.increase(60)
   for (const [wallet, digest] of results) {
     await w.market.write.commitResult(
-      [taskId, commitment(taskId, wallet.account.address, digest, saltOf(taskId, wallet))],
+      [taskId, commitment(taskId, wallet.account.address, sealOf(taskId, digest), saltOf(taskId, wallet))],
       {
         account: wallet.account,
       },
     )
   }
   for (const [wallet, digest] of results.slice(0, reveal)) {
-    await w.market.write.revealResult([taskId, digest, saltOf(taskId, wallet), RESULT_CID, RECEIPT_CID, 60], {
-      account: wallet.account,
-    })
+    await w.market.write.revealResult(
+      [taskId, sealOf(taskId, digest), saltOf(taskId, wallet), RESULT_CID, RECEIPT_CID, 60],
+      { account: wallet.account },
+    )
   }
   return taskId
 }
 
-/** One audit round: each of `runs` joins the open round, then commits to and reveals its digest. */
+/**
+ * One audit round: each of `runs` joins the open round, then commits to and reveals its digest (the plain digest:
+ * the market seals an auditor's).
+ */
 async function auditRound(w: World, taskId: bigint, runs: readonly [Wallet, Hex][]) {
   const round = await w.market.read.getAudit([taskId])
   if ((await w.publicClient.getBlockNumber()) < BigInt(round.seedBlock) + 1n) await networkHelpers.mine(1)

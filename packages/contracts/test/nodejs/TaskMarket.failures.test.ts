@@ -16,9 +16,10 @@ import {
   DEFAULT_SOURCE_REQUIREMENTS,
   deployGridforge,
   grid,
+  sealOf,
   type Wallet,
 } from './helpers/fixture.js'
-import { endRace, mineToSeed, releaseWithDraw } from './helpers/market.js'
+import { endRace, mineToSeed, releaseWithDraw, tagOf } from './helpers/market.js'
 
 const connection = await network.create()
 const { networkHelpers } = connection
@@ -84,17 +85,26 @@ async function submit(w: World, sourceId: number, overrides: Record<string, unkn
   return w.submitTask(w.client, await w.defaultTaskParams(sourceId, overrides as never))
 }
 
-/** Claims as `provider`, lets `runSec` pass and hands in `digest` (runtime `runSec`); returns the receipt. */
+/**
+ * Claims as `provider`, lets `runSec` pass and hands in `digest` (runtime `runSec`), sealed as providers hand
+ * results in (sealOf: a failure digest is its own seal); returns the receipt.
+ */
 async function deliver(w: World, provider: Wallet, taskId: bigint, digest: Hex, runSec = 60) {
   await w.market.write.claimTask([taskId], { account: provider.account })
   await networkHelpers.time.increase(runSec)
-  const hash = await w.market.write.submitResult([taskId, digest, LOGS_CID, RECEIPT_CID, runSec], {
-    account: provider.account,
-  })
+  const hash = await w.market.write.submitResult(
+    [taskId, sealOf(taskId, digest), LOGS_CID, RECEIPT_CID, runSec],
+    {
+      account: provider.account,
+    },
+  )
   return w.publicClient.waitForTransactionReceipt({ hash })
 }
 
-/** Joins the open audit round as each of `auditors`, then each commits to and reveals its digest. */
+/**
+ * Joins the open audit round as each of `auditors`, then each commits to and reveals its digest (the plain digest:
+ * the market seals an auditor's).
+ */
 async function audit(w: World, taskId: bigint, runs: readonly [Wallet, Hex][]) {
   const opened = await w.market.read.getAudit([taskId])
   if ((await w.publicClient.getBlockNumber()) < BigInt(opened.seedBlock) + 1n) await networkHelpers.mine(1)
@@ -123,6 +133,8 @@ describe('TaskMarket: failure is a result', () => {
 
     const receipt = await deliver(w, provider, taskId, failureDigest(Kind.Exited, 2))
     const [submitted] = await w.getEvents(receipt.transactionHash, w.market, 'ResultSubmitted')
+    // A failure digest is not sealed: the event carries the failure itself, for anyone to read its kind.
+    assert.equal(sealOf(taskId, failureDigest(Kind.Exited, 2)), failureDigest(Kind.Exited, 2))
     assert.equal(submitted?.resultDigest, failureDigest(Kind.Exited, 2), 'the event carries the failure')
 
     const task = await w.market.read.getTask([taskId])
@@ -218,16 +230,18 @@ describe('TaskMarket: failure is a result', () => {
     for (const wallet of [a, b]) await w.market.write.claimTask([taskId], { account: wallet.account })
     await endRace(w, taskId)
     await networkHelpers.time.increase(60)
+    // Replicas commit to and reveal seals; a failure digest is its own seal.
+    const seal = sealOf(taskId, digest)
     for (const wallet of [a, b]) {
       await w.market.write.commitResult(
-        [taskId, commitment(taskId, wallet.account.address, digest, saltOf(wallet))],
+        [taskId, commitment(taskId, wallet.account.address, seal, saltOf(wallet))],
         {
           account: wallet.account,
         },
       )
     }
     for (const wallet of [a, b]) {
-      await w.market.write.revealResult([taskId, digest, saltOf(wallet), LOGS_CID, RECEIPT_CID, 60], {
+      await w.market.write.revealResult([taskId, seal, saltOf(wallet), LOGS_CID, RECEIPT_CID, 60], {
         account: wallet.account,
       })
     }
@@ -299,9 +313,10 @@ describe('TaskMarket: validator sources', () => {
     assert.equal(task.collateral, 9n * M, 'and bonded like any audited result')
     await deliver(w, w.provs[0] as Wallet, taskId, OUTPUT)
     assert.equal((await w.market.read.getTask([taskId])).status, TaskStatus.Held)
-    // What auditors must find is the validator's pass, not the provider's (irreproducible) digest.
+    // What auditors must find is the validator's pass, not the provider's (irreproducible) digest: the market
+    // holds the tag of its seal.
     const [slot] = await w.market.read.getSlots([taskId])
-    assert.equal(slot?.commitment, `${VALIDATION_PASSED.slice(0, 12)}${'0'.repeat(54)}`)
+    assert.equal(slot?.commitment, tagOf(sealOf(taskId, VALIDATION_PASSED)))
   })
 
   it('an auditor whose validator passes the result upholds it', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Hex, zeroAddress, zeroHash } from 'viem'
-import { commitment, grid, type Wallet } from './helpers/fixture.js'
+import { commitment, grid, sealOf, type Wallet } from './helpers/fixture.js'
 import {
   assertSettlement,
   atTime,
@@ -521,12 +521,16 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketZeroDigest',
       )
       await revertWithCustomError(
-        m.market.write.submitResult([taskId, RESULT_DIGEST, '', RECEIPT_CID, 1], { account: alice.account }),
+        m.market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), '', RECEIPT_CID, 1], {
+          account: alice.account,
+        }),
         m.market,
         'TaskMarketInvalidCID',
       )
       await revertWithCustomError(
-        m.market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, '', 1], { account: alice.account }),
+        m.market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, '', 1], {
+          account: alice.account,
+        }),
         m.market,
         'TaskMarketInvalidCID',
       )
@@ -587,7 +591,7 @@ describe('TaskMarket hostile paths', () => {
       assert.equal(claims[0]!.dueAt, seatStart + SOURCE_MAX_RUNTIME_SEC + DEFAULT_MARKET_PARAMS.claimGrace)
       await revertWithCustomErrorWithArgs(
         m.market.write.commitResult(
-          [taskId, commitment(taskId, alice.account.address, digestOf('x'), saltOf('x'))],
+          [taskId, commitment(taskId, alice.account.address, sealOf(taskId, digestOf('x')), saltOf('x'))],
           {
             account: alice.account,
           },
@@ -652,9 +656,13 @@ describe('TaskMarket hostile paths', () => {
         [taskId, dave.account.address],
       )
       await revertWithCustomError(
-        m.market.write.revealResult([taskId, digestOf('r'), saltOf('a'), '', RECEIPT_CID, 1], {
-          account: alice.account,
-        }),
+        // The matching opening (the seal Alice committed to), only without a result CID.
+        m.market.write.revealResult(
+          [taskId, sealOf(taskId, digestOf('r')), saltOf('a'), '', RECEIPT_CID, 1],
+          {
+            account: alice.account,
+          },
+        ),
         m.market,
         'TaskMarketInvalidCID',
       )
@@ -683,7 +691,7 @@ describe('TaskMarket hostile paths', () => {
       const { taskId } = await claimedTask(m, 3)
       const digest = digestOf('honest output')
       const aliceSalt = saltOf('alice secret')
-      const aliceCommitment = commitment(taskId, alice.account.address, digest, aliceSalt)
+      const aliceCommitment = commitment(taskId, alice.account.address, sealOf(taskId, digest), aliceSalt)
       await commit(m, alice, taskId, digest, aliceSalt)
       // Bob copies Alice's commitment from the mempool.
       await market.write.commitResult([taskId, aliceCommitment], { account: bob.account })
@@ -691,7 +699,7 @@ describe('TaskMarket hostile paths', () => {
       const revealDeadline = (await blockTime(m, last)) + DEFAULT_MARKET_PARAMS.revealWindow
 
       await reveal(m, alice, taskId, digest, aliceSalt)
-      // Once Alice's digest and salt are public, Bob still cannot open his copy: it is bound to Alice's address.
+      // Once Alice's seal and salt are public, Bob still cannot open his copy: it is bound to Alice's address.
       await revertWithCustomErrorWithArgs(
         reveal(m, bob, taskId, digest, aliceSalt),
         market,
@@ -760,7 +768,9 @@ describe('TaskMarket hostile paths', () => {
       )
       const { taskId: done, claims } = await claimedTask(m, 1)
       await submitHeld(m, m.provs[0]!, done)
-      // a held result is not a claim any more, even once its due time passed
+      // a held result is not a claim any more, even once its due time passed. Checked in a snapshot: moving the
+      // time mines the block whose hash the draw reads, and the release below needs to pick that block.
+      const held = await networkHelpers.takeSnapshot()
       await time.increaseTo(claims[0]!.dueAt + 1)
       await revertWithCustomErrorWithArgs(
         m.market.write.reopenSlot([done, 0]),
@@ -768,7 +778,9 @@ describe('TaskMarket hostile paths', () => {
         'TaskMarketWrongStatus',
         [done, TaskStatus.Held],
       )
+      await held.restore()
       await releaseNotDrawn(m, done)
+      await time.increaseTo(claims[0]!.dueAt + 1)
       await revertWithCustomErrorWithArgs(
         m.market.write.reopenSlot([done, 0]),
         m.market,

@@ -8,6 +8,8 @@ import {
   DEFAULT_PROFILE_CID,
   DEFAULT_SOURCE_REQUIREMENTS,
   grid,
+  RESULT_KEY,
+  sealOf,
   type TaskParams,
 } from './helpers/fixture.js'
 import {
@@ -170,6 +172,7 @@ describe('TaskMarket lifecycle', () => {
       client.account.address,
       sourceId,
       DEFAULT_INPUT_CID,
+      RESULT_KEY, // the client's key, which providers encrypt the output to: in the event only
       escrow,
     ])
     await viem.assertions.emitWithArgs(submitHash, market, 'Deposited', [client.account.address, escrow])
@@ -240,11 +243,12 @@ describe('TaskMarket lifecycle', () => {
       { provider: alice.account.address, kind: 'paid', runtimeSec: 75 },
     ])
     assertSettlement(before, after, model)
+    // The provider hands in the seal of its output's digest, and that is what the events carry.
     await viem.assertions.emitWithArgs(submitResultHash, market, 'ResultSubmitted', [
       1n,
       alice.account.address,
       0,
-      RESULT_DIGEST,
+      sealOf(1n, RESULT_DIGEST),
       RESULT_CID,
       RECEIPT_CID,
       75,
@@ -260,7 +264,7 @@ describe('TaskMarket lifecycle', () => {
       1n,
       client.account.address,
       TaskStatus.Completed,
-      RESULT_DIGEST,
+      sealOf(1n, RESULT_DIGEST),
       grid(40),
       0n,
     ])
@@ -320,7 +324,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       alice.account.address,
       0,
-      digest,
+      sealOf(taskId, digest),
       RESULT_CID,
       RECEIPT_CID,
       75,
@@ -366,7 +370,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      zeroHash, // a held result keeps only its digest's tag: the release names no digest
+      zeroHash, // a held result keeps only its seal's tag: the release names no result
       grid(40),
       grid(40),
     ])
@@ -493,7 +497,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         alice.account.address,
         0,
-        RESULT_DIGEST,
+        sealOf(taskId, RESULT_DIGEST),
         RESULT_CID,
         RECEIPT_CID,
         200,
@@ -509,7 +513,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         client.account.address,
         TaskStatus.Completed,
-        RESULT_DIGEST,
+        sealOf(taskId, RESULT_DIGEST),
         grid(2),
         grid(8),
       ])
@@ -536,7 +540,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         alice.account.address,
         0,
-        RESULT_DIGEST,
+        sealOf(taskId, RESULT_DIGEST),
         RESULT_CID,
         RECEIPT_CID,
         SOURCE_MAX_RUNTIME_SEC,
@@ -554,7 +558,7 @@ describe('TaskMarket lifecycle', () => {
         submitResult(m, alice, taskId, 5_000),
         m.market,
         'ResultSubmitted',
-        [taskId, alice.account.address, 0, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 200],
+        [taskId, alice.account.address, 0, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 200],
       )
       assert.equal((await m.market.read.getSlots([taskId]))[0]!.runtimeSec, 0)
     })
@@ -579,7 +583,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         m.client.account.address,
         TaskStatus.Completed,
-        RESULT_DIGEST,
+        sealOf(taskId, RESULT_DIGEST),
         grid('0.5'),
         grid('9.5'),
       ])
@@ -597,7 +601,7 @@ describe('TaskMarket lifecycle', () => {
         taskId,
         m.client.account.address,
         TaskStatus.Completed,
-        RESULT_DIGEST,
+        sealOf(taskId, RESULT_DIGEST),
         grid(10),
         0n,
       ])
@@ -673,7 +677,7 @@ describe('TaskMarket lifecycle', () => {
       taskId,
       client.account.address,
       TaskStatus.Completed,
-      RESULT_DIGEST,
+      sealOf(taskId, RESULT_DIGEST),
       grid(30),
       0n,
     ])
@@ -828,6 +832,7 @@ describe('TaskMarket lifecycle', () => {
       assert.equal(getAddress(event.client), addressOf(client))
       assert.equal(event.sourceId, batch[i]!.sourceId)
       assert.equal(event.inputCID, batch[i]!.inputCID)
+      assert.equal(event.resultKey, batch[i]!.resultKey)
       assert.equal(event.escrow, escrowOf(batch[i]!))
     }
     const transfers = await m.getEvents(hash, m.token, 'Transfer')
@@ -947,6 +952,7 @@ describe('TaskMarket lifecycle', () => {
         client.account.address,
         m.sourceId,
         DEFAULT_INPUT_CID,
+        RESULT_KEY,
         grid(10),
       ])
       const task = await market.read.getTask([1n])

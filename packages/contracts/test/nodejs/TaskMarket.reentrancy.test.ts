@@ -20,6 +20,8 @@ import {
   grid,
   marketLiabilities,
   NO_EXTRA_REQUIREMENTS,
+  RESULT_KEY,
+  sealOf,
   type TaskParams,
 } from './helpers/fixture.js'
 import {
@@ -125,6 +127,7 @@ async function deployReentrantSystem(connection: NetworkConnection) {
       minSuccessBps: 0,
       minCompleted: 0,
       auditBps: 0,
+      resultKey: RESULT_KEY,
       ...overrides,
     }
   }
@@ -396,7 +399,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const { market, token } = s
       const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: s.provs[0]!.account })
-      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+      await market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 60], {
         account: s.provs[0]!.account,
       })
       const accrued = await market.read.treasuryAccrued()
@@ -428,7 +431,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await s.providers.write.subscribe([[sourceId]], { account: alice.account })
       const taskId = await submit(s, { sourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: alice.account })
-      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+      await market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 60], {
         account: alice.account,
       })
       // fee 5, creator 0.5
@@ -457,7 +460,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       const alice = s.provs[0]!
       const taskId = await submit(s, { sourceId: s.opaqueSourceId, maxPayment: grid(100) })
       await market.write.claimTask([taskId], { account: alice.account })
-      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+      await market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 60], {
         account: alice.account,
       })
       const pending = await market.read.pendingStakerFees()
@@ -510,13 +513,21 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       await endRace(chain(s), taskId)
       for (const w of [alice, bob, carol]) {
         await market.write.commitResult(
-          [taskId, commitment(taskId, w.account.address, digestOf('same'), saltOf(w.account.address))],
+          [
+            taskId,
+            commitment(
+              taskId,
+              w.account.address,
+              sealOf(taskId, digestOf('same')),
+              saltOf(w.account.address),
+            ),
+          ],
           { account: w.account },
         )
       }
       for (const w of [alice, bob]) {
         await market.write.revealResult(
-          [taskId, digestOf('same'), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1],
+          [taskId, sealOf(taskId, digestOf('same')), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1],
           { account: w.account },
         )
       }
@@ -539,7 +550,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
       // k = 1 on the deterministic source, audited with probability 100 %: the draw always opens an audit.
       const taskId = await submit(s, { maxPayment: grid(10), auditBps: 10_000 })
       await market.write.claimTask([taskId], { account: alice.account })
-      await market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 60], {
+      await market.write.submitResult([taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 60], {
         account: alice.account,
       })
       await networkHelpers.mine(2)
@@ -624,7 +635,7 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     await market.write.claimTask([t1], { account: alice.account })
     const [slot] = await market.read.getSlots([t1])
     await time.setNextBlockTimestamp(slot!.claimedAt + 100)
-    await market.write.submitResult([t1, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, 100], {
+    await market.write.submitResult([t1, sealOf(t1, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, 100], {
       account: alice.account,
     })
     // payment 1: provider 0.95, client refund 9
@@ -638,13 +649,13 @@ describe('TaskMarket reentrancy through a malicious token', () => {
     await endRace(chain(s), t2)
     for (const w of [alice, bob]) {
       await market.write.commitResult(
-        [t2, commitment(t2, w.account.address, digestOf('r'), saltOf(w.account.address))],
+        [t2, commitment(t2, w.account.address, sealOf(t2, digestOf('r')), saltOf(w.account.address))],
         { account: w.account },
       )
     }
     for (const w of [alice, bob]) {
       await market.write.revealResult(
-        [t2, digestOf('r'), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1],
+        [t2, sealOf(t2, digestOf('r')), saltOf(w.account.address), RESULT_CID, RECEIPT_CID, 1],
         {
           account: w.account,
         },

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
 import { type Address, getAddress, keccak256, toHex, zeroHash } from 'viem'
-import { grid, type TaskParams, type Wallet } from './helpers/fixture.js'
+import { grid, sealOf, type TaskParams, type Wallet } from './helpers/fixture.js'
 import {
   addressOf,
   assertLedgerUnchanged,
@@ -292,7 +292,7 @@ describe('TaskMarket: the race for the seats of k > 1 tasks', () => {
     const { end, seatStart } = await seatRace(m, taskId)
     for (const wallet of [alice, bob]) await m.market.write.claimTask([taskId], { account: wallet.account })
     const salt = saltOf('alice')
-    const aliceCommitment = m.commitment(taskId, alice.account.address, digestOf('r'), salt)
+    const aliceCommitment = m.commitment(taskId, alice.account.address, sealOf(taskId, digestOf('r')), salt)
     await revertWithCustomErrorWithArgs(
       m.market.write.commitResult([taskId, aliceCommitment], { account: alice.account }),
       m.market,
@@ -390,7 +390,7 @@ describe('TaskMarket: the race for the seats of k > 1 tasks', () => {
     // Its seat started at the claim: it commits a second later, and the task settles.
     await atTime(m, claimedAt + 1)
     await m.market.write.commitResult(
-      [taskId, m.commitment(taskId, first.account.address, digestOf('ok'), saltOf('f'))],
+      [taskId, m.commitment(taskId, first.account.address, sealOf(taskId, digestOf('ok')), saltOf('f'))],
       { account: first.account },
     )
     await reveal(m, alice, taskId, digestOf('ok'), saltOf('a'))
@@ -449,7 +449,7 @@ describe('TaskMarket: the race for the seats of k > 1 tasks', () => {
     await commit(m, carol, taskId, digestOf('x'), saltOf('c'))
     await revertWithCustomErrorWithArgs(
       m.market.write.commitResult(
-        [taskId, m.commitment(taskId, alice.account.address, digestOf('x'), saltOf('a'))],
+        [taskId, m.commitment(taskId, alice.account.address, sealOf(taskId, digestOf('x')), saltOf('a'))],
         {
           account: alice.account,
         },

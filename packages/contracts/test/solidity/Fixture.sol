@@ -27,6 +27,8 @@ library Fixture {
     uint256 internal constant INITIAL_SUPPLY = 1_000_000_000e18;
     uint40 internal constant UNBONDING_PERIOD = 7 days;
     uint256 internal constant MIN_PROVIDER_STAKE = 100e18;
+    /// @notice The client's X25519 public key the tasks name (TaskParams.resultKey): any 32 bytes do here.
+    bytes32 internal constant RESULT_KEY = keccak256("result key");
 
     /// @notice DESIGN.md §2.3 defaults (the same as ignition/modules/core.ts).
     function defaultParams() internal pure returns (MarketParams memory) {
@@ -79,7 +81,7 @@ library Fixture {
         return Capabilities({gpuCount: 8, vramMiB: 81_920, computeCapability: 90, cpuCores: 64, memoryMiB: 524_288});
     }
 
-    /// @notice Task parameters with no extra requirements or gates.
+    /// @notice Task parameters with no extra requirements or gates, naming RESULT_KEY as the client's key.
     function task(uint32 sourceId, uint96 maxPayment, uint80 pricePerSecond, uint8 replicas, uint40 deadline)
         internal
         pure
@@ -91,6 +93,7 @@ library Fixture {
         p.pricePerSecond = pricePerSecond;
         p.replicas = replicas;
         p.deadline = deadline;
+        p.resultKey = RESULT_KEY;
     }
 
     /// @notice TaskAudits._ticket, ported: the stake-weighted ticket −log2(u) / stake of `account` (lower wins),
@@ -120,7 +123,8 @@ library Fixture {
         return keccak256(abi.encode(seedHash, taskId));
     }
 
-    /// @notice The commitment the market checks at reveal.
+    /// @notice The commitment the market checks at reveal. Replicas commit to the seal of their output's digest
+    /// (libraries/Results.sol, sealOf), auditors to the digest they found.
     function commitment(uint256 taskId, address provider, bytes32 digest, bytes32 salt)
         internal
         pure

@@ -17,6 +17,7 @@ import {
     TaskParams,
     TaskStatus
 } from "../../contracts/interfaces/ITaskMarket.sol";
+import {sealOf} from "../../contracts/libraries/Results.sol";
 import {Fixture, System} from "./Fixture.sol";
 import {TestBase, Vm} from "./Vm.sol";
 
@@ -30,10 +31,14 @@ import {TestBase, Vm} from "./Vm.sol";
 /// twice. block.timestamp is kept in `currentTime` and re-applied at the start of every action, so time only
 /// moves through `warp`; likewise block.number is kept in `currentBlock`, and every action runs one block after
 /// the previous one (`mine` skips more, sometimes past the 256 blocks whose hashes the EVM keeps).
+/// Sealed results: providers hand in, and replicas commit to and reveal, the seal of their output's digest
+/// (libraries/Results.sol, sealOf); auditors commit to and reveal the digest they found, which the market seals
+/// (checked on every ResultRevealed log). A lazy auditor copies a seal it read from the chain instead of computing:
+/// its copy, sealed again, never confirms a result (no upheld verdict pays it).
 /// Audits: k = 1 results of deterministic sources are held; `release` draws them (choosing the draw's block hash
 /// with setBlockhash half of the time, so that drawn and passed results are both common), other providers
-/// `joinAudit`, auditors commit and reveal agreeing or disagreeing digests through `commit` / `reveal`, and
-/// `finalize` moves rounds whose time is over, until a verdict.
+/// `joinAudit`, auditors commit and reveal agreeing, disagreeing or copied digests through `commit` / `reveal`,
+/// and `finalize` moves rounds whose time is over, until a verdict.
 /// Disputes: replicas of a k > 1 task reveal honest, colluding or their own digests; results that differ open a
 /// dispute (status Auditing, round 1 with one auditor at slot k), which the same audit actions run to a verdict.
 /// The ghosts follow the dispute rules: who may be paid or slashed, for what, and from which funds.
@@ -80,9 +85,11 @@ contract Handler is TestBase {
     uint256[] internal _live;
     mapping(uint256 taskId => uint256) internal _liveIndex;
 
+    /// @dev What a slot committed to: a replica's seal, or the digest an auditor found (or copied: `lazy`).
     struct Committed {
         bytes32 digest;
         bytes32 salt;
+        bool lazy;
     }
 
     mapping(uint256 taskId => mapping(address provider => Committed)) internal _committed;
@@ -100,7 +107,7 @@ contract Handler is TestBase {
         AuditVerdict verdict;
         /// @dev The runtime the market counted for the k = 1 result (ResultSubmitted).
         uint32 runtime;
-        /// @dev The digest the provider submitted (k = 1).
+        /// @dev The seal the provider submitted (k = 1): sealOf(taskId, its output's digest).
         bytes32 digest;
         /// @dev Σ collateral slashed since the audit opened: what may pay auditors beyond the escrow.
         uint256 auditSlashed;
@@ -154,6 +161,8 @@ contract Handler is TestBase {
     uint256 public ghostTicketsTooHigh;
     uint256 public ghostEarlyClaims;
     uint256 public ghostEarlyCommits;
+    /// @notice Sealed results: reveals by lazy auditors (a seal copied from the chain, not computed).
+    uint256 public ghostLazyReveals;
     /// @notice Broken "paid once" rules; the invariant requires zero. The first one is described below.
     uint256 public ghostViolations;
     string public firstViolation;
@@ -888,14 +897,23 @@ contract Handler is TestBase {
         return false;
     }
 
+    /// @dev The provider hands in the seal of its output's digest. A held result keeps the seal's 8-byte tag in
+    /// slot 0, and getTask reports the fields that hold its low bits (openSlots, committed, revealed) as 0.
     function _submitResult(uint256 taskId, Task memory t, uint32 runtimeSec, uint8 honesty) private {
         address provider = market.getSlots(taskId)[0].provider;
         runtimeSec = uint32(bound(runtimeSec, 0, uint256(t.requirements.maxRuntimeSec) * 2));
-        bytes32 digest = _digest(taskId, provider, honesty);
-        _ghost[taskId].digest = digest;
+        bytes32 seal = sealOf(taskId, _digest(taskId, provider, honesty));
+        _ghost[taskId].digest = seal;
         _acted = true;
         vm.prank(provider);
-        market.submitResult(taskId, digest, CID, CID, runtimeSec);
+        market.submitResult(taskId, seal, CID, CID, runtimeSec);
+        Task memory after_ = market.getTask(taskId);
+        if (after_.openSlots != 0 || after_.committed != 0 || after_.revealed != 0) {
+            _violation(taskId, "k = 1 getTask shows openSlots, committed or revealed once the result is in");
+        }
+        if (after_.status == TaskStatus.Held && market.getSlots(taskId)[0].commitment != bytes32(bytes8(seal))) {
+            _violation(taskId, "held result's tag != the seal's first 8 bytes");
+        }
     }
 
     /// @dev 0-1: the honest digest; 2: a wrong digest shared by every dishonest provider (collusion); 3: a wrong
@@ -907,15 +925,31 @@ contract Handler is TestBase {
         return keccak256(abi.encode("own", taskId, provider));
     }
 
+    /// @dev A replica commits to the seal of its output's digest; an auditor to the digest it found (0-3, see
+    /// _digest) or, 4, to a seal it read from the chain without computing (see _copiedSeal).
     function _commit(uint256 taskId, uint256 slotSeed, uint8 honesty) private {
-        (bool ok,, Slot memory slot) = _slotWhere(taskId, slotSeed, SlotStatus.Claimed, true);
+        (bool ok, uint8 index, Slot memory slot) = _slotWhere(taskId, slotSeed, SlotStatus.Claimed, true);
         if (!ok) return;
-        bytes32 digest = _digest(taskId, slot.provider, honesty);
+        bool lazy = index >= _ghost[taskId].replicas && honesty % 5 == 4;
+        bytes32 digest = lazy ? _copiedSeal(taskId, slotSeed) : _digest(taskId, slot.provider, honesty);
+        if (index < _ghost[taskId].replicas) digest = sealOf(taskId, digest);
         bytes32 salt = keccak256(abi.encode("salt", taskId, slot.provider, slotSeed));
-        _committed[taskId][slot.provider] = Committed(digest, salt);
+        _committed[taskId][slot.provider] = Committed(digest, salt, lazy);
         _acted = true;
         vm.prank(slot.provider);
         market.commitResult(taskId, Fixture.commitment(taskId, slot.provider, digest, salt));
+    }
+
+    /// @dev What a lazy auditor reveals: the seal it sees on chain, the held result's (ResultSubmitted) or a
+    /// disputed replica's (ResultRevealed), from a random start.
+    function _copiedSeal(uint256 taskId, uint256 seed) private view returns (bytes32) {
+        GhostTask storage g = _ghost[taskId];
+        if (g.replicas == 1) return g.digest;
+        for (uint8 i; i < g.replicas; ++i) {
+            uint8 slot = uint8((seed + i) % g.replicas);
+            if (_revealed(taskId, slot)) return _revealedDigest[taskId][slot];
+        }
+        return bytes32(0); // a dispute opens on revealed results: not reached
     }
 
     function _reveal(uint256 taskId, Task memory t, uint256 slotSeed, uint32 runtimeSec) private {
@@ -1103,18 +1137,21 @@ contract Handler is TestBase {
                     abi.decode(log.data, (uint8, uint256, uint256, bool));
                 _onSlashed(taskId, slot, amount, toClient, outvoted);
             } else if (topic == ITaskMarket.ResultSubmitted.selector) {
-                (,,,, uint32 runtime) = abi.decode(log.data, (uint8, bytes32, string, string, uint32));
+                (, bytes32 seal,,, uint32 runtime) = abi.decode(log.data, (uint8, bytes32, string, string, uint32));
                 _ghost[taskId].runtime = runtime;
+                if (seal != _ghost[taskId].digest) _violation(taskId, "ResultSubmitted != the seal handed in");
             } else if (topic == ITaskMarket.ResultRevealed.selector) {
                 (uint8 slot, bytes32 digest,,, uint32 runtime) =
                     abi.decode(log.data, (uint8, bytes32, string, string, uint32));
+                _onRevealed(taskId, slot, address(uint160(uint256(log.topics[2]))), digest);
                 if (_revealedMask[taskId] & (1 << slot) != 0) _violation(taskId, "a slot revealed twice");
                 _revealedMask[taskId] |= uint8(1 << slot);
                 _revealedDigest[taskId][slot] = digest;
                 _revealedRuntime[taskId][slot] = runtime;
             } else if (topic == ITaskMarket.TaskSubmitted.selector) {
-                (, uint256 escrow) = abi.decode(log.data, (string, uint256));
+                (, bytes32 resultKey, uint256 escrow) = abi.decode(log.data, (string, bytes32, uint256));
                 if (escrow != ghostEscrow[taskId]) _violation(taskId, "TaskSubmitted escrow != the escrow rule");
+                if (resultKey != Fixture.RESULT_KEY) _violation(taskId, "TaskSubmitted resultKey != the client's key");
             } else if (topic == ITaskMarket.AuditDrawn.selector) {
                 _onDrawn(taskId, abi.decode(log.data, (bool)));
             } else if (topic == ITaskMarket.AuditRoundOpened.selector) {
@@ -1135,6 +1172,19 @@ contract Handler is TestBase {
                 _onResolved(taskId, AuditVerdict(verdict), digest);
             }
         }
+    }
+
+    /// @dev A reveal: a replica's seal is kept as it was committed; an auditor's digest is sealed by the market, so
+    /// that a lazy auditor's copy of a seal never equals the seal it copied.
+    function _onRevealed(uint256 taskId, uint8 slot, address provider, bytes32 revealed) private {
+        Committed storage c = _committed[taskId][provider];
+        bool auditor = slot >= _ghost[taskId].replicas;
+        if (revealed != (auditor ? sealOf(taskId, c.digest) : c.digest)) {
+            _violation(taskId, auditor ? "an auditor's reveal not sealed" : "a replica's seal changed at reveal");
+        }
+        if (!c.lazy) return;
+        ++ghostLazyReveals;
+        if (revealed == c.digest) _violation(taskId, "a copied seal revealed as found");
     }
 
     /// @dev A draw: of a held k = 1 result, or (k > 1) the opening of a dispute.
@@ -1209,6 +1259,11 @@ contract Handler is TestBase {
             if (!_revealed(taskId, slot) || _revealedDigest[taskId][slot] != g.truth) {
                 _violation(taskId, "paid an auditor that did not find the result that stands");
             }
+            // A copied seal never confirms what it was copied from (lazy auditors that agree with each other can
+            // still outvote, like any colluding auditors: an overturned verdict pays them).
+            if (g.verdict == AuditVerdict.Upheld && _committed[taskId][market.getSlots(taskId)[slot].provider].lazy) {
+                _violation(taskId, "a lazy auditor paid for upholding a result it did not compute");
+            }
             if (g.auditorPay == 0) g.auditorPay = payment;
             else if (payment != g.auditorPay) _violation(taskId, "auditors paid unequally");
             return;
@@ -1259,7 +1314,8 @@ contract Handler is TestBase {
         }
         if (verdict < AuditVerdict.Upheld) _violation(taskId, "resolved with a non-final verdict");
         if (g.replicas > 1) return _onDisputeResolved(taskId, g, verdict, digest);
-        bool tagMatches = bytes5(digest) == bytes5(g.digest);
+        // A held result keeps the first 8 bytes of its seal; the auditors' finding is the seal of their digest.
+        bool tagMatches = bytes8(digest) == bytes8(g.digest);
         if (verdict == AuditVerdict.Upheld && !tagMatches) {
             _violation(taskId, "upheld a result the auditors did not find");
         }

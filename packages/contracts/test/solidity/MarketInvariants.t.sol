@@ -302,10 +302,11 @@ contract MarketInvariantsTest is TestBase {
     /// @notice The handler reaches what the invariants are about: on fixed pseudo-random sequences of its actions,
     /// k > 1 disputes open and end in every verdict (replicas outvoted among them), seats are won in the race,
     /// replaced by better tickets, refused to worse ones and taken first come after it, early claims and
-    /// commitments are refused, held results are drawn; and no ghost rule breaks. A campaign whose actions all
-    /// reverted, or never reached a dispute or a race, would pass the invariants without checking them.
+    /// commitments are refused, held results are drawn, lazy auditors reveal seals they copied; and no ghost rule
+    /// breaks. A campaign whose actions all reverted, or never reached a dispute or a race, would pass the
+    /// invariants without checking them.
     function test_handlerReachesDisputesAndRaces() public {
-        uint256[14] memory seen;
+        uint256[15] memory seen;
         uint256 reverted;
         for (uint256 run; run < 6; ++run) {
             Handler h = new Handler();
@@ -313,7 +314,7 @@ contract MarketInvariantsTest is TestBase {
                 if (!_randomAction(h, uint256(keccak256(abi.encode(run, i))))) ++reverted;
             }
             assertEq(h.ghostViolations(), 0, string.concat("ghost rule broken: ", h.firstViolation()));
-            uint256[14] memory counts = [
+            uint256[15] memory counts = [
                 h.ghostDisputes(),
                 h.ghostOutvotedReplicas(),
                 h.ghostVerdicts(uint8(AuditVerdict.Upheld)),
@@ -327,13 +328,14 @@ contract MarketInvariantsTest is TestBase {
                 h.ghostEarlyClaims(),
                 h.ghostEarlyCommits(),
                 h.ghostDrawn(),
-                h.ghostFinalizedTasks()
+                h.ghostFinalizedTasks(),
+                h.ghostLazyReveals()
             ];
             for (uint256 k; k < counts.length; ++k) {
                 seen[k] += counts[k];
             }
         }
-        string[14] memory what = [
+        string[15] memory what = [
             "disputes",
             "outvoted replicas",
             "upheld",
@@ -347,7 +349,8 @@ contract MarketInvariantsTest is TestBase {
             "early claims",
             "early commits",
             "drawn results",
-            "finalized tasks"
+            "finalized tasks",
+            "lazy auditors' reveals"
         ];
         for (uint256 k; k < seen.length; ++k) {
             assertTrue(seen[k] != 0, string.concat("the handler never reached: ", what[k]));

@@ -17,6 +17,7 @@ import {
     TaskParams,
     TaskStatus
 } from "../../contracts/interfaces/ITaskMarket.sol";
+import {FailureKind, failureOf, sealOf} from "../../contracts/libraries/Results.sol";
 import {Fixture, System} from "./Fixture.sol";
 import {TestBase} from "./Vm.sol";
 
@@ -29,7 +30,8 @@ contract SettlementFuzzTest is TestBase {
     uint96 internal constant MAX_PAYMENT = 1_000_000e18;
     uint32 internal constant MAX_RUNTIME = 3_600;
     string internal constant CID = "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku";
-    /// @dev Stands for the sha2-256 digest of CID (the market compares digests; it does not parse CIDs).
+    /// @dev Stands for the sha2-256 digest of CID (the market compares digests; it does not parse CIDs). Providers
+    /// hand in its seal, sealOf(taskId, DIGEST); auditors reveal DIGEST itself and the market seals it.
     bytes32 internal constant DIGEST = keccak256("output");
 
     address internal constant TREASURY = address(0x7EA5);
@@ -193,7 +195,7 @@ contract SettlementFuzzTest is TestBase {
         vm.warp(vm.getBlockTimestamp() + c.elapsed);
         Deltas memory before = _snapshot();
         vm.prank(PROVIDER);
-        market.submitResult(taskId, DIGEST, CID, CID, c.runtimeSec);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, c.runtimeSec);
         _assertSplit(c, _since(before));
         _assertMarketLedger(0);
     }
@@ -237,7 +239,7 @@ contract SettlementFuzzTest is TestBase {
         uint256 clientBefore = market.balanceOf(CLIENT);
         uint64 runtimeBefore = providers.getReputation(PROVIDER).totalRuntimeSec;
         vm.prank(PROVIDER);
-        market.submitResult(taskId, DIGEST, CID, CID, reported);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, reported);
 
         uint256 runtime = reported < elapsed ? reported : elapsed;
         uint256 payment = _min(maxPayment, uint256(pricePerSecond) * runtime);
@@ -290,18 +292,18 @@ contract SettlementFuzzTest is TestBase {
         _assertMarketLedger(0);
     }
 
-    /// @dev Both replicas commit to the same output, each with its own salt (its address).
+    /// @dev Both replicas commit to the seal of the same output, each with its own salt (its address).
     function _commitAt(uint256 taskId, address provider, uint256 time) internal {
         vm.warp(time);
         bytes32 salt = bytes32(uint256(uint160(provider)));
         vm.prank(provider);
-        market.commitResult(taskId, Fixture.commitment(taskId, provider, keccak256("output"), salt));
+        market.commitResult(taskId, Fixture.commitment(taskId, provider, sealOf(taskId, DIGEST), salt));
     }
 
     function _reveal(uint256 taskId, address provider, uint32 runtimeSec) internal {
         bytes32 salt = bytes32(uint256(uint160(provider)));
         vm.prank(provider);
-        market.revealResult(taskId, keccak256("output"), salt, CID, CID, runtimeSec);
+        market.revealResult(taskId, sealOf(taskId, DIGEST), salt, CID, CID, runtimeSec);
     }
 
     // ─── The race for the seats of k > 1 tasks ───
@@ -461,7 +463,8 @@ contract SettlementFuzzTest is TestBase {
         for (uint256 i; i < 3; ++i) {
             bytes32 salt = bytes32(uint256(uint160(replicas[i])));
             vm.prank(replicas[i]);
-            market.commitResult(taskId, Fixture.commitment(taskId, replicas[i], digests[i], salt));
+            // Replicas commit to and reveal the seals of their outputs' digests.
+            market.commitResult(taskId, Fixture.commitment(taskId, replicas[i], sealOf(taskId, digests[i]), salt));
         }
         Money memory before = _money(replicas);
         uint256 noShows;
@@ -471,7 +474,9 @@ contract SettlementFuzzTest is TestBase {
                 continue;
             }
             vm.prank(replicas[i]);
-            market.revealResult(taskId, digests[i], bytes32(uint256(uint160(replicas[i]))), CID, CID, 60);
+            market.revealResult(
+                taskId, sealOf(taskId, digests[i]), bytes32(uint256(uint160(replicas[i]))), CID, CID, 60
+            );
         }
         if (noShows != 0) _finalizeAfter(market.getTask(taskId).revealDeadline, taskId);
         assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Auditing), "results that differ: no dispute");
@@ -609,7 +614,7 @@ contract SettlementFuzzTest is TestBase {
         market.claimTask(taskId);
         assertEq(staking.stakeOf(PROVIDER).locked - lockedBefore, expected, "locked at claim");
         vm.prank(PROVIDER);
-        market.submitResult(taskId, DIGEST, CID, CID, 1);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, 1);
         assertEq(staking.stakeOf(PROVIDER).locked, lockedBefore, "unlocked after settlement");
     }
 
@@ -725,14 +730,19 @@ contract SettlementFuzzTest is TestBase {
         Deltas memory before = _snapshot();
         uint256 submitted = vm.getBlockNumber();
         vm.prank(PROVIDER);
-        market.submitResult(taskId, DIGEST, CID, CID, reported);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, reported);
 
         // Held: nothing moved but the completion count.
         assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Held), "not held");
         _assertNothingMoved(before, locked);
         assertEq(providers.getReputation(PROVIDER).completed, completed + 1, "completion not counted");
         Slot memory slot = market.getSlots(taskId)[0];
-        assertTrue(slot.commitment == bytes32(bytes5(DIGEST)), "slot 0 does not show the result's tag");
+        assertTrue(
+            slot.commitment == bytes32(bytes8(sealOf(taskId, DIGEST))), "slot 0 does not show the seal's 8-byte tag"
+        );
+        // The tag's low 24 bits sit in the task's openSlots, committed and revealed: getTask shows them as 0.
+        Task memory held = market.getTask(taskId);
+        assertEq(held.openSlots + held.committed + held.revealed, 0, "getTask shows the held tag");
         assertEq(slot.dueAt, submitted, "slot 0 does not show the submission block");
         assertEq(slot.claimedAt, 0, "slot 0 claimedAt");
         _assertMarketLedger(2 * uint256(maxPayment));
@@ -856,7 +866,7 @@ contract SettlementFuzzTest is TestBase {
         vm.warp(vm.getBlockTimestamp() + elapsed);
         uint256 before = market.balanceOf(PROVIDER);
         vm.prank(PROVIDER);
-        market.submitResult(plain, DIGEST, CID, CID, reported);
+        market.submitResult(plain, sealOf(plain, DIGEST), CID, CID, reported);
         uint256 unaudited = market.balanceOf(PROVIDER) - before;
 
         // Audited, the same result after the same time.
@@ -867,7 +877,7 @@ contract SettlementFuzzTest is TestBase {
         market.claimTask(taskId);
         vm.warp(vm.getBlockTimestamp() + elapsed);
         vm.prank(PROVIDER);
-        market.submitResult(taskId, DIGEST, CID, CID, reported);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, reported);
         _releaseDrawn(taskId);
         _join(taskId, PROVIDER_2);
         _closeJoining(taskId);
@@ -892,6 +902,50 @@ contract SettlementFuzzTest is TestBase {
         _assertMarketLedger(0);
     }
 
+    /// @notice Sealed results: an auditor that answers a held result's audit with the seal it read from the chain
+    /// (ResultSubmitted), instead of the digest of an output it computed, never confirms it. The market seals what
+    /// an auditor reveals, so the copy becomes sealOf(taskId, seal): the audit escalates, two honest auditors
+    /// uphold the result, and the copier is slashed its whole collateral as outvoted, paid nothing. The provider
+    /// is paid what the result pays unaudited. Any output digest (a failure digest is public and not sealed).
+    function testFuzz_copiedSealNeverConfirms(bytes32 digest, uint96 maxPayment, uint32 runtimeSec) public {
+        vm.assume(digest != bytes32(0) && failureOf(digest) == FailureKind.None);
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT));
+        uint256 taskId = _submitAudited(_publish(0, true), maxPayment, 0, uint16(BPS));
+        uint256 providerBefore = market.balanceOf(PROVIDER);
+        uint256 lazyStaked = staking.stakeOf(PROVIDER_2).staked;
+        uint256 lazyBalance = market.balanceOf(PROVIDER_2);
+        _heldResult(taskId, digest, runtimeSec);
+        bytes32 seal = sealOf(taskId, digest);
+        assertTrue(market.getSlots(taskId)[0].commitment == bytes32(bytes8(seal)), "held tag != the seal's");
+        _releaseDrawn(taskId);
+
+        _join(taskId, PROVIDER_2);
+        _closeJoining(taskId);
+        _auditCommit(taskId, PROVIDER_2, seal);
+        _auditReveal(taskId, PROVIDER_2, seal, runtimeSec);
+        assertTrue(market.getSlots(taskId)[1].commitment == sealOf(taskId, seal), "the market did not seal the copy");
+        assertEq(market.getAudit(taskId).round, 2, "a copied seal confirmed the result");
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Pending), "decided on a copy");
+
+        _join(taskId, PROVIDER_3);
+        _join(taskId, PROVIDER_4);
+        _closeJoining(taskId);
+        _auditCommit(taskId, PROVIDER_3, digest);
+        _auditCommit(taskId, PROVIDER_4, digest);
+        _auditReveal(taskId, PROVIDER_3, digest, runtimeSec);
+        _auditReveal(taskId, PROVIDER_4, digest, runtimeSec);
+
+        assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
+        uint256 fee = uint256(maxPayment) * market.getTask(taskId).feeBps / BPS;
+        assertEq(market.balanceOf(PROVIDER) - providerBefore, maxPayment - fee, "provider not paid in full");
+        assertEq(market.balanceOf(PROVIDER_2), lazyBalance, "the copier was paid");
+        assertEq(
+            lazyStaked - staking.stakeOf(PROVIDER_2).staked, market.getTask(taskId).collateral, "copier not slashed"
+        );
+        assertEq(providers.getReputation(PROVIDER_2).outvoted, 1, "copier not counted as outvoted");
+        _assertMarketLedger(0);
+    }
+
     function _submitAudited(uint32 sourceId, uint96 maxPayment, uint80 pricePerSecond, uint16 auditBps)
         internal
         returns (uint256 taskId)
@@ -903,13 +957,13 @@ contract SettlementFuzzTest is TestBase {
         taskId = market.submitTask(p);
     }
 
-    /// @dev PROVIDER claims the task and submits `digest` as its result.
+    /// @dev PROVIDER claims the task and submits the seal of `digest` as its result.
     function _heldResult(uint256 taskId, bytes32 digest, uint32 runtimeSec) internal {
         vm.prank(PROVIDER);
         market.claimTask(taskId);
         vm.warp(vm.getBlockTimestamp() + 60);
         vm.prank(PROVIDER);
-        market.submitResult(taskId, digest, CID, CID, runtimeSec);
+        market.submitResult(taskId, sealOf(taskId, digest), CID, CID, runtimeSec);
     }
 
     /// @dev Releases a held result of a task audited with certainty (any hash draws it), two blocks later.
@@ -940,6 +994,7 @@ contract SettlementFuzzTest is TestBase {
         market.finalizeTask(taskId);
     }
 
+    /// @dev An auditor commits to the digest it found itself (not a seal): the market seals it at the reveal.
     function _auditCommit(uint256 taskId, address auditor, bytes32 digest) internal {
         bytes32 salt = bytes32(uint256(uint160(auditor)));
         vm.prank(auditor);

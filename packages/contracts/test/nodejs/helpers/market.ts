@@ -386,9 +386,12 @@ export async function commit(m: Chain, wallet: Wallet, taskId: bigint, digest: H
 
 /** k > 1: reveals the seal of `digest` and `salt` as `wallet`. */
 export function reveal(m: Market, wallet: Wallet, taskId: bigint, digest: Hex, salt: Hex, runtimeSec = 60) {
-  return m.market.write.revealResult([taskId, sealOf(taskId, digest), salt, RESULT_CID, RECEIPT_CID, runtimeSec], {
-    account: wallet.account,
-  })
+  return m.market.write.revealResult(
+    [taskId, sealOf(taskId, digest), salt, RESULT_CID, RECEIPT_CID, runtimeSec],
+    {
+      account: wallet.account,
+    },
+  )
 }
 
 /**
