@@ -72,6 +72,9 @@ const grid = (amount: number | string) => parseUnits(String(amount), 18)
 const INPUT_CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'
 const RESULT_CID = 'bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
 const RECEIPT_CID = 'bafkreiebc4vu2vbf6qjwjx3s4e3eooypl3mj6vxpfldxd3xlzj4sdcvhwa'
+/** The client's result key every benchmarked task names (TaskParams.resultKey). */
+const RESULT_KEY = keccak256(toHex('bench result key'))
+
 /** Stands for the sha2-256 digest of RESULT_CID (the contracts compare digests; they do not parse CIDs). */
 const RESULT_DIGEST = keccak256(toHex('bench output'))
 const METADATA_CID = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'
@@ -183,6 +186,8 @@ async function taskParams(
     minSuccessBps: 0,
     minCompleted: 0,
     auditBps,
+    // A client's X25519 key: 32 bytes of calldata and log data, as every sealed task carries.
+    resultKey: RESULT_KEY,
   }
 }
 
@@ -197,6 +202,11 @@ async function submit(
     }),
   )
   return { taskId: await market.read.taskCount(), gas: used }
+}
+
+/** A result's seal (Results.sol's sealOf) for an output's digest: what providers hand in. */
+function sealOf(taskId: bigint, digest: Hex): Hex {
+  return keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes32' }], [taskId, digest]))
 }
 
 function commitment(taskId: bigint, provider: Address, digest: Hex, salt: Hex): Hex {
@@ -221,9 +231,12 @@ async function runK1(metered: boolean): Promise<Steps> {
   steps.push([
     metered ? 'submitResult_metered' : 'submitResult',
     await gas(
-      market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
-        account: p.account,
-      }),
+      market.write.submitResult(
+        [taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, RUNTIME_SEC],
+        {
+          account: p.account,
+        },
+      ),
     ),
   ])
   return steps
@@ -249,9 +262,12 @@ async function runHeld(audited: boolean): Promise<Steps> {
     steps.push([
       'submitResult_held',
       await gas(
-        market.write.submitResult([taskId, RESULT_DIGEST, RESULT_CID, RECEIPT_CID, RUNTIME_SEC], {
-          account: p.account,
-        }),
+        market.write.submitResult(
+          [taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, RUNTIME_SEC],
+          {
+            account: p.account,
+          },
+        ),
       ),
     ])
     await networkHelpers.mine(1)
@@ -297,7 +313,8 @@ async function runConsensus(k: number): Promise<Steps> {
   // A seat won in the race starts when the race ends: the replicas commit RUNTIME_SEC after that.
   const race = await market.read.getAudit([taskId])
   await networkHelpers.time.increaseTo(race.joinDeadline + RUNTIME_SEC)
-  const digest = keccak256(toHex(`bench output ${taskId}`))
+  // Replicas commit to and reveal their output's seal.
+  const digest = sealOf(taskId, keccak256(toHex(`bench output ${taskId}`)))
   const saltOf = (p: Wallet) => keccak256(toHex(`salt ${taskId} ${p.account.address}`))
   for (const [i, p] of claimants.entries()) {
     const c = commitment(taskId, p.account.address, digest, saltOf(p))
