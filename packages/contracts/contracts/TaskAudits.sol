@@ -65,10 +65,8 @@ contract TaskAudits is TaskMarketBase {
     function claim(uint256 taskId) external onlyDelegated returns (uint8 slot) {
         TaskData storage t = _task(taskId);
         TaskStatus status = t.status;
-        AuditData storage race = _audits[taskId];
-        uint40 raceEnd = race.joinDeadline;
+        (uint40 raceEnd, uint256 seedBlock) = _race(t);
         // The race also ends when its seed's block hash can no longer be read: free seats are first come then.
-        uint256 seedBlock = race.seedBlock;
         bool racing = block.timestamp <= raceEnd && block.number <= seedBlock + 256;
         if (status != TaskStatus.Open && (status != TaskStatus.Claimed || !racing)) {
             revert ITaskMarket.TaskMarketWrongStatus(taskId, status);

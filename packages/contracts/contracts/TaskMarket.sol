@@ -509,8 +509,13 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, deterministic);
         task.minSuccessBps = t.minSuccessBps;
         task.minCompleted = t.minCompleted;
-        task.revealDeadline = t.revealDeadline;
-        task.auditBps = t.auditBps;
+        // A k > 1 task keeps its seat race in these fields until its reveals open (see _race).
+        if (t.replicas == 1) {
+            task.revealDeadline = t.revealDeadline;
+            task.auditBps = t.auditBps;
+        } else if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
+            task.revealDeadline = t.revealDeadline;
+        }
         task.failed = t.flags & FAILED != 0;
     }
 
@@ -544,6 +549,12 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         // Not drawn leaves no audit record: a completed auditable task without one passed the draw.
         if (a.round == 0 && t.flags & AUDITED != 0 && t.status == TaskStatus.Completed) {
             audit.verdict = AuditVerdict.NotDrawn;
+        }
+        // A k > 1 task's seat race, while its seats can be claimed (see _race).
+        if (a.round == 0 && t.replicas > 1 && (t.status == TaskStatus.Open || t.status == TaskStatus.Claimed)) {
+            (uint40 end, uint256 seedBlock) = _race(t);
+            audit.joinDeadline = end;
+            audit.seedBlock = uint40(seedBlock);
         }
     }
 
@@ -615,16 +626,11 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             maxRuntimeSec: _tighterRuntime(asked.maxRuntimeSec, source.maxRuntimeSec),
             minSuccessBps: params_.minSuccessBps,
             minCompleted: uint24(params_.minCompleted),
-            auditBps: auditBps,
-            revealDeadline: 0
+            // Replicas race for their seats until the window ends, with tickets drawn from the next block's hash:
+            // the race is kept in these two fields until the reveals open (see _race).
+            auditBps: replicas > 1 ? uint16(block.number) : auditBps,
+            revealDeadline: replicas > 1 ? uint40(block.timestamp + Math.min(p.auditJoinWindow, MAX_RACE)) : 0
         });
-
-        // Replicas race for their seats until the window ends, with tickets drawn from the next block's hash.
-        if (replicas > 1) {
-            AuditData storage race = _audits[taskId];
-            race.joinDeadline = uint40(block.timestamp) + p.auditJoinWindow;
-            race.seedBlock = uint40(block.number);
-        }
         // An auditable result escrows one more payment: the first auditor's, refunded when no audit is drawn.
         escrow = uint256(params_.maxPayment) * (auditBps == 0 ? replicas : 2);
         emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, params_.resultKey, escrow);

@@ -55,7 +55,9 @@ abstract contract TaskMarketBase {
         uint32 maxRuntimeSec;
         uint16 minSuccessBps;
         uint24 minCompleted;
+        /// @dev k > 1: the low 16 bits of the seat race's seed block (see _race).
         uint16 auditBps;
+        /// @dev k > 1: the seat race's end until the reveals open (see _race).
         uint40 revealDeadline;
     }
 
@@ -130,6 +132,19 @@ abstract contract TaskMarketBase {
     /// @dev Accrued per source rather than paid to its owner at settlement: a settlement then needs no call to
     /// the registry, and fees follow the source when it changes hands.
     mapping(uint32 sourceId => uint256) internal _creatorFees;
+
+    /// @dev The longest a seat race runs, whatever the join window: its seed block is kept in 16 bits (see _race).
+    uint256 internal constant MAX_RACE = 1 hours;
+
+    /// @dev The seat race of a k > 1 task lives in the task's slot 2, written at submission anyway, until its reveals
+    /// open: `revealDeadline` holds the race's end, `auditBps` (0 for k > 1) the low 16 bits of its seed block (the
+    /// submission's). No fresh slot for it. The seed block is the latest block up to now with those low bits:
+    /// exact while fewer than 65,536 blocks have passed, which a race of at most an hour (MAX_RACE) ensures on any
+    /// chain with blocks 55 ms apart or more; past it (or 256 blocks) the race is over anyway.
+    function _race(TaskData storage t) internal view returns (uint40 end, uint256 seedBlock) {
+        end = t.revealDeadline;
+        seedBlock = block.number - ((block.number - t.auditBps) & 0xFFFF);
+    }
 
     /// @dev The first 8 bytes of a result's seal: all a held result keeps of it. Matching a tag without the
     /// result means finding a preimage of 64 bits, about 2^64 hashes (a 40-bit tag would take one GPU a minute).
