@@ -512,6 +512,12 @@ export {
   revealResult,
 } from './tasks/revealResult.js'
 export {
+  type SealResultErrorType,
+  type SealResultParameters,
+  type SealResultReturnType,
+  sealResult,
+} from './tasks/seal.js'
+export {
   type SubmitResultErrorType,
   type SubmitResultParameters,
   type SubmitResultReturnType,

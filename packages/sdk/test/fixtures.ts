@@ -39,6 +39,7 @@ import {
   type Transport,
   toHex,
   type WalletActions,
+  zeroHash,
 } from 'viem'
 import { getReputation, errors as providerErrors, register, subscribe } from '../src/abis/providerRegistry.js'
 import { publish, errors as sourceErrors } from '../src/abis/sourceRegistry.js'
@@ -65,6 +66,7 @@ import {
   errors as taskMarketErrors,
 } from '../src/abis/taskMarket.js'
 import { resultCidProblem, resultDigest } from '../src/tasks/commitment.js'
+import { sealResult } from '../src/tasks/seal.js'
 import { type SubmitTaskParameters, type SubmitTaskReturnType, submitTask } from '../src/tasks/submitTask.js'
 import type { Deployment } from '../src/types/deployment.js'
 import { deployerClient, deployment, fundedClient, testClient } from './chain.js'
@@ -261,6 +263,8 @@ export interface FixtureTaskOptions {
   maxPayment?: string
   /** Audit probability of a single replica on a deterministic source, in basis points (default 0: the market's). */
   auditBps?: number
+  /** The client's X25519 public key the output is sealed to (default: the zero hash, none). */
+  resultKey?: Hex
 }
 
 /**
@@ -277,6 +281,7 @@ export async function submitFixtureTasks(
     deadlineIn = 29 * 86_400,
     maxPayment = '1',
     auditBps = 0,
+    resultKey = zeroHash,
   }: FixtureTaskOptions,
 ): Promise<{ taskIds: bigint[]; blockNumber: bigint }> {
   const payment = parseUnits(maxPayment, 18)
@@ -305,6 +310,7 @@ export async function submitFixtureTasks(
     minSuccessBps: 0,
     minCompleted: 0,
     auditBps,
+    resultKey,
   }
   const receipt = await send(client, {
     address: deployment.contracts.market,
@@ -488,11 +494,11 @@ export async function raceOrder<provider extends { account: { address: Address }
 }
 
 /**
- * Submits a single-replica result with its digest: this settles the task, or
- * holds it when it is auditable (a deterministic source; see {@link release}).
- * The market only checks that the digest is not zero: a `result` that is not
- * a sha2-256 CID gets {@link digestOf} instead, and `digest` (a failure's)
- * replaces either.
+ * Submits a single-replica result with the seal of its digest (`sealResult`),
+ * as providers do: this settles the task, or holds it when it is auditable (a
+ * deterministic source; see {@link release}). The market only checks that the
+ * seal is not zero: a `result` that is not a sha2-256 CID gets {@link digestOf}
+ * instead, and `digest` (a failure's, its own seal) replaces either.
  */
 export function submit(
   client: FixtureClient,
@@ -507,7 +513,10 @@ export function submit(
 ): Promise<TransactionReceipt> {
   return market(client, deployment, [submitResult], 'submitResult', [
     taskId,
-    digest ?? (resultCidProblem(result) === undefined ? resultDigest(result) : digestOf(result)),
+    sealResult({
+      taskId,
+      digest: digest ?? (resultCidProblem(result) === undefined ? resultDigest(result) : digestOf(result)),
+    }),
     result,
     receipt,
     runtimeSec,
@@ -570,7 +579,29 @@ export function digestOf(result: string): Hex {
   return keccak256(stringToHex(result))
 }
 
-/** Commits to `result` (replicas > 1); returns the salt to reveal with. */
+/**
+ * What the chain keeps of a fixture result of `taskId`: the seal of
+ * {@link digestOf}, which replicas hand in and the market makes of what
+ * auditors reveal.
+ */
+export function sealOfResult(taskId: bigint, result: string): Hex {
+  return sealResult({ taskId, digest: digestOf(result) })
+}
+
+/**
+ * The digest `client` commits to and reveals for `result`: an auditor's (the
+ * task is Auditing) is {@link digestOf} itself, which the market seals; a
+ * replica's is its seal ({@link sealOfResult}).
+ */
+async function handedIn(client: FixtureClient, deployment: Deployment, taskId: bigint, result: string) {
+  const { status } = await marketView<{ status: number }>(client, deployment, [getTask], 'getTask', taskId)
+  return status === auditingStatus ? digestOf(result) : sealOfResult(taskId, result)
+}
+
+/** The contract's TaskStatus.Auditing. */
+const auditingStatus = 9
+
+/** Commits to `result` (replicas > 1, or an auditor); returns the salt to reveal with. */
 export async function commit(
   client: FixtureClient,
   deployment: Deployment,
@@ -581,7 +612,7 @@ export async function commit(
   const commitment = keccak256(
     encodeAbiParameters(
       [{ type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'bytes32' }],
-      [taskId, client.account.address, digestOf(result), salt],
+      [taskId, client.account.address, await handedIn(client, deployment, taskId, result), salt],
     ),
   )
   await untilSeatFinal(client, deployment, taskId)
@@ -618,7 +649,7 @@ async function untilSeatFinal(client: FixtureClient, deployment: Deployment, tas
 }
 
 /** Reveals the `result` committed with {@link commit}. */
-export function reveal(
+export async function reveal(
   client: FixtureClient,
   deployment: Deployment,
   taskId: bigint,
@@ -631,7 +662,7 @@ export function reveal(
 ): Promise<TransactionReceipt> {
   return market(client, deployment, [revealResult], 'revealResult', [
     taskId,
-    digestOf(result),
+    await handedIn(client, deployment, taskId, result),
     salt,
     result,
     receipt,
@@ -727,7 +758,10 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * An HTTP transport that counts the JSON-RPC calls it sends, batch entries
  * included (as a node or an RPC provider would bill them).
  */
-export function countingTransport(url: string): {
+export function countingTransport(
+  url: string,
+  { maxResponseBodySize }: { maxResponseBodySize?: number | undefined } = {},
+): {
   transport: HttpTransport
   count(): number
   /** The methods called, in order. */
@@ -736,6 +770,7 @@ export function countingTransport(url: string): {
 } {
   const methods: string[] = []
   const transport = http(url, {
+    ...(maxResponseBodySize === undefined ? {} : { maxResponseBodySize }),
     onFetchRequest: (_request, init) => {
       const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined
       for (const call of Array.isArray(body) ? body : [body]) {

@@ -4,6 +4,11 @@ import { BaseError } from '../errors/base.js'
 import { TaskCancelledError, TaskNotFoundError, WaitForTaskTimeoutError } from '../errors/task.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { KeystorePasswordError } from '../keystore/keystore.js'
+import {
+  SealedBlockMismatchError,
+  SealedOutputKeyError,
+  SealedOutputTamperedError,
+} from '../results/errors.js'
 import { InvalidCidError, StorageTimeoutError } from '../storage/errors.js'
 import { errorReporting, exitCodes, ReceiptVerificationFailedError } from './errors.js'
 
@@ -19,6 +24,16 @@ describe('gridforge exit codes', () => {
       [new StorageTimeoutError({ url: 'http://kubo', timeoutMs: 1_000 }), exitCodes.timeout],
       [new ReceiptVerificationFailedError({ taskId: 1n, mismatches: ['fee'] }), exitCodes.verificationFailed],
       [new UsageError('bad flag'), exitCodes.usage],
+      [
+        new SealedOutputKeyError({
+          cid: 'bafy',
+          sealedTo: `0x${'01'.repeat(32)}`,
+          publicKey: `0x${'02'.repeat(32)}`,
+        }),
+        exitCodes.usage,
+      ],
+      [new SealedOutputTamperedError({ cid: 'bafy', chunk: 0 }), exitCodes.verificationFailed],
+      [new SealedBlockMismatchError({ cid: 'bafy', block: 'bafk' }), exitCodes.verificationFailed],
     ] as const
     for (const [error, code] of cases) expect(exitCodeOf(error, errorReporting), error.name).toBe(code)
   })

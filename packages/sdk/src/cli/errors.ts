@@ -24,6 +24,16 @@ import { InvalidParametersError } from '../errors/validation.js'
 import { KeystoreInvalidError, KeystorePasswordError } from '../keystore/keystore.js'
 import { ReceiptNotSubmittedError, TaskNotSettledError } from '../receipts/errors.js'
 import {
+  BlockWritesUnsupportedError,
+  InvalidSealedOutputError,
+  NotASealedOutputError,
+  SealedBlockMismatchError,
+  SealedOutputKeyError,
+  SealedOutputMismatchError,
+  SealedOutputTamperedError,
+  SealedOutputTruncatedError,
+} from '../results/errors.js'
+import {
   BlockTooLargeError,
   ContentVerificationError,
   InvalidCidError,
@@ -51,7 +61,7 @@ export const exitCodeHelp = `Exit codes:
   4  task failed, expired or was cancelled
   5  timeout while waiting
   6  RPC node unreachable
-  7  verification failed (receipt mismatch, content that does not match its CID)`
+  7  verification failed (receipt mismatch, content that does not match its CID, a sealed output that does not open)`
 
 /** What to do when the node cannot be reached. */
 export const rpcHint = 'Start the node, or pass --rpc <url> (or set GRIDFORGE_RPC_URL).'
@@ -106,6 +116,15 @@ const rules: readonly ExitCodeRule[] = [
   [TaskRevealClosedError, exitCodes.taskNotCompleted],
   [WaitForTaskTimeoutError, exitCodes.timeout],
   [ReceiptVerificationFailedError, exitCodes.verificationFailed],
+  // A sealed output: the wrong key or store is the user's to fix; an envelope that does not hold is not.
+  [SealedOutputKeyError, exitCodes.usage],
+  [NotASealedOutputError, exitCodes.usage],
+  [BlockWritesUnsupportedError, exitCodes.usage],
+  [SealedOutputTamperedError, exitCodes.verificationFailed],
+  [SealedOutputTruncatedError, exitCodes.verificationFailed],
+  [SealedBlockMismatchError, exitCodes.verificationFailed],
+  [InvalidSealedOutputError, exitCodes.verificationFailed],
+  [SealedOutputMismatchError, exitCodes.verificationFailed],
 ]
 
 /** How `gridforge` classifies and prints errors (the SDK here is the one bundled with it). */

@@ -72,6 +72,13 @@ export const address = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
     : { error: 'expected an address: 0x followed by 40 hex digits' },
 )
 
+/** 32 bytes as 0x-prefixed hex (a bytes32: a digest, a salt, an X25519 public key). */
+export const bytes32 = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
+  typeof input === 'string' && /^0x[0-9a-fA-F]{64}$/.test(input)
+    ? { value: input as `0x${string}` }
+    : { error: 'expected 32 bytes as hex: 0x followed by 64 hex digits' },
+)
+
 /** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
 export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
   const value =

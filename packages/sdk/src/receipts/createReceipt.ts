@@ -21,6 +21,12 @@ export type CreateReceiptParameters = DeploymentParameter & {
   /** sha256 digest of the OCI image manifest that ran, as bytes32 hex. */
   imageDigest: Hex
   inputCID: string
+  /**
+   * The result CID handed in, as the chain has it: the output's, or its
+   * sealed envelope's when the task has a `resultKey` (never the plain
+   * output's then: receipts are public, and the plain CID would give away
+   * the digest the seal hides), or a failed run's logs.
+   */
   outputCID: string
   logsCID: string
   /** When the container started: a Date or Unix seconds. */

@@ -180,7 +180,8 @@ const schema = z.object({
  * (at most `maxBytes`, every byte checked against the receipt CID), checks the
  * document's schema and signature (see `verifyReceipt`), and compares every
  * field with the chain: `chainId`, `market`, `taskId`, `slot`, `sourceId`,
- * `imageDigest`, `inputCID`, `outputCID` (the submitted result CID),
+ * `imageDigest`, `inputCID`, `outputCID` (the submitted result CID: for a
+ * sealed output its envelope, since the chain has nothing else),
  * `provider` (the slot's claimant, who must also be the signer),
  * `runtimeSec` (the runtime the market counted) and, for a failed run that
  * exited, `exitCode` (the code in its failure digest). A failed run is a

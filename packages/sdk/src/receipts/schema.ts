@@ -42,6 +42,10 @@ export interface UnsignedReceipt {
   /** sha256 digest of the OCI image manifest that ran, as bytes32 hex. */
   imageDigest: Hex
   inputCID: string
+  /**
+   * The result CID handed in (what the chain has): the output's, its sealed
+   * envelope's for a task with a `resultKey`, or a failed run's logs.
+   */
   outputCID: string
   /** The container's captured logs. */
   logsCID: string

@@ -151,6 +151,14 @@ export interface ContentStore {
    * exporting blocks (a gateway, a CAR); read files with `get`.
    */
   getBlock(cid: string, options?: ReadOptions): Promise<Uint8Array>
+  /**
+   * Stores one block under `cid` (a raw leaf's bytes or an encoded dag-pb node), after checking
+   * the bytes against the CID (`ContentVerificationError` when they do not match). For content
+   * that arrives as blocks rather than files: a DAG imported with other settings keeps its CID,
+   * as `openOutput` needs when it writes a decrypted output. Optional: read-only stores
+   * (`gatewayReader`) and stores that import files themselves may not have it.
+   */
+  putBlock?(cid: string, bytes: Uint8Array, options?: WriteOptions): Promise<void>
   /** Whether the store holds the root block of `cid` (it does not walk the DAG). */
   has(cid: string, options?: ReadOptions): Promise<boolean>
   /** Lists a directory, entries sorted by name. */

@@ -1,8 +1,14 @@
 import type { CID } from 'multiformats/cid'
-import { type BlockReadOptions, type BlockSource, inlineBlock, readVerifiedBlock } from './blocks.js'
+import {
+  type BlockReadOptions,
+  type BlockSource,
+  inlineBlock,
+  readVerifiedBlock,
+  verifyBlock,
+} from './blocks.js'
 import type { ContentStore, DirectoryEntry, WriteOptions } from './ContentStore.js'
 import { parseCid } from './cid.js'
-import { listDirectory, readFile } from './dag.js'
+import { assertUnixfsCid, listDirectory, readFile } from './dag.js'
 import { encodeJson } from './encodeJson.js'
 import { ReadOnlyStoreError } from './errors.js'
 import { importDirectoryEntries, importFileContent } from './unixfs.js'
@@ -39,7 +45,7 @@ export function createBlockContentStore(backend: BlockBackend, writes?: ContentS
     return (await importFileContent(content, sink(options.signal), options)).toString()
   }
 
-  return {
+  const store: ContentStore = {
     description: backend.description,
     put: writes?.put ?? put,
     putJson:
@@ -75,4 +81,16 @@ export function createBlockContentStore(backend: BlockBackend, writes?: ContentS
       return listDirectory(getBlock, parseCid(cid), options)
     },
   }
+  if (putBlock !== undefined) {
+    // Checked like a read: a store never holds bytes under a CID they do not hash to.
+    store.putBlock = async (cid, bytes, options = {}) => {
+      const parsed = parseCid(cid)
+      assertUnixfsCid(parsed)
+      options.signal?.throwIfAborted()
+      await verifyBlock(parsed, bytes, `${backend.description} (putBlock)`)
+      if (inlineBlock(parsed) !== undefined) return
+      await putBlock(parsed, bytes, { signal: options.signal })
+    }
+  }
+  return store
 }

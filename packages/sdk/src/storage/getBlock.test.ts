@@ -101,3 +101,28 @@ test('fsStore getBlock refuses a block damaged on disk', async () => {
   await writeFile(join(root, 'blocks', name.slice(-3, -1), name), text('other bytes'))
   await expect(store.getBlock(cid)).rejects.toThrow(ContentVerificationError)
 })
+
+describe.each(stores)('%s putBlock', (_name, open) => {
+  test('stores a block under its CID, so that a DAG copied block by block keeps its CID', async () => {
+    const source = memoryStore()
+    const file = await source.put(large)
+    const target = open()
+    const links = dagPb.decode(await source.getBlock(file)).Links.map((link) => link.Hash.toString())
+    for (const cid of [file, ...links]) await target.putBlock?.(cid, await source.getBlock(cid))
+    const bytes: Uint8Array[] = []
+    for await (const chunk of target.get(file)) bytes.push(chunk)
+    expect(Buffer.concat(bytes).equals(large)).toBe(true)
+  })
+
+  test('refuses bytes that do not hash to the CID, and CIDs that are not UnixFS', async () => {
+    const store = open()
+    const leaf = await computeCid(text('right'))
+    await expect(store.putBlock?.(leaf, text('wrong'))).rejects.toBeInstanceOf(ContentVerificationError)
+    expect(await store.has(leaf)).toBe(false)
+    await expect(store.putBlock?.('not a cid', text('x'))).rejects.toBeInstanceOf(InvalidCidError)
+    // An identity CID holds its block: nothing to store, and it is there.
+    const inline = CID.createV1(raw.code, identity.digest(text('tiny'))).toString()
+    await store.putBlock?.(inline, text('tiny'))
+    expect(await store.has(inline)).toBe(true)
+  })
+})

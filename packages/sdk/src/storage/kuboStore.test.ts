@@ -1,7 +1,8 @@
 import { importer } from 'ipfs-unixfs-importer'
 import { delay, HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
-import type { CID } from 'multiformats/cid'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { computeCid, computeDirectoryCid } from './computeCid.js'
 import {
@@ -17,6 +18,7 @@ import {
 import { getBytes } from './getBytes.js'
 import { getJson } from './getJson.js'
 import { kuboStore } from './kuboStore.js'
+import { memoryStore } from './memoryStore.js'
 import { unixfsImportOptions } from './unixfs.js'
 
 const KUBO = 'http://kubo.test:5001'
@@ -114,6 +116,16 @@ const kubo = [
         { Message: 'blockservice: key not found', Code: 0, Type: 'error' },
         { status: 500 },
       )
+    return HttpResponse.json({ Key: cid, Size: bytes.length })
+  }),
+  http.post(`${KUBO}/api/v0/block/put`, async ({ request }) => {
+    // Kubo hashes the one file part with the codec and hash asked for, and answers its CID.
+    const query = new URL(request.url).searchParams
+    const file = (await request.formData()).get('file') as File
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    const codec = query.get('cid-codec') === 'dag-pb' ? 0x70 : 0x55
+    const cid = CID.createV1(codec, await sha256.digest(bytes)).toString()
+    node.blocks.set(cid, bytes)
     return HttpResponse.json({ Key: cid, Size: bytes.length })
   }),
   http.post(`${KUBO}/api/v0/pin/add`, ({ request }) => {
@@ -321,5 +333,20 @@ describe('kuboStore', () => {
 
   test('the URL must be http(s)', () => {
     expect(() => kuboStore({ url: '127.0.0.1:5001' })).toThrow(/`url`/)
+  })
+
+  test('putBlock sends a block with its codec and hash, checks the CID Kubo names it by, and refuses other bytes', async () => {
+    const source = memoryStore()
+    const file = await source.put(bytesOf(600_000))
+    const store = kuboStore({ url: KUBO })
+    const fileNode = await source.getBlock(file)
+    await store.putBlock?.(file, fileNode)
+    expect(await store.getBlock(file)).toEqual(fileNode)
+    const [leaf] = (await source.ls(await source.putDirectory([{ path: 'a', content: text('a') }]))).map(
+      (entry) => entry.cid,
+    )
+    await store.putBlock?.(leaf as string, text('a'))
+    expect(await store.has(leaf as string)).toBe(true)
+    await expect(store.putBlock?.(leaf as string, text('b'))).rejects.toBeInstanceOf(ContentVerificationError)
   })
 })

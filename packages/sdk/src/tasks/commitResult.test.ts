@@ -18,6 +18,7 @@ import { InvalidParametersError } from '../errors/validation.js'
 import { claimTask } from './claimTask.js'
 import { computeCommitment, generateSalt, resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
+import { sealResult } from './seal.js'
 
 async function claimedTask(replicas: number) {
   const sourceId = await publishTestSource({ deterministic: true })
@@ -30,12 +31,13 @@ async function claimedTask(replicas: number) {
 }
 
 describe('commitResult', () => {
-  it('generates a salt, commits to the digest and returns what the reveal needs', async () => {
+  it("generates a salt, commits to the output's seal and returns what the reveal needs", async () => {
     const { provider, taskId } = await claimedTask(2)
     const result = await outputCid('commit me')
     const committed = await commitResult(provider, { deployment: deployment(), taskId, result })
     expect(committed.salt).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(committed.digest).toBe(resultDigest(result))
+    // A replica commits to the seal of its output's digest, never to the digest.
+    expect(committed.digest).toBe(sealResult({ taskId, digest: resultDigest(result) }))
     expect(committed).toMatchObject({
       taskId,
       provider: provider.account.address,
@@ -50,6 +52,18 @@ describe('commitResult', () => {
         salt: committed.salt,
       }),
     )
+  })
+
+  it('seals the plain `output` of a sealed result, whatever the envelope', async () => {
+    const { provider, taskId } = await claimedTask(2)
+    const output = await outputCid('the plain output')
+    const committed = await commitResult(provider, {
+      deployment: deployment(),
+      taskId,
+      result: anyCid,
+      output,
+    })
+    expect(committed.digest).toBe(sealResult({ taskId, digest: resultDigest(output) }))
   })
 
   it('uses the salt given, and refuses a second commitment', async () => {

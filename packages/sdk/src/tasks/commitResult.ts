@@ -38,16 +38,26 @@ import {
   reportedResultShape,
   type Validation,
 } from './failures.js'
+import { handedInDigest, resultSender } from './handIn.js'
 
 export type CommitResultParameters = DeploymentParameter &
   WriteOptions & {
     /** A consensus task (replicas > 1) the sender claimed, or an audit the sender joined. */
     taskId: number | bigint
     /**
-     * CID of the output; its sha2-256 digest is what replicas are compared by.
-     * With `failure` or `validation`: the CID of the run's logs (any CID).
+     * CID of the output, or of its sealed envelope (then pass the plain output
+     * as `output`): the seal of the output's sha2-256 digest is what replicas
+     * are compared by. With `failure` or `validation`: the CID of the run's
+     * logs (any CID).
      */
     result: string
+    /**
+     * The plain output's CID when `result` is its sealed envelope (default:
+     * `result` itself). A replica commits to the seal of its digest
+     * (`sealResult`), an auditor (the task is `Auditing`) to the digest itself,
+     * which the market seals at the reveal.
+     */
+    output?: string | undefined
     /**
      * The run failed: commit to this failure (`failureDigest(failure)`)
      * instead of an output. Replicas that agree on a failure are paid the
@@ -74,7 +84,11 @@ export type CommitResultReturnType = WriteResult & {
   slot: number
   /** `keccak256(abi.encode(taskId, provider, digest, salt))`, now on chain. */
   commitment: Hex
-  /** The result digest committed to. */
+  /**
+   * The digest committed to: a replica's the seal of its output's digest
+   * (`sealResult`), an auditor's the output's digest itself (the market seals
+   * it at the reveal); a failure or validation digest as it is.
+   */
   digest: Hex
   /** The failure committed to; `undefined` for an output or a validation. */
   failure: Failure | undefined
@@ -101,7 +115,12 @@ const schema = /* @__PURE__ */ z
 
 /**
  * Commits to the result of a consensus task (replicas > 1) without revealing
- * it: sends `keccak256(abi.encode(taskId, provider, resultDigest(result), salt))`.
+ * it: sends `keccak256(abi.encode(taskId, provider, digest, salt))`, where a
+ * replica's `digest` is the seal of its output's digest
+ * (`sealResult({ taskId, digest: resultDigest(output ?? result) })`) and an
+ * auditor's (the task is `Auditing`, read here once for an output) the
+ * output's digest itself: the market seals what an auditor reveals, so an
+ * auditor cannot answer with the seals it sees.
  * When every slot has committed the reveal window opens; then call
  * {@link revealResult} with the same `result` and the returned `salt`.
  * A seat won in the race for the seats takes no commitment before it is
@@ -131,7 +150,10 @@ export async function commitResult(
   const params = validate(action, schema, parameters)
   const provider = accountAddress(client, action, account)
   const taskId = params.taskId as bigint
-  const { digest, failure } = reportedResult(params)
+  const reported = reportedResult(params)
+  const sender = await resultSender(client, { action, deployment, taskId, reported })
+  const digest = handedInDigest(reported, taskId, sender)
+  const { failure } = reported
   const saltUsed = (params.salt as Hex | undefined) ?? generateSalt()
   const commitment = computeCommitment({ taskId, provider, digest, salt: saltUsed })
   const market = deployment.contracts.market

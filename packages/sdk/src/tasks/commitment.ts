@@ -42,7 +42,8 @@ export function resultCidProblem(cid: unknown): string | undefined {
  * The digest a consensus task compares: the 32-byte sha2-256 multihash digest
  * of the output CID, as `bytes32`. The same content gives the same digest
  * whatever the CID's codec (raw or dag-pb), so providers agree on bytes, not
- * on spelling.
+ * on spelling. The chain never sees it: providers hand in its seal
+ * (`sealResult`), auditors reveal it and the market seals it.
  *
  * @throws {UnsupportedResultCidError} when `cid` is not a sha2-256 CIDv1.
  *
@@ -64,7 +65,12 @@ export interface ComputeCommitmentParameters {
   taskId: bigint
   /** The provider that commits (the sender of `commitResult` and `revealResult`). */
   provider: Address
-  /** The result digest, from {@link resultDigest}. */
+  /**
+   * The digest committed to: a replica's output's seal
+   * (`sealResult({ taskId, digest: resultDigest(output) })`), an auditor's
+   * output digest itself ({@link resultDigest}; the market seals it at the
+   * reveal), or a failure or validation digest.
+   */
   digest: Hex
   /** 32 random bytes, kept secret until the reveal. */
   salt: Hex
@@ -77,12 +83,13 @@ export interface ComputeCommitmentParameters {
  * sender's reveal.
  *
  * @example
- * import { computeCommitment, generateSalt, resultDigest } from '@gridforge/sdk'
+ * import { computeCommitment, generateSalt, resultDigest, sealResult } from '@gridforge/sdk'
  *
+ * // A replica commits to its output's seal.
  * const commitment = computeCommitment({
  *   taskId: 7n,
  *   provider: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
- *   digest: resultDigest(outputCid),
+ *   digest: sealResult({ taskId: 7n, digest: resultDigest(outputCid) }),
  *   salt: generateSalt(),
  * })
  */

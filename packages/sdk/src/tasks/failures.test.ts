@@ -131,12 +131,14 @@ describe('parseFailure', () => {
     }
   })
 
-  it('reads a held result’s tag (its first 5 bytes) back into the failure', () => {
+  it('reads a held result’s tag (the first 8 bytes of its seal: a failure is its own) back into the failure', () => {
     for (const failure of every) {
-      expect(failureOfTag(failureDigest(failure).slice(0, 12) as `0x${string}`)).toEqual(failure)
+      expect(failureOfTag(failureDigest(failure).slice(0, 18) as `0x${string}`)).toEqual(failure)
     }
-    expect(failureOfTag('0x0102000001')).toBeUndefined()
-    expect(failureOfTag(validationDigest(true).slice(0, 12) as `0x${string}`)).toBeUndefined()
+    expect(failureOfTag('0x0102000000000001')).toBeUndefined()
+    // The 5-byte tag of before is no tag now.
+    expect(failureOfTag(failureDigest(every[0] as Failure).slice(0, 12) as `0x${string}`)).toBeUndefined()
+    expect(failureOfTag(validationDigest(true).slice(0, 18) as `0x${string}`)).toBeUndefined()
   })
 })
 
@@ -172,13 +174,37 @@ describe('reportedResultCheck and reportedResult', () => {
     reportedResult(validate('submitResult', schema, { runtimeSec: 1, ...input }))
 
   it('hashes an output CID, and takes any CID as the logs of a failure or a validation', () => {
-    expect(reported({ result: anyCid })).toEqual({ digest: resultDigest(anyCid), failure: undefined })
+    expect(reported({ result: anyCid })).toEqual({
+      digest: resultDigest(anyCid),
+      failure: undefined,
+      isOutput: true,
+    })
     const failure = { kind: 'exited', exitCode: 2 } as const
-    expect(reported({ result: blake3, failure })).toEqual({ digest: failureDigest(failure), failure })
+    expect(reported({ result: blake3, failure })).toEqual({
+      digest: failureDigest(failure),
+      failure,
+      isOutput: false,
+    })
     expect(reported({ result: blake3, validation: 'rejected' })).toEqual({
       digest: validationDigest(false),
       failure: undefined,
+      isOutput: false,
     })
+  })
+
+  it('hashes the plain `output` of a sealed result, whose envelope may be any CID', () => {
+    const output = 'bafkreidvbhs33ighmljlvr7zbv2ywwzcmp5adtf4kqvlly67cy56bdtmve'
+    expect(reported({ result: blake3, output })).toEqual({
+      digest: resultDigest(output),
+      failure: undefined,
+      isOutput: true,
+    })
+    expect(invalidFields(() => reported({ result: anyCid, output: blake3 }))).toEqual([
+      { path: 'output', message: expect.stringContaining('its multihash is 0x1e, not sha2-256') },
+    ])
+    expect(
+      invalidFields(() => reported({ result: anyCid, output, failure: { kind: 'outOfMemory' } })),
+    ).toEqual([{ path: 'output', message: expect.stringContaining('leave `output` out') }])
   })
 
   it('refuses a failure and a validation together, and an output CID that is not sha2-256, with the other bad fields', () => {

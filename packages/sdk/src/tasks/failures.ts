@@ -98,6 +98,20 @@ export function parseFailure(digest: Hex): Failure | undefined {
 }
 
 /**
+ * Whether the market reads `digest` as a failure (the contract's `failureOf`
+ * is not `None`): a kind from 1 to 4 in byte 0, any byte 1, zeros, then the
+ * failure mark. Looser than {@link parseFailure}, which also refuses an exit
+ * code on a kind other than `exited`: this is the rule `sealOf` passes
+ * failures through by. @internal
+ */
+export function isFailureDigest(digest: Hex): boolean {
+  if (typeof digest !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(digest)) return false
+  const hex = digest.toLowerCase()
+  const kind = Number.parseInt(hex.slice(2, 4), 16)
+  return hex.slice(6) === zeros + failureMark && kind >= 1 && kind <= failureKinds.length
+}
+
+/**
  * What an auditor of a source with a validator reveals as its result digest:
  * `keccak256("gridforge.validation.passed")` when the validator passed the
  * provider's result (the contract's VALIDATION_PASSED: it upholds the result),
@@ -135,49 +149,60 @@ export function formatFailure(failure: Failure): string {
 }
 
 /**
- * The failure of a held result from its tag (the first 5 bytes of its digest,
- * all the market keeps): only meaningful when the task says its result failed.
+ * The failure of a held result from its tag (the first 8 bytes of its seal,
+ * all the market keeps; a failure digest is its own seal): only meaningful
+ * when the task says its result failed.
  * @internal
  */
 export function failureOfTag(tag: Hex): Failure | undefined {
-  return /^0x[0-9a-fA-F]{10}$/.test(tag) && tag.slice(6) === '000000'
+  return /^0x[0-9a-fA-F]{16}$/.test(tag) && tag.slice(6) === '000000000000'
     ? parseFailure(`${tag.slice(0, 6)}${zeros}${failureMark}` as Hex)
     : undefined
 }
 
-/** The parameters that say what a result is: an output (the default), a failure or a validation. */
+/**
+ * The parameters that say what a result is: an output (the default; `output`
+ * is its plain CID when `result` is its sealed envelope), a failure or a
+ * validation.
+ */
 export interface ReportedResultParameters {
   result: string
+  output?: string | undefined
   failure?: Failure | undefined
   validation?: Validation | undefined
 }
 
-/** The result digest to hand in for `result` and what it reports. @internal */
+/** The plain digest of a reported result and what it reports. @internal */
 export interface ReportedResult {
+  /** The output's sha2-256 digest (not sealed), a failure digest or a validation digest. */
   digest: Hex
   failure: Failure | undefined
+  /** Whether the result is an output (neither a failure nor a validation): only outputs are sealed. */
+  isOutput: boolean
 }
 
-/** The `result`, `failure` and `validation` fields of a result-delivering action (zod/mini). @internal */
+/** The `result`, `output`, `failure` and `validation` fields of a result-delivering action (zod/mini). @internal */
 export const reportedResultShape = {
   result: s.cid,
+  output: /* @__PURE__ */ z.optional(s.cid),
   failure: /* @__PURE__ */ z.optional(failureSchema),
   validation: /* @__PURE__ */ z.optional(
     z.enum(['passed', 'rejected'], { error: "expected 'passed' or 'rejected'" }),
   ),
 }
 
-const reportedFields: readonly PropertyKey[] = ['result', 'failure', 'validation']
+const reportedFields: readonly PropertyKey[] = ['result', 'output', 'failure', 'validation']
 
 /**
  * The check of an action's parameters with {@link reportedResultShape}: a
- * result is exactly one of an output (`result` is its CID, which must be
- * hashed with sha2-256), a failure or a validation (`result` is then a logs
+ * result is exactly one of an output (`output`, or else `result`, is its CID,
+ * which must be hashed with sha2-256; with `output`, `result` is its sealed
+ * envelope, any CID), a failure or a validation (`result` is then a logs
  * CID, any CID). It runs even when other fields are bad, so that every bad
  * field is named at once. @internal
  */
 export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
-  ({ result, failure, validation }: ReportedResultParameters, context) => {
+  ({ result, output, failure, validation }: ReportedResultParameters, context) => {
     if (failure !== undefined && validation !== undefined) {
       context.issues.push({
         code: 'custom',
@@ -187,13 +212,25 @@ export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
       })
       return
     }
-    const problem = failure === undefined && validation === undefined ? resultCidProblem(result) : undefined
+    if (output !== undefined && (failure !== undefined || validation !== undefined)) {
+      context.issues.push({
+        code: 'custom',
+        message:
+          '`output` is the plain output of a sealed `result`: a failed run or a validation hands in its logs in the clear, leave `output` out',
+        path: ['output'],
+        input: output,
+      })
+      return
+    }
+    const isOutput = failure === undefined && validation === undefined
+    const [path, cid] = output === undefined ? ['result', result] : ['output', output]
+    const problem = isOutput ? resultCidProblem(cid) : undefined
     if (problem !== undefined) {
       context.issues.push({
         code: 'custom',
         message: `${problem}: an output's CID is sha2-256 (a failed run's logs, with \`failure\`, may be any CID)`,
-        path: ['result'],
-        input: result,
+        path: [path],
+        input: cid,
       })
     }
   },
@@ -205,13 +242,19 @@ export const reportedResultCheck = /* @__PURE__ */ z.superRefine(
 )
 
 /**
- * The digest to hand in for a result that passed {@link reportedResultCheck}:
+ * The plain digest of a result that passed {@link reportedResultCheck}:
  * `failureDigest(failure)`, `validationDigest(…)`, or the sha2-256 digest of
- * the output's CID. @internal
+ * the output's CID (`output`, else `result`). Providers hand in its seal
+ * (`handedInDigest`), auditors the digest itself. @internal
  */
-export function reportedResult({ result, failure, validation }: ReportedResultParameters): ReportedResult {
-  if (failure !== undefined) return { digest: failureDigest(failure), failure }
+export function reportedResult({
+  result,
+  output,
+  failure,
+  validation,
+}: ReportedResultParameters): ReportedResult {
+  if (failure !== undefined) return { digest: failureDigest(failure), failure, isOutput: false }
   if (validation !== undefined)
-    return { digest: validationDigest(validation === 'passed'), failure: undefined }
-  return { digest: resultDigest(result), failure: undefined }
+    return { digest: validationDigest(validation === 'passed'), failure: undefined, isOutput: false }
+  return { digest: resultDigest(output ?? result), failure: undefined, isOutput: true }
 }

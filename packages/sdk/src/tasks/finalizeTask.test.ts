@@ -19,6 +19,7 @@ import { resultDigest } from './commitment.js'
 import { commitResult } from './commitResult.js'
 import { finalizeTask } from './finalizeTask.js'
 import { revealResult } from './revealResult.js'
+import { sealResult } from './seal.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
 
@@ -84,7 +85,8 @@ describe('finalizeTask', () => {
       taskId: majority.taskId,
       client: majority.client.account.address,
       status: 'Completed',
-      resultDigest: resultDigest(agreed),
+      // What the replicas handed in and the chain keeps: the seal of their output's digest.
+      resultDigest: sealResult({ taskId: majority.taskId, digest: resultDigest(agreed) }),
       paid: grid('4'),
       refund: grid('2'),
       audit: undefined,

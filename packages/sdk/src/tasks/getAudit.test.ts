@@ -23,6 +23,7 @@ import { getTask } from './getTask.js'
 import { getTasks } from './getTasks.js'
 import { joinAudit } from './joinAudit.js'
 import { revealResult } from './revealResult.js'
+import { sealResult } from './seal.js'
 import { waitForTask } from './waitForTask.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -84,6 +85,8 @@ describe('getAudit', () => {
 
     expect(await seat([auditor], taskId)).toEqual([1])
     const committed = await commitResult(auditor, { deployment: deployment(), taskId, result: cids.output })
+    // An auditor commits to the digest it found itself, not to a seal: the market seals it at the reveal.
+    expect(committed.digest).toBe(resultDigest(cids.output))
     // The round's only auditor committed: its reveal opens.
     expect(committed.revealDeadline).toBeInstanceOf(Date)
     const revealed = await revealResult(auditor, {
@@ -94,10 +97,13 @@ describe('getAudit', () => {
       salt: committed.salt,
       runtimeSec: 1,
     })
+    // The market sealed what the auditor revealed, and it matched the provider's held seal.
+    const seal = sealResult({ taskId, digest: resultDigest(cids.output) })
+    expect(revealed.digest).toBe(seal)
     expect(revealed.settlement).toMatchObject({
       status: 'Completed',
-      resultDigest: resultDigest(cids.output),
-      audit: { verdict: 'upheld', resultDigest: resultDigest(cids.output) },
+      resultDigest: seal,
+      audit: { verdict: 'upheld', resultDigest: seal },
       // The client pays for the result and for one auditor: the whole escrow.
       paid: grid('4'),
       refund: 0n,
@@ -116,7 +122,7 @@ describe('getAudit', () => {
     expect(await getTasks(client, { deployment: deployment(), taskIds: [taskId] })).toEqual([task])
     expect(task.slots.map((slot) => [slot.status, slot.resultDigest])).toEqual([
       ['Submitted', undefined],
-      ['Submitted', resultDigest(cids.output)],
+      ['Submitted', seal],
     ])
     expect(await availableStake(provider.account.address)).toBe(grid('200'))
     expect(await availableStake(auditor.account.address)).toBe(grid('200'))
@@ -188,10 +194,11 @@ describe('getAudit', () => {
       salt: secondCommit.salt,
       runtimeSec: 1,
     })
+    const found = sealResult({ taskId, digest: resultDigest(cids.otherOutput) })
     expect(decided.settlement).toMatchObject({
       status: 'Failed',
-      resultDigest: resultDigest(cids.otherOutput),
-      audit: { verdict: 'overturned', resultDigest: resultDigest(cids.otherOutput) },
+      resultDigest: found,
+      audit: { verdict: 'overturned', resultDigest: found },
       slashes: [
         { slot: 0, provider: provider.account.address, amount: grid('6'), toClient: 0n, outvoted: true },
       ],

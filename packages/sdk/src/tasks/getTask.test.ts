@@ -6,12 +6,12 @@ import {
   cancel,
   claim,
   commit,
-  digestOf,
   expire,
   finalize,
   publishSource,
   registerFixtureProvider,
   reveal,
+  sealOfResult,
   submit,
   submitFixtureTasks,
 } from '../../test/fixtures.js'
@@ -41,11 +41,12 @@ async function replicatedTask() {
 }
 
 describe('getTask', () => {
-  it('reads an open task with its terms, gates and input', async () => {
+  it('reads an open task with its terms, gates, input and result key', async () => {
     const d = deployment()
     const client = await fundedClient()
     const sourceId = await publishSource(client, d)
-    const { taskIds } = await submitFixtureTasks(client, d, { sourceId, maxPayment: '2' })
+    const resultKey = `0x${'ab'.repeat(32)}` as const
+    const { taskIds } = await submitFixtureTasks(client, d, { sourceId, maxPayment: '2', resultKey })
     const taskId = taskIds[0] ?? 0n
     const task = await read(taskId, true)
     expect(task).toMatchObject({
@@ -62,6 +63,7 @@ describe('getTask', () => {
       gates: { minSuccessBps: 0, minCompleted: 0 },
       revealDeadline: undefined,
       inputCID: anyCid,
+      resultKey,
     })
     // Fee and collateral follow the market's parameters at submission (other tests may change them).
     expect(task.feeBps).toBeGreaterThan(0)
@@ -82,6 +84,12 @@ describe('getTask', () => {
       },
     ])
     expect('inputCID' in (await read(taskId))).toBe(false)
+    expect('resultKey' in (await read(taskId))).toBe(false)
+    // A task without a key says so: the zero hash, its output in the clear.
+    const {
+      taskIds: [clear = 0n],
+    } = await submitFixtureTasks(client, d, { sourceId })
+    expect((await read(clear, true)).resultKey).toBe(zeroHash)
     expect(isFinalStatus(task.status)).toBe(false)
   })
 
@@ -133,7 +141,7 @@ describe('getTask', () => {
     const halfRevealed = await read(taskId)
     expect(halfRevealed.slots[0]).toMatchObject({
       status: 'Submitted',
-      resultDigest: digestOf('bafkreifirstresult'),
+      resultDigest: sealOfResult(taskId, 'bafkreifirstresult'),
       commitment: undefined,
     })
     await reveal(second, d, taskId, 'bafkreisecondresult')
@@ -156,8 +164,8 @@ describe('getTask', () => {
     expect(failed.revealed).toBe(2)
     expect(failed.audit).toMatchObject({ verdict: 'lapsed', round: 1, firstSlot: 2 })
     expect(failed.slots.map((slot) => slot.resultDigest)).toEqual([
-      digestOf('bafkreifirstresult'),
-      digestOf('bafkreisecondresult'),
+      sealOfResult(taskId, 'bafkreifirstresult'),
+      sealOfResult(taskId, 'bafkreisecondresult'),
       undefined,
     ])
     expect(failed.slots.every((slot) => slot.resultDigest !== zeroHash)).toBe(true)

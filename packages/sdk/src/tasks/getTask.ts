@@ -25,8 +25,8 @@ import { type RawAudit, toAudit } from './getAudit.js'
 export type GetTaskParameters = DeploymentParameter & {
   taskId: number | bigint
   /**
-   * Also read the input CID from the task's TaskSubmitted event (one
-   * `eth_getLogs` from the deployment block; default false).
+   * Also read the input CID and the result key from the task's TaskSubmitted
+   * event (one `eth_getLogs` from the deployment block; default false).
    */
   includeInput?: boolean | undefined
   /** Read the task as of this block (default: the latest). */
@@ -65,7 +65,7 @@ const schema = z.object({
  *
  * const client = createPublicClient({ chain: hardhat, transport: http() })
  * const task = await getTask(client, { deployment: getDeployment(31337), taskId: 7n, includeInput: true })
- * console.log(task.status, task.slots.map((slot) => slot.provider), task.inputCID)
+ * console.log(task.status, task.slots.map((slot) => slot.provider), task.inputCID, task.resultKey)
  */
 export async function getTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -83,7 +83,7 @@ export async function getTask(
     blockNumber,
   }
   try {
-    const [task, slots, inputCID] = await Promise.all([
+    const [task, slots, submission] = await Promise.all([
       read<RawTask>(client, {
         ...request,
         abi: [getTaskFunction, TaskMarketUnknownTask],
@@ -94,7 +94,9 @@ export async function getTask(
         abi: [getSlotsFunction, TaskMarketUnknownTask],
         functionName: 'getSlots',
       }),
-      includeInput === true ? readInputCID(client, { deployment, taskId, toBlock: blockNumber }) : undefined,
+      includeInput === true
+        ? readSubmission(client, { deployment, taskId, toBlock: blockNumber })
+        : undefined,
     ])
     // Only an auditable or a disputed task has an audit, and only an unaudited failed run keeps its digest
     // in its event alone: one more call for those.
@@ -112,7 +114,7 @@ export async function getTask(
     ])
     return {
       ...toTask(taskId, task, slots, audit, submitted?.get(taskId)),
-      ...(inputCID === undefined ? {} : { inputCID }),
+      ...(submission === undefined ? {} : submission),
     }
   } catch (error) {
     if (error instanceof ContractRevertedError && error.errorName === 'TaskMarketUnknownTask') {
@@ -187,7 +189,7 @@ function toSlots(slots: RawSlots, replicated: boolean, auditable: boolean): Slot
     const claimed = slotStatus !== 'Free' && slot.provider !== zeroAddress
     // Replicas and auditors (the slots after an audited result's) commit, then reveal.
     const commits = replicated || index > 0
-    // An auditable result, once in, keeps only a tag of its digest and its block (no claim time).
+    // An auditable result, once in, keeps only a tag of its seal and its block (no claim time).
     const held = auditable && index === 0 && (slotStatus === 'Submitted' || slotStatus === 'Forfeited')
     const committed = commits && (slotStatus === 'Committed' || slotStatus === 'Submitted')
     const revealed = commits && slotStatus === 'Submitted'
@@ -200,7 +202,7 @@ function toSlots(slots: RawSlots, replicated: boolean, auditable: boolean): Slot
       committedAt: committed ? date(slot.dueAt) : undefined,
       commitment: commits && slotStatus === 'Committed' ? slot.commitment : undefined,
       resultDigest: revealed && slot.commitment !== zeroHash ? slot.commitment : undefined,
-      resultTag: held ? slice(slot.commitment, 0, 5) : undefined,
+      resultTag: held ? slice(slot.commitment, 0, 8) : undefined,
       submittedBlock: held ? BigInt(slot.dueAt) : undefined,
       runtimeSec: revealed ? slot.runtimeSec : undefined,
     }
@@ -268,11 +270,14 @@ export async function readSubmittedDigests(
   return new Map(logs.flat().map((log) => [log.args.taskId, log.args.resultDigest]))
 }
 
-/** The input CID from a task's TaskSubmitted event, or `undefined` if it is not in the range. */
-async function readInputCID(
+/**
+ * The input CID and result key from a task's TaskSubmitted event, or
+ * `undefined` if it is not in the range.
+ */
+async function readSubmission(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   { deployment, taskId, toBlock }: DeploymentParameter & { taskId: bigint; toBlock?: bigint | undefined },
-): Promise<string | undefined> {
+): Promise<{ inputCID: string; resultKey: Hex } | undefined> {
   const [log] = await getLogsPaginated(client, {
     address: deployment.contracts.market,
     event: TaskSubmitted,
@@ -280,5 +285,5 @@ async function readInputCID(
     fromBlock: BigInt(deployment.blockNumber),
     toBlock,
   })
-  return log?.args.inputCID
+  return log === undefined ? undefined : { inputCID: log.args.inputCID, resultKey: log.args.resultKey }
 }

@@ -7,11 +7,11 @@ import {
   claim,
   closeJoining,
   commit,
-  digestOf,
   join,
   publishSource,
   registerFixtureProvider,
   reveal,
+  sealOfResult,
   submit,
   submitFixtureTasks,
 } from '../../test/fixtures.js'
@@ -64,8 +64,8 @@ describe('getTaskResult', () => {
           resultCID: 'bafkreiresultresultresult',
           receiptCID,
           runtimeSec,
-          // The digest handed in; the fixture's for a CID that is not sha2-256.
-          resultDigest: digestOf('bafkreiresultresultresult'),
+          // The seal handed in (of the fixture's digest, for a CID that is not sha2-256).
+          resultDigest: sealOfResult(taskId, 'bafkreiresultresultresult'),
           accepted: true,
           hash: transactionHash,
           blockNumber,
@@ -75,8 +75,8 @@ describe('getTaskResult', () => {
         taskId,
         client: client.account.address,
         status: 'Completed',
-        // A single result settled as it was submitted names its digest.
-        resultDigest: digestOf('bafkreiresultresultresult'),
+        // A single result settled as it was submitted names its seal.
+        resultDigest: sealOfResult(taskId, 'bafkreiresultresultresult'),
         paid: payment,
         refund: 0n,
         payments: [
@@ -132,11 +132,13 @@ describe('getTaskResult', () => {
       // The auditor, after the replicas, paid for confirming the majority.
       [3, auditor.account.address, 'bafkreimajority', true],
     ])
-    expect(results.map((slot) => slot.resultDigest)).toEqual([...outputs, 'bafkreimajority'].map(digestOf))
+    // Replicas revealed seals; the auditor revealed its digest, which the market sealed into the same.
+    const seal = (output: string) => sealOfResult(taskId, output)
+    expect(results.map((slot) => slot.resultDigest)).toEqual([...outputs, 'bafkreimajority'].map(seal))
     expect(results.every((slot) => slot.receiptCID === anyCid)).toBe(true)
     expect(settlement?.status).toBe('Completed')
-    expect(settlement?.resultDigest).toBe(digestOf('bafkreimajority'))
-    expect(settlement?.audit).toEqual({ verdict: 'upheld', resultDigest: digestOf('bafkreimajority') })
+    expect(settlement?.resultDigest).toBe(seal('bafkreimajority'))
+    expect(settlement?.audit).toEqual({ verdict: 'upheld', resultDigest: seal('bafkreimajority') })
     expect(settlement?.payments.map((payment) => payment.slot)).toEqual([0, 2, 3])
     expect(settlement?.slashes).toEqual([
       {

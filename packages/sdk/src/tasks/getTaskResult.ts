@@ -33,13 +33,23 @@ export type GetTaskResultParameters = DeploymentParameter & {
 export interface SlotResult {
   slot: number
   provider: Address
-  /** CID of the output (a file or a UnixFS directory), or of the run's logs when `failure` is set. */
+  /**
+   * CID of the output (a file or a UnixFS directory), of its sealed envelope
+   * when the task has a `resultKey` (open it with `openOutput` from
+   * `@gridforge/sdk/results`), or of the run's logs when `failure` is set.
+   */
   resultCID: string
   /** CID of the provider's signed run receipt. */
   receiptCID: string
   /** Runtime counted for payment (capped by the time since the claim). */
   runtimeSec: number
-  /** The digest the provider handed in (equal digests agree). */
+  /**
+   * The result's seal, as the chain has it: what a provider handed in
+   * (`sealResult` of its output's digest), or the market's seal of what an
+   * auditor revealed; a failure digest is its own seal. Equal seals agree.
+   * A client that opened the output checks it with
+   * `sealResult({ taskId, digest: resultDigest(outputCid) })`.
+   */
   resultDigest: Hex
   /** The failure this result reports (see `parseFailure`); `undefined` for an output or a validation. */
   failure: Failure | undefined
@@ -55,7 +65,8 @@ export type GetTaskResultReturnType = {
   status: TaskStatus
   /**
    * The accepted result's CID once Completed, otherwise `undefined`. When
-   * `failed`, it holds the failed run's logs, not an output.
+   * `failed`, it holds the failed run's logs, not an output; for a task with
+   * a `resultKey`, the output's sealed envelope (`openOutput`).
    */
   resultCID: string | undefined
   /** The accepted result reports a failed run (see `getTask`): paid the source's failure terms. */

@@ -1,4 +1,4 @@
-import { createPublicClient } from 'viem'
+import { createPublicClient, zeroHash } from 'viem'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { deployment, devnet, fundedClient, testClient } from '../../test/chain.js'
@@ -66,6 +66,8 @@ describe('listTasks', () => {
       'Open',
     ])
     expect(tasks.map((task) => task.inputCID)).toEqual([0, 1, 0, 1, 0, 1].map(inputFor))
+    // The fixture's tasks name no result key: their outputs are in the clear.
+    expect(tasks.every((task) => task.resultKey === zeroHash)).toBe(true)
     expect(tasks.every((task) => task.client === client)).toBe(true)
     // eth_blockNumber, eth_getLogs, one eth_call for every task's state.
     expect(requests).toBe(3)

@@ -1,4 +1,4 @@
-import type { Account, Address, Chain, Client, Transport } from 'viem'
+import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
 import { getBlockNumber } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
@@ -49,7 +49,7 @@ export type ListTasksParameters = DeploymentParameter & {
   afterTaskId?: number | bigint | undefined
 }
 
-/** The tasks found, by ascending id, each with its `inputCID`. */
+/** The tasks found, by ascending id, each with its `inputCID` and `resultKey`. */
 export type ListTasksReturnType = Task[]
 
 export type ListTasksErrorType = InvalidParametersErrorType | ContractRevertedErrorType | Error
@@ -120,7 +120,7 @@ export async function listTasks(
       ? undefined
       : getLogsPaginated(client, { ...range, event: TaskClaimed, args: { provider: params.provider } }),
   ])
-  const inputs = new Map(submitted.map((log) => [log.args.taskId, log.args.inputCID]))
+  const inputs = new Map(submitted.map((log) => [log.args.taskId, submissionOf(log.args)]))
   const after = params.afterTaskId ?? 0n
   const ids = [...new Set((claimed ?? submitted).map((log) => log.args.taskId))]
     .filter((taskId) => taskId > after)
@@ -171,7 +171,15 @@ export async function listTasks(
       event: TaskSubmitted,
       args: { taskId: missing.slice(start, start + idsPerTopic) },
     })
-    for (const log of logs) inputs.set(log.args.taskId, log.args.inputCID)
+    for (const log of logs) inputs.set(log.args.taskId, submissionOf(log.args))
   }
-  return tasks.map((task) => ({ ...task, inputCID: inputs.get(task.taskId) }))
+  return tasks.map((task) => {
+    const submission = inputs.get(task.taskId)
+    return { ...task, inputCID: submission?.inputCID, resultKey: submission?.resultKey }
+  })
+}
+
+/** What a TaskSubmitted event says of a task that the market does not keep: its input and result key. */
+function submissionOf(args: { inputCID: string; resultKey: Hex }): { inputCID: string; resultKey: Hex } {
+  return { inputCID: args.inputCID, resultKey: args.resultKey }
 }

@@ -20,6 +20,7 @@ import { getAudit } from './getAudit.js'
 import { getAuditDraw } from './getAuditDraw.js'
 import { getTask } from './getTask.js'
 import { releaseResult } from './releaseResult.js'
+import { sealResult } from './seal.js'
 import { submitResult } from './submitResult.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -61,14 +62,18 @@ describe('releaseResult', () => {
       held = await heldTask({ auditBps: 1_000 })
     }
     expect(held.escrow).toBe(grid('4'))
-    // Held: the market keeps a tag of the result's digest and the block it came in.
+    // Held: the market keeps a tag of the result's seal (its first 8 bytes) and the block it came in.
     const task = await getTask(held.client, { deployment: deployment(), taskId: held.taskId })
     expect(task).toMatchObject({ status: 'Held', auditBps: 1_000, audit: { verdict: 'none', round: 0 } })
     expect(task.slots[0]).toMatchObject({
       status: 'Submitted',
       provider: held.provider.account.address,
       claimedAt: undefined,
-      resultTag: slice(resultDigest(await outputCid('the output')), 0, 5),
+      resultTag: slice(
+        sealResult({ taskId: held.taskId, digest: resultDigest(await outputCid('the output')) }),
+        0,
+        8,
+      ),
       submittedBlock: held.submitted.blockNumber,
     })
     // The collateral stays locked while the result is held: 9 × maxPayment at 10 %.

@@ -25,6 +25,7 @@ import { getTask } from './getTask.js'
 import { joinAudit } from './joinAudit.js'
 import { releaseResult } from './releaseResult.js'
 import { revealResult } from './revealResult.js'
+import { sealResult } from './seal.js'
 import { submitResult } from './submitResult.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -73,10 +74,12 @@ describe('revealResult', () => {
         }),
       )
     }
+    // Replicas reveal the seal of their output's digest; the digest itself never goes on chain.
+    const seal = sealResult({ taskId, digest: resultDigest(agreed) })
     expect(reveals[0]).toMatchObject({
       taskId,
       slot: 0,
-      digest: resultDigest(agreed),
+      digest: seal,
       result: agreed,
       settlement: undefined,
       nextRound: undefined,
@@ -97,6 +100,8 @@ describe('revealResult', () => {
     await testClient().increaseTime({ seconds: 121 })
     await testClient().mine({ blocks: 1 })
     const audited = await commitResult(auditor, { deployment: deployment(), taskId, result: agreed })
+    // The task is Auditing: the auditor commits to the digest it found, which the market seals at the reveal.
+    expect(audited.digest).toBe(resultDigest(agreed))
     const verdict = await revealResult(auditor, {
       deployment: deployment(),
       taskId,
@@ -109,7 +114,7 @@ describe('revealResult', () => {
       taskId,
       client: client.account.address,
       status: 'Completed',
-      resultDigest: resultDigest(agreed),
+      resultDigest: seal,
       failure: undefined,
       // The majority and the auditor: the auditor's pay comes from the outvoted's collateral first (1 GRID),
       // then from the outvoted replica's unpaid escrow.
@@ -129,8 +134,9 @@ describe('revealResult', () => {
           outvoted: true,
         },
       ],
-      audit: { verdict: 'upheld', resultDigest: resultDigest(agreed) },
+      audit: { verdict: 'upheld', resultDigest: seal },
     })
+    expect(verdict.digest).toBe(seal)
     expect(await marketBalance(honest1.account.address)).toBe(grid('1.9'))
     expect(await marketBalance(outvoted.account.address)).toBe(0n)
     expect(await availableStake(honest2.account.address)).toBe(grid('200'))
@@ -327,7 +333,8 @@ describe('revealResult in audits of failures and validated sources', () => {
     })
     expect(submitted).toMatchObject({ held: true, failure, payment: 0n })
     expect(held).toMatchObject({ status: 'Held', failed: true, failure })
-    expect(held.slots[0]?.resultTag).toBe(failureDigest(failure).slice(0, 12))
+    // A failure is its own seal: the tag is the failure digest's first 8 bytes.
+    expect(held.slots[0]?.resultTag).toBe(failureDigest(failure).slice(0, 18))
 
     const committed = await commitResult(auditor, {
       deployment: deployment(),
@@ -369,8 +376,9 @@ describe('revealResult in audits of failures and validated sources', () => {
     const sourceId = await publishTestSource({ maxRuntimeSec: 60, validator })
     const { client, provider, auditor, taskId, held } = await auditedResult(sourceId, { result: cids.output })
     expect(held).toMatchObject({ status: 'Held', auditBps: 10_000, failed: false, failure: undefined })
-    // What the auditors must find is the validator's pass, not the output.
-    expect(held.slots[0]?.resultTag).toBe(validationDigest(true).slice(0, 12))
+    // What the auditors must find is the validator's pass, not the output: the market holds its seal's tag.
+    const passed = sealResult({ taskId, digest: validationDigest(true) })
+    expect(held.slots[0]?.resultTag).toBe(passed.slice(0, 18))
 
     const committed = await commitResult(auditor, {
       deployment: deployment(),
@@ -388,11 +396,12 @@ describe('revealResult in audits of failures and validated sources', () => {
       salt: committed.salt,
       runtimeSec: 1,
     })
-    expect(revealed).toMatchObject({ digest: validationDigest(true), failure: undefined, result: cids.logs })
+    // The auditor revealed the validation digest itself; the chain has its seal.
+    expect(revealed).toMatchObject({ digest: passed, failure: undefined, result: cids.logs })
     expect(revealed.settlement).toMatchObject({
       status: 'Completed',
       failure: undefined,
-      audit: { verdict: 'upheld', resultDigest: validationDigest(true) },
+      audit: { verdict: 'upheld', resultDigest: passed },
     })
     expect(revealed.settlement?.payments.map((payment) => payment.provider)).toEqual([
       provider.account.address,

@@ -34,14 +34,20 @@ import {
   reportedResultShape,
   type Validation,
 } from './failures.js'
+import { handedInDigest, resultSender } from './handIn.js'
 import { findAuditRound, findSettlement } from './settlement.js'
 
 export type RevealResultParameters = DeploymentParameter &
   WriteOptions & {
     /** A consensus task in its reveal phase that the sender committed to. */
     taskId: number | bigint
-    /** The output CID committed to (with `failure` or `validation`: the logs CID committed with it). */
+    /**
+     * The result CID committed to: the output's, or its sealed envelope's
+     * (with `failure` or `validation`: the logs CID committed with it).
+     */
     result: string
+    /** The plain output's CID when `result` is its sealed envelope (`commitResult`'s `output`). */
+    output?: string | undefined
     /** The failure committed to (`commitResult`'s `failure`), if the run failed. */
     failure?: Failure | undefined
     /** The validation committed to (`commitResult`'s `validation`), for an auditor of a validated source. */
@@ -58,7 +64,11 @@ export type RevealResultReturnType = WriteResult & {
   taskId: bigint
   provider: Address
   slot: number
-  /** The revealed result digest. */
+  /**
+   * The revealed result's seal, as the chain has it: what a replica
+   * revealed, or the market's seal of the digest an auditor revealed
+   * (`sealResult`); a failure digest is its own seal.
+   */
   digest: Hex
   /** The failure revealed; `undefined` for an output or a validation. */
   failure: Failure | undefined
@@ -107,8 +117,10 @@ const schema = /* @__PURE__ */ z
  * (with 7 replicas there is no room for auditors: a strict majority is paid,
  * the outvoted are slashed, and with no majority the client is refunded).
  * Auditors reveal the same way; the last reveal of a round settles the audit
- * (`settlement.audit`) or opens its next round. Pass the same `failure` or
- * `validation` as to `commitResult`: the digest revealed is computed from it.
+ * (`settlement.audit`) or opens its next round. Pass the same `output`,
+ * `failure` or `validation` as to `commitResult`: the digest revealed is
+ * computed from it the same way (a replica reveals its output's seal, an
+ * auditor of an `Auditing` task the digest itself, which the market seals).
  *
  * @example
  * import { revealResult } from '@gridforge/sdk'
@@ -132,7 +144,9 @@ export async function revealResult(
   const action = 'revealResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
-  const { digest } = reportedResult(params)
+  const reported = reportedResult(params)
+  const sender = await resultSender(client, { action, deployment, taskId, reported })
+  const digest = handedInDigest(reported, taskId, sender)
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,

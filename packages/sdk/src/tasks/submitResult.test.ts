@@ -1,4 +1,4 @@
-import { parseUnits } from 'viem'
+import { type Hex, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, testClient } from '../../test/chain.js'
 import {
@@ -17,10 +17,17 @@ import {
 } from '../../test/fixtures.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { InvalidParametersError } from '../errors/validation.js'
+import { openOutput } from '../results/openOutput.js'
+import { resultKeyFromSecret } from '../results/resultKey.js'
+import { sealOutput } from '../results/sealOutput.js'
+import { getBytes } from '../storage/getBytes.js'
+import { memoryStore } from '../storage/memoryStore.js'
 import { claimTask } from './claimTask.js'
+import { resultDigest } from './commitment.js'
 import { failureDigest } from './failures.js'
 import { getTask } from './getTask.js'
 import { getTaskResult } from './getTaskResult.js'
+import { sealResult } from './seal.js'
 import { submitResult } from './submitResult.js'
 
 const grid = (amount: string) => parseUnits(amount, 18)
@@ -61,6 +68,8 @@ describe('submitResult', () => {
       fee: grid('0.25'),
       refund: 0n,
     })
+    // The provider hands in the seal of its output's digest: the digest itself stays off chain.
+    expect(settled.digest).toBe(sealResult({ taskId, digest: resultDigest(result) }))
     // The runtime is capped at the time since the claim (a few seconds here).
     expect(settled.runtimeSec).toBeGreaterThan(0)
     expect(settled.runtimeSec).toBeLessThan(30)
@@ -91,6 +100,53 @@ describe('submitResult', () => {
     expect(await availableStake(provider.account.address)).toBe(grid('191'))
     // The completion counts at once.
     expect((await reputation(provider.account.address)).completed).toBe(1)
+  })
+
+  it('hands in a sealed output: its envelope as the result, the seal of the plain output, which only the client opens', async () => {
+    const sourceId = await publishTestSource({ deterministic: true })
+    const client = await approvedClient({ grid: '10' })
+    const provider = await testProvider([sourceId])
+    const { publicKey, secretKey } = resultKeyFromSecret(`0x${'42'.repeat(32)}`)
+    const { taskId } = await submitTestTask(client, sourceId, { maxPayment: '1', resultKey: publicKey })
+    await claimTask(provider, { deployment: deployment(), taskId })
+    const task = await getTask(provider, { deployment: deployment(), taskId, includeInput: true })
+    expect(task.resultKey).toBe(publicKey)
+
+    // The provider runs it, seals its output to the task's key and hands in the envelope.
+    const providerStore = memoryStore()
+    const output = await providerStore.put(new TextEncoder().encode('for the client only'))
+    const { cid: envelope } = await sealOutput(providerStore, {
+      cid: output,
+      resultKey: task.resultKey as Hex,
+    })
+    const held = await submitResult(provider, {
+      deployment: deployment(),
+      taskId,
+      result: envelope,
+      output,
+      receipt: anyCid,
+      runtimeSec: 1,
+    })
+    const seal = sealResult({ taskId, digest: resultDigest(output) })
+    expect(held).toMatchObject({ held: true, result: envelope, digest: seal })
+    // The chain has the envelope and the seal; the held result keeps its first 8 bytes.
+    const [handedIn] = (await getTaskResult(client, { deployment: deployment(), taskId })).results
+    expect(handedIn).toMatchObject({ resultCID: envelope, resultDigest: seal })
+    expect((await getTask(client, { deployment: deployment(), taskId })).slots[0]?.resultTag).toBe(
+      seal.slice(0, 18),
+    )
+
+    // The client fetches the envelope, opens it and checks it against the seal on chain.
+    const clientStore = memoryStore()
+    await clientStore.put(await getBytes(providerStore, envelope))
+    const opened = await openOutput(clientStore, {
+      cid: envelope,
+      secretKey,
+      taskId,
+      seal: handedIn?.resultDigest,
+    })
+    expect(opened.cid).toBe(output)
+    expect(new TextDecoder().decode(await getBytes(clientStore, opened.cid))).toBe('for the client only')
   })
 
   it('pays a metered task by the capped runtime and refunds the rest', async () => {

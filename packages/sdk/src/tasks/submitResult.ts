@@ -31,6 +31,7 @@ import {
   reportedResultCheck,
   reportedResultShape,
 } from './failures.js'
+import { handedInDigest } from './handIn.js'
 import { findSettlement } from './settlement.js'
 
 export type SubmitResultParameters = DeploymentParameter &
@@ -38,10 +39,20 @@ export type SubmitResultParameters = DeploymentParameter &
     /** A single-replica task the sender claimed. */
     taskId: number | bigint
     /**
-     * CID of the output (a file or a UnixFS directory; hashed with sha2-256),
-     * or with `failure` the CID of the run's logs (any CID).
+     * What the client reads: CID of the output (a file or a UnixFS directory;
+     * hashed with sha2-256), or of its sealed envelope when the task has a
+     * `resultKey` (`sealOutput` in `@gridforge/sdk/results`; then pass the
+     * plain output as `output`), or with `failure` the CID of the run's logs
+     * (any CID, in the clear).
      */
     result: string
+    /**
+     * The plain output's CID when `result` is its sealed envelope (default:
+     * `result` itself). Its digest is what is sealed and handed in; it stays
+     * off chain, so that only the client (who can open the envelope) and this
+     * provider know it.
+     */
+    output?: string | undefined
     /**
      * The run failed (non-zero exit, timeout at the runtime limit, out of
      * memory, output over the cap): hand in this failure instead of an output.
@@ -69,9 +80,13 @@ export type SubmitResultReturnType = WriteResult & {
    */
   held: boolean
   provider: Address
-  /** The output CID, or a failure's logs CID. */
+  /** The result CID handed in: the output's (or its sealed envelope's), or a failure's logs'. */
   result: string
-  /** The digest handed in: the output's sha2-256 digest, or `failureDigest(failure)`. */
+  /**
+   * The digest handed in, as the chain has it: the seal of the output's
+   * sha2-256 digest (`sealResult({ taskId, digest: resultDigest(output) })`),
+   * or `failureDigest(failure)` (a failure is its own seal).
+   */
   digest: Hex
   /** The failure handed in; `undefined` for an output. */
   failure: Failure | undefined
@@ -103,7 +118,9 @@ const schema = /* @__PURE__ */ z
 
 /**
  * Delivers the result of a single-replica task the sender claimed, with the
- * sha2-256 digest of its CID (computed here). Most tasks settle in the same
+ * seal of its output's sha2-256 digest (`sealResult`, computed here from
+ * `output`, else `result`): the digest itself stays off chain, so an auditor
+ * cannot answer an audit of it without computing. Most tasks settle in the same
  * transaction: the provider is paid into its market balance, its collateral
  * unlocks and the client gets any unspent escrow back. An auditable task (a
  * deterministic source) is `held` instead: `releaseResult` settles it two
@@ -112,14 +129,30 @@ const schema = /* @__PURE__ */ z
  * A run that failed is a result too: pass `failure` and the CID of the run's
  * logs as `result`; the digest is `failureDigest(failure)`.
  *
+ * A task with a `resultKey` (see `getTask` with `includeInput`) wants its
+ * output sealed to its client: hand in the envelope `sealOutput` stores as
+ * `result` and the plain output as `output`.
+ *
  * @example
  * import { submitResult } from '@gridforge/sdk'
+ * import { sealOutput } from '@gridforge/sdk/results'
  *
  * const { held, payment, fee } = await submitResult(providerClient, {
  *   deployment,
  *   taskId: 12n,
  *   result: 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
  *   receipt: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+ *   runtimeSec: 42,
+ * })
+ *
+ * // A task with a resultKey: seal the output to the client, hand in the envelope.
+ * const { cid: envelope } = await sealOutput(store, { cid: outputCid, resultKey: task.resultKey })
+ * await submitResult(providerClient, {
+ *   deployment,
+ *   taskId: 12n,
+ *   result: envelope,
+ *   output: outputCid,
+ *   receipt: receiptCid,
  *   runtimeSec: 42,
  * })
  *
@@ -141,7 +174,7 @@ export async function submitResult(
   const action = 'submitResult'
   const params = validate(action, schema, parameters)
   const taskId = params.taskId as bigint
-  const { digest } = reportedResult(params)
+  const digest = handedInDigest(reportedResult(params), taskId, 'provider')
   const market = deployment.contracts.market
   const receipt = await writeAndWait(client, {
     action,

@@ -1,4 +1,4 @@
-import { parseUnits, stringToHex } from 'viem'
+import { parseUnits, stringToHex, zeroHash } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployerClient, deployment, fundedClient } from '../../test/chain.js'
 import { publish, errors as sourceErrors } from '../abis/sourceRegistry.js'
@@ -43,9 +43,41 @@ describe('submitTask', () => {
     const result = await client.submitTask({ sourceId, input, maxPayment: '5', deadline: '2h' })
     expect(result.taskId).toBeGreaterThan(0n)
     expect(result.escrow).toBe(parseUnits('5', 18))
+    // No result key: the output is published in the clear.
+    expect(result.resultKey).toBe(zeroHash)
     expect(result.hash).toMatch(/^0x[0-9a-f]{64}$/)
     const block = await client.getBlock({ blockNumber: result.blockNumber })
     expect(result.deadline).toBeGreaterThan(Number(block.timestamp) + 7_000)
+  })
+
+  it("names the client's result key in the task", async () => {
+    const sourceId = await publishSource()
+    const client = await fundedClient()
+    await client.waitForTransactionReceipt({
+      hash: await client.writeContract({
+        address: deployment().contracts.token,
+        abi: (await import('viem')).erc20Abi,
+        functionName: 'approve',
+        args: [deployment().contracts.market, parseUnits('1', 18)],
+      }),
+    })
+    const resultKey = `0x${'5a'.repeat(32)}` as const
+    const submitted = await client.submitTask({ sourceId, input, maxPayment: '1', resultKey })
+    expect(submitted.resultKey).toBe(resultKey)
+    expect(await client.getTask({ taskId: submitted.taskId, includeInput: true })).toMatchObject({
+      inputCID: input,
+      resultKey,
+    })
+    const error = await submitTask(client, {
+      deployment: deployment(),
+      sourceId,
+      input,
+      maxPayment: '1',
+      resultKey: '0x1234',
+    }).catch((error: unknown) => error)
+    expect((error as InvalidParametersError).fields).toEqual([
+      { path: 'resultKey', message: 'expected 32 bytes as hex: 0x followed by 64 hex digits' },
+    ])
   })
 
   it('names every bad field before sending anything', async () => {

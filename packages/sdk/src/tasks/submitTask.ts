@@ -1,4 +1,4 @@
-import type { Account, Chain, Client, Transport } from 'viem'
+import { type Account, type Chain, type Client, type Hex, type Transport, zeroHash } from 'viem'
 import { getBlock } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import { submitTask as submitTaskFunction, TaskSubmitted } from '../abis/taskMarket.js'
@@ -54,6 +54,16 @@ export type SubmitTaskParameters = DeploymentParameter &
      * deterministic source is auditable; for any other task it is ignored.
      */
     auditBps?: number | undefined
+    /**
+     * The client's X25519 public key, to which providers encrypt the output
+     * (`deriveResultKey` in `@gridforge/sdk/results` derives it from the
+     * client's account; `openOutput` decrypts). With it only the client can
+     * read the output, and an auditor cannot answer an audit without
+     * computing. Omitted (the zero hash): the output is published in the
+     * clear. Failed runs' logs and outputs of sources with a validator are
+     * always in the clear.
+     */
+    resultKey?: Hex | undefined
   }
 
 export type SubmitTaskReturnType = WriteResult & {
@@ -62,6 +72,8 @@ export type SubmitTaskReturnType = WriteResult & {
   escrow: bigint
   /** The deadline, in Unix seconds. */
   deadline: number
+  /** The result key the task names (the zero hash: none, the output is published in the clear). */
+  resultKey: Hex
 }
 
 export type SubmitTaskErrorType =
@@ -87,6 +99,7 @@ export const taskFields = (decimals: number) => ({
   minSuccessBps: optional(s.uint(16, 10_000)),
   minCompleted: optional(s.uint(32)),
   auditBps: optional(s.uint(16, 10_000)),
+  resultKey: optional(s.bytes32),
 })
 
 /** A validated task. */
@@ -111,6 +124,7 @@ export function toTaskParams(params: ValidTask, deadline: number) {
     minSuccessBps: params.minSuccessBps ?? 0,
     minCompleted: params.minCompleted ?? 0,
     auditBps: params.auditBps ?? 0,
+    resultKey: params.resultKey ?? zeroHash,
   }
 }
 
@@ -125,6 +139,7 @@ export function toTaskParams(params: ValidTask, deadline: number) {
  * import { hardhat } from 'viem/chains'
  * import { getDeployment } from '@gridforge/contracts'
  * import { submitTask } from '@gridforge/sdk'
+ * import { deriveResultKey } from '@gridforge/sdk/results'
  *
  * const client = createWalletClient({ account: privateKeyToAccount(key), chain: hardhat, transport: http() })
  * const { taskId } = await submitTask(client, {
@@ -134,6 +149,10 @@ export function toTaskParams(params: ValidTask, deadline: number) {
  *   maxPayment: '5',
  *   deadline: '2h',
  * })
+ *
+ * // Sealed results: only this account can read the output.
+ * const { publicKey } = await deriveResultKey(client, { deployment: getDeployment(31337) })
+ * await submitTask(client, { deployment: getDeployment(31337), sourceId: 1, input, maxPayment: '5', resultKey: publicKey })
  */
 export async function submitTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
@@ -159,6 +178,7 @@ export async function submitTask(
     taskId: args.taskId,
     escrow: args.escrow,
     deadline,
+    resultKey: args.resultKey,
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,
   }

@@ -131,6 +131,7 @@ export async function submitTaskWithPermit(
     taskId: args.taskId,
     escrow: args.escrow,
     deadline,
+    resultKey: args.resultKey,
     pulled,
     hash: receipt.transactionHash,
     blockNumber: receipt.blockNumber,

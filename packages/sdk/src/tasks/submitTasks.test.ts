@@ -1,4 +1,4 @@
-import { parseUnits } from 'viem'
+import { parseUnits, zeroHash } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { deployment, fundedClient } from '../../test/chain.js'
 import { anyCid, approvedClient, publishTestSource, rejection, tokenBalance } from '../../test/fixtures.js'
@@ -12,11 +12,12 @@ describe('submitTasks', () => {
   it('submits a batch in one transaction and returns the ids in order', async () => {
     const sourceId = await publishTestSource({ deterministic: true })
     const client = await approvedClient({ grid: '20' })
+    const resultKey = `0x${'77'.repeat(32)}` as const
     const result = await submitTasks(client, {
       deployment: deployment(),
       tasks: [
         { sourceId, input: anyCid, maxPayment: '1', auditBps: 5_000 },
-        { sourceId, input: anyCid, maxPayment: '2', replicas: 3, deadline: '2h' },
+        { sourceId, input: anyCid, maxPayment: '2', replicas: 3, deadline: '2h', resultKey },
         {
           sourceId,
           input: anyCid,
@@ -30,6 +31,8 @@ describe('submitTasks', () => {
     // A single replica of a deterministic source is auditable: it escrows twice its maxPayment.
     expect(result.tasks.map((task) => task.escrow)).toEqual([grid('2'), grid('6'), grid('1')])
     expect(result.escrow).toBe(grid('9'))
+    // Each task names its own result key (none: the zero hash).
+    expect(result.tasks.map((task) => task.resultKey)).toEqual([zeroHash, resultKey, zeroHash])
     expect(result.tasks[1]!.deadline - result.tasks[0]!.deadline).toBe(2 * 3600 - 86_400)
     expect(await tokenBalance(client.account.address)).toBe(grid('11'))
     // Two transactions: the approval and the whole batch.

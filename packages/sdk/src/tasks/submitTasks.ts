@@ -1,4 +1,4 @@
-import { type Account, type Chain, type Client, parseEventLogs, type Transport } from 'viem'
+import { type Account, type Chain, type Client, type Hex, parseEventLogs, type Transport } from 'viem'
 import { ERC20InsufficientBalance } from '../abis/gridToken.js'
 import { errors as sourceRegistryErrors } from '../abis/sourceRegistry.js'
 import {
@@ -42,8 +42,8 @@ export type SubmitTasksParameters = DeploymentParameter &
 export type SubmitTasksReturnType = WriteResult & {
   /** The new task ids, in the order of `tasks` (consecutive). */
   taskIds: bigint[]
-  /** Each task's id, escrow and deadline (Unix seconds), in the order of `tasks`. */
-  tasks: { taskId: bigint; escrow: bigint; deadline: number }[]
+  /** Each task's id, escrow, deadline (Unix seconds) and result key (zero: none), in the order of `tasks`. */
+  tasks: { taskId: bigint; escrow: bigint; deadline: number; resultKey: Hex }[]
   /** Escrowed in all, in base units. */
   escrow: bigint
 }
@@ -104,6 +104,7 @@ export async function submitTasks(
     taskId: args.taskId,
     escrow: args.escrow,
     deadline: deadlines[index] as number,
+    resultKey: args.resultKey,
   }))
   return {
     taskIds: results.map((task) => task.taskId),

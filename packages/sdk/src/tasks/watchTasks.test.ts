@@ -14,6 +14,7 @@ import {
 } from '../../test/fixtures.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { resultDigest } from './commitment.js'
+import { sealResult } from './seal.js'
 import {
   type TaskClaimedEvent,
   type TaskSettledEvent,
@@ -69,7 +70,8 @@ describe('watchTasks', () => {
     const { d, client, other, provider, sourceA } = await market()
     const seen = record({ client: client.account.address })
     await settle()
-    const mine = await submitFixtureTasks(client, d, { sourceId: sourceA, count: 2 })
+    const resultKey = `0x${'cd'.repeat(32)}` as const
+    const mine = await submitFixtureTasks(client, d, { sourceId: sourceA, count: 2, resultKey })
     const theirs = await submitFixtureTasks(other, d, { sourceId: sourceA })
     const [first = 0n, second = 0n] = mine.taskIds
     await claim(provider, d, theirs.taskIds[0] ?? 0n)
@@ -84,6 +86,7 @@ describe('watchTasks', () => {
       [first, client.account.address, sourceA, inputFor(0)],
       [second, client.account.address, sourceA, inputFor(1)],
     ])
+    expect(seen.submitted.map((event) => event.resultKey)).toEqual([resultKey, resultKey])
     expect(seen.submitted[0]?.escrow).toBe(10n ** 18n)
     expect(seen.submitted[0]?.blockNumber).toBe(mine.blockNumber)
     await vi.waitFor(() => expect(seen.claimed).toHaveLength(1))
@@ -101,8 +104,8 @@ describe('watchTasks', () => {
       transactionHash,
       paid: 10n ** 18n,
       refund: 0n,
-      // A single result settled as it was submitted: its digest (the fixture's result is anyCid).
-      resultDigest: resultDigest(anyCid),
+      // A single result settled as it was submitted: its seal (the fixture's result is anyCid).
+      resultDigest: sealResult({ taskId: first, digest: resultDigest(anyCid) }),
     })
   })
 

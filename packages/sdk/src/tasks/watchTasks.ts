@@ -24,6 +24,12 @@ export type TaskSubmittedEvent = TaskEventLocation & {
   client: Address
   sourceId: number
   inputCID: string
+  /**
+   * The client's X25519 public key the output is sealed to (see
+   * `submitTask`'s `resultKey`); the zero hash: the output is published in
+   * the clear.
+   */
+  resultKey: Hex
   /** replicas × maxPayment, in base units. */
   escrow: bigint
 }
@@ -176,6 +182,7 @@ export function watchTasks(
               client: log.args.client,
               sourceId: log.args.sourceId,
               inputCID: log.args.inputCID,
+              resultKey: log.args.resultKey,
               escrow: log.args.escrow,
               blockNumber: log.blockNumber,
               transactionHash: log.transactionHash,

@@ -41,7 +41,10 @@ export interface ProviderSlash {
 /** How the audit of a single result, or a dispute of replicas, ended, from its `AuditResolved` event. */
 export interface AuditResolution {
   verdict: AuditVerdict
-  /** The result the auditors' majority found; `undefined` when none (`unresolved`, `lapsed`). */
+  /**
+   * The seal of the result the auditors' majority found (the market seals
+   * what auditors reveal); `undefined` when none (`unresolved`, `lapsed`).
+   */
   resultDigest: Hex | undefined
 }
 
@@ -66,10 +69,10 @@ export interface TaskSettlement {
   client: Address
   status: SettledStatus
   /**
-   * The winning result digest of a consensus task (after a dispute, the
-   * replicas' result that stands), or the digest of a single result settled
-   * as it was submitted; `undefined` otherwise (a held result settles without
-   * it: see `audit`).
+   * The winning result's seal (see `sealResult`) of a consensus task (after a
+   * dispute, the replicas' result that stands), or the seal of a single
+   * result settled as it was submitted; `undefined` otherwise (a held result
+   * settles without it: see `audit`). A failure digest is its own seal.
    */
   resultDigest: Hex | undefined
   /**

@@ -166,11 +166,15 @@ export interface Slot {
   committedAt: Date | undefined
   /** Replicas > 1 and auditors, while `Committed`: the commitment. */
   commitment: Hex | undefined
-  /** Replicas > 1 and auditors, once revealed: the digest of the result (equal digests agree). */
+  /**
+   * Replicas > 1 and auditors, once revealed: the result's seal (`sealResult`
+   * of its digest; the market seals what an auditor reveals; a failure digest
+   * is its own seal). Equal seals agree.
+   */
   resultDigest: Hex | undefined
   /**
-   * Slot 0 of an auditable task, once its result is in: the first 5 bytes of
-   * the result's digest, all the market keeps to compare the auditors' results with.
+   * Slot 0 of an auditable task, once its result is in: the first 8 bytes of
+   * the result's seal, all the market keeps to compare the auditors' results with.
    */
   resultTag: Hex | undefined
   /** Slot 0 of an auditable task, once its result is in: the block it was submitted in (the draw uses the next one's hash). */
@@ -246,4 +250,11 @@ export interface Task {
   slots: Slot[]
   /** CID of the input, from the TaskSubmitted event (present where the action says so). */
   inputCID?: string | undefined
+  /**
+   * The client's X25519 public key the output is sealed to, from the
+   * TaskSubmitted event (present with `inputCID`): providers encrypt the
+   * output to it (`sealOutput` in `@gridforge/sdk/results`). The zero hash:
+   * none, the output is published in the clear.
+   */
+  resultKey?: Hex | undefined
 }

@@ -7,16 +7,22 @@
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { Hex } from 'viem'
+import { createWalletClient, type Hex, http, zeroHash } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReceipt } from '../../src/receipts/createReceipt.js'
+import { deriveResultKey } from '../../src/results/resultKey.js'
+import { sealOutput } from '../../src/results/sealOutput.js'
 import { fsStore } from '../../src/storage/fsStore.js'
 import { importPath } from '../../src/storage/importPath.js'
 import { memoryStore } from '../../src/storage/memoryStore.js'
 import { claimTask } from '../../src/tasks/claimTask.js'
+import { resultDigest } from '../../src/tasks/commitment.js'
 import { getTask } from '../../src/tasks/getTask.js'
+import { sealResult } from '../../src/tasks/seal.js'
 import { submitResult } from '../../src/tasks/submitResult.js'
-import { deployment } from '../chain.js'
+import { deployment, devnet } from '../chain.js'
 import { testProvider } from '../fixtures.js'
 import { ensureBuilt, newAccount, runCli, startCli, workspace } from './run.js'
 
@@ -29,7 +35,11 @@ const hardware = {
 
 type Provider = Awaited<ReturnType<typeof testProvider>>
 
-/** What a provider does with a claimed task: run it (here: uppercase the input), store output, logs and receipt, submit. */
+/**
+ * What a provider does with a claimed task: run it (here: uppercase the input), store output, logs and
+ * receipt, submit. A task with a result key gets its output sealed to it: the envelope is the result
+ * (and the receipt's outputCID), the plain output stays in the provider's store.
+ */
 async function runAsProvider(
   provider: Provider,
   taskId: bigint,
@@ -42,6 +52,9 @@ async function runAsProvider(
   const outputCID = await store.putDirectory([
     { path: 'result.txt', content: new TextEncoder().encode(output) },
   ])
+  const resultKey = task.resultKey ?? zeroHash
+  const resultCID =
+    resultKey === zeroHash ? outputCID : (await sealOutput(store, { cid: outputCID, resultKey })).cid
   const logsCID = await store.put(new TextEncoder().encode(`task ${taskId}: processed 1 file\n`))
   const { timestamp } = await provider.getBlock({ blockNumber: claimed.blockNumber })
   const startedAt = Number(timestamp)
@@ -54,7 +67,7 @@ async function runAsProvider(
     imageDigest,
     inputCID: task.inputCID as string,
     // A lying provider signs a receipt for another output than the one it submits.
-    outputCID: lie ? logsCID : outputCID,
+    outputCID: lie ? logsCID : resultCID,
     logsCID,
     startedAt,
     finishedAt: startedAt + 1,
@@ -64,16 +77,27 @@ async function runAsProvider(
   await submitResult(provider, {
     deployment: deployment(),
     taskId,
-    result: outputCID,
+    result: resultCID,
+    output: outputCID,
     receipt: receiptCID,
     runtimeSec: 1,
   })
-  return { outputCID, logsCID, receiptCID }
+  return { outputCID, resultCID, logsCID, receiptCID }
 }
 
 describe('gridforge: a task from deposit to verified receipt', () => {
   let space: Awaited<ReturnType<typeof workspace>>
   let env: Record<string, string>
+  /** The client's result key, as the CLI derives it from GRIDFORGE_PRIVATE_KEY. */
+  const clientKey = () =>
+    deriveResultKey(
+      createWalletClient({
+        account: privateKeyToAccount(env.GRIDFORGE_PRIVATE_KEY as Hex),
+        chain: hardhat,
+        transport: http(devnet().rpcUrl),
+      }),
+      { deployment: deployment() },
+    )
   let sourceId: number
   let provider: Provider
 
@@ -149,32 +173,61 @@ describe('gridforge: a task from deposit to verified receipt', () => {
     )
     const [, id] = await submit.waitForStderr(/submitted task (\d+)/)
     const taskId = BigInt(id as string)
-    const { outputCID, logsCID, receiptCID } = await runAsProvider(provider, taskId, space.store)
+    const { outputCID, resultCID, logsCID, receiptCID } = await runAsProvider(provider, taskId, space.store)
     const done = await submit.done
     expect(done.stderr).toContain(`task ${taskId}: waiting`)
     expect(done.stderr).toContain(`task ${taskId}: slot 0 claimed by ${provider.account.address}`)
     expect(done.code).toBe(0)
     const [settled] = JSON.parse(done.stdout)
     expect(settled.taskId).toBe(String(taskId))
-    expect(settled.resultCID).toBe(outputCID)
-    expect(settled.results[0]).toMatchObject({ slot: 0, resultCID: outputCID, receiptCID })
+    // Sealed by default: the chain has the envelope and the seal of the plain output's digest.
+    expect(resultCID).not.toBe(outputCID)
+    expect(settled.resultCID).toBe(resultCID)
+    expect(settled.results[0]).toMatchObject({
+      slot: 0,
+      resultCID,
+      receiptCID,
+      resultDigest: sealResult({ taskId, digest: resultDigest(outputCID) }),
+    })
 
-    // The input was imported with the SDK's deterministic UnixFS settings.
+    // The input was imported with the SDK's deterministic UnixFS settings; the task names the client's result key.
     const status = await runCli([...space.globals, '--json', 'task', 'status', String(taskId)], { env })
     expect(status.code).toBe(0)
     const task = JSON.parse(status.stdout)
     expect(task.status).toBe('Completed')
     expect(task.inputCID).toBe(await importPath(memoryStore(), input))
     expect(task.maxPayment).toBe('5000000000000000000')
+    expect(task.resultKey).toBe((await clientKey()).publicKey)
 
     const human = await runCli([...space.globals, 'task', 'status', String(taskId)], { env })
     expect(human.stdout).toContain('status:       Completed')
+    expect(human.stdout).toContain(`output:       sealed to the client's result key ${task.resultKey}`)
 
     const out = path.join(space.root, 'result')
     const result = await runCli([...space.globals, 'task', 'result', String(taskId), '--out', out], { env })
     expect(result.code).toBe(0)
+    expect(result.stderr).toContain(`task ${taskId}: opening its sealed output ${resultCID}`)
     expect(await readFile(path.join(out, 'result.txt'), 'utf8')).toBe('HELLO GRIDFORGE\n')
     expect(result.stdout).toContain(`wrote 1 file(s), 16 bytes of ${outputCID}`)
+    // As JSON: the plain output's CID and the envelope's.
+    const listed = await runCli([...space.globals, '--json', 'task', 'result', String(taskId)], { env })
+    expect(listed.code).toBe(0)
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      cid: outputCID,
+      envelope: resultCID,
+      entries: [{ name: 'result.txt', type: 'file', size: 16 }],
+    })
+
+    // Nobody but the client opens it.
+    const stranger = await newAccount({ grid: '0' })
+    const refused = await runCli([...space.globals, 'task', 'result', String(taskId)], {
+      env: { GRIDFORGE_PRIVATE_KEY: stranger.key },
+    })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(
+      `is not the client of task ${taskId}: it cannot open the task's sealed output`,
+    )
+    expect(refused.stderr).toContain("Run this with the client's key")
     // Again into the same folder: the file is there, so a usage error (exit 2), and it is left as it was.
     const again = await runCli([...space.globals, 'task', 'result', String(taskId), '--out', out], { env })
     expect(again.code).toBe(2)
@@ -234,6 +287,7 @@ describe('gridforge: a task from deposit to verified receipt', () => {
   })
 
   it('exits 7 when the store serves bytes that do not match the output CID', async () => {
+    // In the clear (--no-seal): the client reads the provider's output blocks as they are in the store.
     const submit = await runCli(
       [
         ...space.globals,
@@ -246,10 +300,12 @@ describe('gridforge: a task from deposit to verified receipt', () => {
         space.deploymentFile,
         '--max-payment',
         '1',
+        '--no-seal',
       ],
       { env },
     )
-    const [{ taskId }] = JSON.parse(submit.stdout)
+    const [{ taskId, resultKey }] = JSON.parse(submit.stdout)
+    expect(resultKey).toBe(zeroHash)
     // The provider's output goes to a store of its own, whose one file block is then damaged on disk.
     const own = path.join(space.root, 'provider-store')
     await runAsProvider(provider, BigInt(taskId), own, { output: 'x'.repeat(64) })

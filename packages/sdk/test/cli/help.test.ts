@@ -81,6 +81,17 @@ describe('gridforge --help', () => {
     },
   )
 
+  it('says that task submit seals outputs unless --no-seal, and that task result opens them', async () => {
+    const submit = await runCli(['task', 'submit', '--help'])
+    expect(submit.stdout).toContain('--no-seal')
+    expect(submit.stdout).toContain('publish the output in the clear')
+    expect(submit.stdout.replace(/\s+/g, ' ')).toContain('only you can read it')
+    const result = await runCli(['task', 'result', '--help'])
+    expect(result.stdout.replace(/\s+/g, ' ')).toContain(
+      "a sealed output is opened first with your result key (you must be the task's client)",
+    )
+  })
+
   it('prints the version', async () => {
     const { code, stdout } = await runCli(['--version'])
     expect(code).toBe(0)

@@ -2,14 +2,18 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { examples, fields, formatDate, formatTransaction, table, UsageError } from '@gridforge/cli-kit'
 import type { Command } from 'commander'
+import { type Hex, isAddressEqual, zeroHash } from 'viem'
 import { getBlock } from 'viem/actions'
 import * as z from 'zod'
 import { InvalidParametersError } from '../../errors/validation.js'
+import { isSealedOutput } from '../../results/isSealedOutput.js'
+import { openOutput } from '../../results/openOutput.js'
+import { deriveResultKey } from '../../results/resultKey.js'
 import { getBytes } from '../../storage/getBytes.js'
 import { cancelTask } from '../../tasks/cancelTask.js'
 import { type Failure, formatFailure } from '../../tasks/failures.js'
 import { getTask } from '../../tasks/getTask.js'
-import { type GetTaskResultReturnType, getTaskResult } from '../../tasks/getTaskResult.js'
+import { type GetTaskResultReturnType, getTaskResult, type SlotResult } from '../../tasks/getTaskResult.js'
 import { listTasks } from '../../tasks/listTasks.js'
 import { releaseResult } from '../../tasks/releaseResult.js'
 import { type SubmitTaskParameters, submitTask } from '../../tasks/submitTask.js'
@@ -43,6 +47,7 @@ interface SubmitOptions {
   audit?: number
   file?: string
   permit?: boolean
+  seal: boolean
   wait?: boolean
   timeout?: string
 }
@@ -278,6 +283,39 @@ async function resultOf(context: Context, taskId: bigint): Promise<GetTaskResult
   return getTaskResult(client, { deployment, taskId })
 }
 
+/**
+ * Opens the sealed output `result` of `taskId` into the store with the
+ * configured account's result key, checked against the seal on chain, and
+ * returns the plain output's CID. Only the task's client can: another account
+ * gets a usage error saying whose key it takes.
+ */
+async function openSealed(context: Context, taskId: bigint, result: SlotResult): Promise<string> {
+  const [client, deployment] = await Promise.all([context.client(), context.deployment()])
+  const task = await getTask(client, { deployment, taskId })
+  const whose = [
+    `Task ${taskId}'s output is sealed to its client, ${task.client}: only that account's result key opens it.`,
+    "Run this with the client's key (GRIDFORGE_PRIVATE_KEY, or --keystore <file>).",
+  ]
+  if (!context.hasAccount())
+    throw new UsageError(`task ${taskId}'s output is sealed: configure the client's key to open it`, whose)
+  const wallet = await context.walletClient()
+  if (!isAddressEqual(wallet.account.address, task.client))
+    throw new UsageError(
+      `${wallet.account.address} is not the client of task ${taskId}: it cannot open the task's sealed output`,
+      whose,
+    )
+  context.terminal.progress(`task ${taskId}: opening its sealed output ${result.resultCID}…`)
+  const { secretKey } = await deriveResultKey(wallet, { deployment })
+  const { cid } = await openOutput(context.store(), {
+    cid: result.resultCID,
+    secretKey,
+    taskId,
+    seal: result.resultDigest,
+  })
+  context.terminal.progress(`task ${taskId}: opened its output ${cid} into ${context.store().description}`)
+  return cid
+}
+
 /** A settled task's results as lines. */
 function describeResults({ task, result }: WaitForTaskReturnType, token: TokenInfo): string[] {
   const { taskId, settlement } = result
@@ -298,6 +336,13 @@ function describeResults({ task, result }: WaitForTaskReturnType, token: TokenIn
   ]
 }
 
+/** Whether a task's output is sealed, in a few words. */
+function describeSealing(resultKey: Hex): string {
+  return resultKey === zeroHash
+    ? 'in the clear (no result key)'
+    : `sealed to the client's result key ${resultKey} (only the client opens it)`
+}
+
 /** A failed run in a few words. */
 function describeFailure(failure: Failure | undefined): string {
   return failure === undefined ? 'a failure this CLI cannot read' : formatFailure(failure)
@@ -313,6 +358,7 @@ function describeTask(task: Task, token: TokenInfo, now: Date): string[] {
       ['client', task.client],
       ['source', task.sourceId],
       ['input', task.inputCID],
+      ...(task.resultKey === undefined ? [] : ([['output', describeSealing(task.resultKey)]] as const)),
       ['replicas', task.replicas],
       ['max payment', `${formatAmount(task.maxPayment, token)} per replica`],
       ['price', task.pricePerSecond === 0n ? 'fixed' : `${formatAmount(task.pricePerSecond, token)}/s`],
@@ -351,6 +397,7 @@ const submitHelp = examples(
   'gridforge task submit --source 1 --input bafy… --max-payment 2 --price-per-second 0.01 --min-gpus 1',
   'gridforge task submit --file tasks.json   # one task or an array: {"sourceId":1,"input":"./a","maxPayment":"5"}',
   'gridforge task submit --source 3 --input bafy… --max-payment 5 --audit 0.25   # deterministic source: audit 25% of results',
+  'gridforge task submit --source 1 --input bafy… --max-payment 5 --no-seal   # the output in the clear, for anyone to read',
 )
 
 export const taskCommands: CommandGroup = (program, contextOf) => {
@@ -387,6 +434,10 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
     )
     .option('--file <task.json>', 'read the task (or an array of tasks) from a JSON file instead of flags')
     .option('--permit', 'pay a shortfall with an EIP-2612 permit signature instead of an allowance')
+    .option(
+      '--no-seal',
+      'publish the output in the clear: by default the task names your result key (derived by signing a message with your account), providers encrypt the output to it, and only you can read it (and no auditor can copy it without computing)',
+    )
     .option('--wait', 'follow the task until it settles, then print the result')
     .option('--timeout <duration>', 'with --wait: give up waiting after this long (exit code 5)')
     .addHelpText('after', submitHelp)
@@ -409,6 +460,9 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         context.token(),
       ])
       const store = context.store()
+      // Sealed results (the default): the key is derived from the account, so nothing is stored.
+      const resultKey =
+        options.seal === false ? undefined : (await deriveResultKey(client, { deployment })).publicKey
       const tasks: TaskSubmission[] = []
       for (const [index, entry] of entries.entries()) {
         const input = await resolveInput(entry.input, {
@@ -418,9 +472,13 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
           option:
             entries.length > 1 ? `tasks[${index}].input` : options.file === undefined ? '--input' : 'input',
         })
-        tasks.push({ ...(entry as unknown as TaskSubmission), input })
+        tasks.push({
+          ...(entry as unknown as TaskSubmission),
+          input,
+          ...(resultKey === undefined ? {} : { resultKey }),
+        })
       }
-      let submitted: { taskId: bigint; escrow: bigint; deadline: number }[]
+      let submitted: { taskId: bigint; escrow: bigint; deadline: number; resultKey: Hex }[]
       let transaction: { hash: `0x${string}`; blockNumber: bigint }
       if (tasks.length === 1) {
         const parameters = { deployment, ...(tasks[0] as TaskSubmission) } as SubmitTaskParameters
@@ -429,7 +487,14 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
           options.permit === true
             ? await submitTaskWithPermit(client, parameters)
             : await submitTask(client, parameters)
-        submitted = [{ taskId: result.taskId, escrow: result.escrow, deadline: result.deadline }]
+        submitted = [
+          {
+            taskId: result.taskId,
+            escrow: result.escrow,
+            deadline: result.deadline,
+            resultKey: result.resultKey,
+          },
+        ]
         transaction = { hash: result.hash, blockNumber: result.blockNumber }
       } else {
         if (options.permit === true)
@@ -448,7 +513,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
           () => [
             ...submitted.map(
               ({ taskId, escrow, deadline }, index) =>
-                `submitted task ${taskId}: input ${tasks[index]?.input}, escrow ${formatAmount(escrow, token)}, deadline ${formatDate(new Date(deadline * 1000))}`,
+                `submitted task ${taskId}: input ${tasks[index]?.input}, escrow ${formatAmount(escrow, token)}, deadline ${formatDate(new Date(deadline * 1000))}, output ${resultKey === undefined ? 'in the clear' : 'sealed to you'}`,
             ),
             formatTransaction(transaction),
             `follow it with: gridforge task watch ${submitted[0]?.taskId}`,
@@ -506,7 +571,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
   task
     .command('result')
     .description(
-      "fetch a completed task's output from the store: into --out, or a file's bytes to stdout (every block is checked against the CID)",
+      "fetch a completed task's output from the store: into --out, or a file's bytes to stdout (every block is checked against the CID); a sealed output is opened first with your result key (you must be the task's client)",
     )
     .argument('<taskId>', 'the task', parseId)
     .option('--out <dir>', 'write the output here (a folder: created; existing files are never overwritten)')
@@ -535,23 +600,30 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         )
       }
       const store = context.store()
+      // A failed run's logs are in the clear; an output may be sealed to the client.
+      const sealed = chosen.failure === undefined && (await isSealedOutput(store, { cid: chosen.resultCID }))
+      const output = sealed ? await openSealed(context, taskId, chosen) : chosen.resultCID
+      const envelope = sealed ? { envelope: chosen.resultCID } : {}
       if (options.out !== undefined) {
-        const exported = await exportContent(store, chosen.resultCID, options.out, {
+        const exported = await exportContent(store, output, options.out, {
           terminal: context.terminal,
         })
-        context.terminal.result({ taskId, slot: chosen.slot, out: options.out, ...exported }, () => [
-          `wrote ${exported.files.length} file(s), ${exported.bytes} bytes of ${exported.cid} to ${options.out}`,
-          ...exported.skippedLinks.map((link) => `skipped symbolic link ${link}`),
-        ])
+        context.terminal.result(
+          { taskId, slot: chosen.slot, out: options.out, ...exported, ...envelope },
+          () => [
+            `wrote ${exported.files.length} file(s), ${exported.bytes} bytes of ${exported.cid} to ${options.out}`,
+            ...exported.skippedLinks.map((link) => `skipped symbolic link ${link}`),
+          ],
+        )
         return
       }
-      const directory = await isDirectory(store, chosen.resultCID)
+      const directory = await isDirectory(store, output)
       if (context.terminal.json || directory) {
-        const listing = directory ? await store.ls(chosen.resultCID) : undefined
+        const listing = directory ? await store.ls(output) : undefined
         context.terminal.result(
-          { taskId, slot: chosen.slot, cid: chosen.resultCID, entries: listing },
+          { taskId, slot: chosen.slot, cid: output, ...envelope, entries: listing },
           () => [
-            `task ${taskId} output ${chosen.resultCID} is a folder; fetch it with --out <dir>:`,
+            `task ${taskId} output ${output} is a folder; fetch it with --out <dir>:`,
             ...table(
               ['TYPE', 'SIZE', 'NAME'],
               (listing ?? []).map((entry) => [entry.type, entry.size, entry.name]),
@@ -560,7 +632,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         )
         return
       }
-      for await (const chunk of store.get(chosen.resultCID)) context.terminal.outBytes(chunk)
+      for await (const chunk of store.get(output)) context.terminal.outBytes(chunk)
     })
 
   task

@@ -113,7 +113,7 @@ export const taskMarketHints: RevertHints = {
   TaskMarketAlreadyCommitted: ([taskId, provider]) =>
     `${provider} already committed to task ${taskId}: reveal once every slot has committed`,
   TaskMarketCommitmentMismatch: ([taskId, provider]) =>
-    `the result digest and salt do not match ${provider}'s commitment to task ${taskId}: reveal the same result CID with the salt that commitResult returned, from the account that committed`,
+    `the result digest and salt do not match ${provider}'s commitment to task ${taskId}: reveal the same result CID (and output) with the salt that commitResult returned, from the account that committed`,
   TaskMarketAlreadyRevealed: ([taskId, provider]) =>
     `${provider} already revealed its result of task ${taskId}`,
   TaskMarketRevealClosed: ([taskId, revealDeadline]) =>
@@ -123,7 +123,7 @@ export const taskMarketHints: RevertHints = {
   TaskMarketTimeoutTooEarly: ([taskId, maxRuntimeSec, elapsed]) =>
     `a run reported as timed out must have had the whole runtime limit since the claim: task ${taskId}'s limit is ${seconds(maxRuntimeSec)} and ${seconds(elapsed)} had passed: wait until the limit is reached (${seconds(remaining(maxRuntimeSec, elapsed))} more) before handing in the timeout, or report how the run really ended (exited, outOfMemory, outputTooLarge); replicas and auditors: the time from the claim to the commitment is what counts`,
   TaskMarketZeroDigest: () =>
-    'the result digest must not be zero: pass the sha2-256 digest of the result CID (resultDigest(cid); submitResult computes it)',
+    'the result digest must not be zero: hand in the seal of the output digest (sealResult; submitResult computes it)',
   // Audits.
   TaskMarketDrawNotReady: ([taskId, readyBlock]) =>
     `the draw of task ${taskId} uses the hash of a block not mined yet: send it again from block ${readyBlock} (getAuditDraw says when it is ready)`,
