@@ -161,6 +161,8 @@ export async function submitTestTask(parameters: {
   maxPayment?: string
   /** Audit probability in basis points (an auditable task only; default: the market's). */
   auditBps?: number
+  /** The client's result key: the output is sealed to it (default: none, the output in the clear). */
+  resultKey?: Hex
   client?: TestClient
 }): Promise<{ taskId: bigint; client: TestClient }> {
   const client = parameters.client ?? (await fundedClient())
@@ -172,6 +174,7 @@ export async function submitTestTask(parameters: {
     maxPayment: parseUnits(parameters.maxPayment ?? '1', 18),
     replicas: parameters.replicas ?? 1,
     auditBps: parameters.auditBps,
+    resultKey: parameters.resultKey,
     deadline: '29d',
   })
   return { taskId, client }

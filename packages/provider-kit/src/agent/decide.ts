@@ -154,17 +154,24 @@ export async function readAndDecide(
   refusal?: string,
 ): Promise<StepResult | undefined> {
   const task = await getTask(context.client, { deployment: context.deployment, taskId: BigInt(entry.taskId) })
-  memory.task = { ...task, inputCID: task.inputCID ?? memory.task?.inputCID }
+  memory.task = {
+    ...task,
+    inputCID: task.inputCID ?? memory.task?.inputCID,
+    resultKey: task.resultKey ?? memory.task?.resultKey,
+  }
   return decide(entry, task, context.address, refusal)
 }
 
-/** The task as remembered, read (with its input CID) when it is not. */
+/**
+ * The task as remembered, read (with its input CID and result key, from its submission) when it is not: the
+ * market's backlog remembers input CIDs only.
+ */
 export async function taskWithInput(
   context: Pick<StepContext, 'client' | 'deployment'>,
   entry: JournalEntry,
   memory: { task?: (Task & { inputCID?: string | undefined }) | undefined },
 ): Promise<Task & { inputCID: string }> {
-  if (memory.task?.inputCID === undefined) {
+  if (memory.task?.inputCID === undefined || memory.task.resultKey === undefined) {
     const taskId = BigInt(entry.taskId)
     memory.task = await getTask(context.client, {
       deployment: context.deployment,

@@ -61,6 +61,11 @@ export interface JournalRun {
   logsCID?: string | undefined
   /** Set by the `stored` step when the run produced an output: the imported output directory. */
   outputCID?: string | undefined
+  /**
+   * Set by the `stored` step when the output is sealed to the task's client (its `resultKey`): the CID of the
+   * envelope, which is what is handed in; the seal on chain is of `outputCID`.
+   */
+  sealedCID?: string | undefined
   reason: string | undefined
   /** The limits the run had (older journals: unknown, and its kills are taken for the agent's own). */
   limits?: JournalRunLimits | undefined
@@ -273,15 +278,19 @@ function parseEntry(text: string): JournalEntry {
  * `submitResult`, `commitResult` and `revealResult` take.
  */
 export function resultOf(entry: JournalEntry): {
+  /** What is handed in: the output's CID, its sealed envelope's, or the run's logs'. */
   result: string
+  /** The plain output's CID, when `result` is its sealed envelope. */
+  output: string | undefined
   failure: Failure | undefined
   validation: Validation | undefined
 } {
   const { run, failure, validation } = entry
-  const result = failure !== undefined || validation !== undefined ? run?.logsCID : run?.outputCID
+  const report = failure !== undefined || validation !== undefined
+  const result = report ? run?.logsCID : (run?.sealedCID ?? run?.outputCID)
   if (result === undefined)
     throw new Error(`journal entry of task ${entry.taskId} at ${entry.step} has no result to hand in`)
-  return { result, failure, validation }
+  return { result, output: report ? undefined : run?.outputCID, failure, validation }
 }
 
 /** A new entry for a task about to be claimed. */

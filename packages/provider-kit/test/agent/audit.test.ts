@@ -6,9 +6,18 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { getAudit, getWalletBalance, setParams } from '@gridforge/sdk'
+import {
+  getAudit,
+  getTaskResult,
+  getWalletBalance,
+  resultDigest,
+  sealResult,
+  setParams,
+} from '@gridforge/sdk'
+import { deriveResultKey, isSealedOutput, openOutput } from '@gridforge/sdk/results'
+import { getBytes } from '@gridforge/sdk/storage'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { deployerClient } from '../../../sdk/test/chain.js'
+import { deployerClient, fundedClient } from '../../../sdk/test/chain.js'
 import type { JournalEntry } from '../../src/agent/journal.js'
 import {
   publishTestImageSource,
@@ -83,7 +92,7 @@ describe('audited results', () => {
     }
   })
 
-  test('a drawn result is audited by a second agent and upheld: both are paid', {
+  test('a drawn result sealed to its client is audited by a second agent and upheld: both are paid, only the client reads the output', {
     timeout: 240_000,
   }, async () => {
     const { store, sourceId } = await auditableSource()
@@ -92,11 +101,15 @@ describe('audited results', () => {
       clients.map((client) => startTestAgent({ client, store, sources: [sourceId] })),
     )
     try {
+      const client = await fundedClient()
+      const key = await deriveResultKey(client, { deployment: testDeployment() })
       const { taskId } = await submitTestTask({
         sourceId,
         input: await store.put(new TextEncoder().encode('audit me')),
         // Always drawn.
         auditBps: 10_000,
+        resultKey: key.publicKey,
+        client,
       })
       await waitForTaskState(taskId, (t) => t.status === 'Auditing', 60_000)
       const task = await waitForTaskState(
@@ -137,6 +150,21 @@ describe('audited results', () => {
       })
       expect(auditorAgent?.lines.some((line) => line.msg === 'joined an audit')).toBe(true)
       expect(providerAgent?.lines.some((line) => line.msg === 'result drawn for an audit')).toBe(true)
+
+      // The provider handed in the output sealed to the client: the chain has the seal, the CID an envelope.
+      const result = await getTaskResult(deployerClient(), { deployment: testDeployment(), taskId })
+      const [handedIn, audited] = result.results
+      const envelope = handedIn?.resultCID as string
+      expect(await isSealedOutput(store, { cid: envelope })).toBe(true)
+      expect(new TextDecoder().decode(await getBytes(store, envelope))).not.toContain('AUDIT ME')
+      // Only the client's key opens it; the seal on chain is of the plain output, which the auditor found too.
+      const opened = await openOutput(store, { cid: envelope, secretKey: key.secretKey })
+      expect(new TextDecoder().decode(await getBytes(store, opened.cid, { path: 'out' }))).toBe('AUDIT ME')
+      const seal = sealResult({ taskId, digest: resultDigest(opened.cid) })
+      expect(handedIn?.resultDigest).toBe(seal)
+      expect(audited?.resultDigest).toBe(seal)
+      const stranger = await deriveResultKey(await fundedClient(), { deployment: testDeployment() })
+      await expect(openOutput(store, { cid: envelope, secretKey: stranger.secretKey })).rejects.toThrow()
     } finally {
       await Promise.all(agents.map((agent) => agent.stop()))
     }

@@ -35,7 +35,7 @@ export const commit: Step = async (context, entry, memory) => {
   const early = await untilTimeoutCounts(context, entry, memory)
   if (early !== undefined) return early
   const { client, deployment } = context
-  const { result, failure, validation } = resultOf(entry)
+  const { result, output, failure, validation } = resultOf(entry)
   let committed: Awaited<ReturnType<typeof commitResult>>
   try {
     committed = await context.transact(() =>
@@ -43,6 +43,7 @@ export const commit: Step = async (context, entry, memory) => {
         deployment,
         taskId: BigInt(entry.taskId),
         result,
+        output,
         failure,
         validation,
         salt: entry.salt as `0x${string}`,

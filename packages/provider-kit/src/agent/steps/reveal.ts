@@ -25,12 +25,13 @@ export const reveal: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
   if (decided !== undefined) return decided
   const { client, deployment } = context
-  const { result, failure, validation } = resultOf(entry)
+  const { result, output, failure, validation } = resultOf(entry)
   const revealed = await context.transact(() =>
     revealResult(client, {
       deployment,
       taskId: BigInt(entry.taskId),
       result,
+      output,
       failure,
       validation,
       receipt: entry.receiptCID as string,

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { createReceipt, type Failure, formatFailure, getSource, type Validation } from '@gridforge/sdk'
+import { sealOutput } from '@gridforge/sdk/results'
 import { InvalidDirectoryEntryError, importPath, StorageIoError } from '@gridforge/sdk/storage'
+import { zeroHash } from 'viem'
 import { receiptHardwareOf } from '../../detect/receiptHardware.js'
 import { readAndDecide, taskWithInput } from '../decide.js'
 import { messageOf } from '../errorKind.js'
@@ -16,7 +18,9 @@ const killedExitCode = 137
  * `ran` → `stored`: removes the finished container and decides what the run
  * hands in ({@link runEndOf}). An output: imports the output folder (refusing
  * what cannot be stored: FIFOs, sockets, devices, links out of the tree,
- * unreadable files). A failure by the workload's doing (a non-zero exit, a
+ * unreadable files) and, when the task names its client's result key, seals it
+ * to that key (`sealOutput`): the envelope is handed in, the seal on chain is of
+ * the plain output. A failure by the workload's doing (a non-zero exit, a
  * command missing from the image, a timeout at the task's limit, out of
  * memory, output over the cap): the run's logs are the result, and the
  * failure is journaled so that a restart hands in the same. An audit that ran
@@ -58,10 +62,22 @@ export const store: Step = async (context, entry, memory) => {
   const runtimeSec = Math.max(0, Math.min(run.finishedAt - run.startedAt, sinceClaim))
   // The receipt says what ran: the task's source, or the validator.
   const sourceId = validator ?? entry.sourceId
-  const imageDigest =
-    memory.prepared?.source.imageDigest ??
-    (await getSource(context.client, { deployment: context.deployment, sourceId })).imageDigest
+  const source =
+    memory.prepared?.source ?? (await getSource(context.client, { deployment: context.deployment, sourceId }))
+  const imageDigest = source.imageDigest
   const logsCID = run.logsCID as string
+  // An output goes to the client sealed to its result key: nobody else, auditors included, can read it or its
+  // digest, so an audit cannot be answered without computing. Not for a source with a validator, whose auditors
+  // must read the output; nor for a task without a key (its client asked for the output in the clear).
+  const resultKey = task.resultKey
+  const sealed =
+    outputCID !== undefined &&
+    resultKey !== undefined &&
+    resultKey !== zeroHash &&
+    source.validator === undefined
+  const sealedCID = sealed
+    ? (run.sealedCID ?? (await sealOutput(context.store, { cid: outputCID as string, resultKey })).cid)
+    : undefined
   const { cid } = await createReceipt(context.client, {
     deployment: context.deployment,
     store: context.store,
@@ -70,8 +86,9 @@ export const store: Step = async (context, entry, memory) => {
     sourceId,
     imageDigest,
     inputCID: task.inputCID as string,
-    // A failure's or a validation's result is the run's logs.
-    outputCID: outputCID ?? logsCID,
+    // What is handed in: a failure's or a validation's result is the run's logs; a sealed output its envelope
+    // (the receipt is public: it must not name the plain output).
+    outputCID: sealedCID ?? outputCID ?? logsCID,
     logsCID,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -83,10 +100,10 @@ export const store: Step = async (context, entry, memory) => {
     logger.info('failure stored', { failure: formatFailure(failure), logsCID, receiptCID: cid, runtimeSec })
   else if (validation !== undefined)
     logger.info('validation stored', { validator, validation, logsCID, receiptCID: cid, runtimeSec })
-  else logger.info('output stored', { outputCID, receiptCID: cid, runtimeSec })
+  else logger.info('output stored', { outputCID, sealedCID, receiptCID: cid, runtimeSec })
   return next(entry, {
     step: 'stored',
-    run: { ...run, outputCID },
+    run: { ...run, outputCID, sealedCID },
     receiptCID: cid,
     runtimeSec,
     failure,

@@ -22,7 +22,7 @@ export const submit: Step = async (context, entry, memory) => {
   const early = await untilTimeoutCounts(context, entry, memory)
   if (early !== undefined) return early
   const { client, deployment } = context
-  const { result, failure } = resultOf(entry)
+  const { result, output, failure } = resultOf(entry)
   let submitted: Awaited<ReturnType<typeof submitResult>>
   try {
     submitted = await context.transact(() =>
@@ -30,6 +30,7 @@ export const submit: Step = async (context, entry, memory) => {
         deployment,
         taskId: BigInt(entry.taskId),
         result,
+        output,
         failure,
         receipt: entry.receiptCID as string,
         runtimeSec: entry.runtimeSec ?? 0,
