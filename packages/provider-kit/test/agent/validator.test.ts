@@ -16,6 +16,7 @@ import {
   getTaskResult,
   releaseResult,
   type Source,
+  sealResult,
   setParams,
   submitResult,
   validationDigest,
@@ -153,8 +154,9 @@ describe('audits of a source with a validator', () => {
     expect(stored).toMatchObject({ step: 'stored', validation: 'passed', failure: undefined })
     expect(revealed.step).toBe('revealed')
     const { results } = await getTaskResult(drawn.auditor, { deployment: deployment(), taskId: drawn.taskId })
+    // The market seals what an auditor reveals.
     expect(results.find((result) => result.slot === 1)).toMatchObject({
-      resultDigest: validationDigest(true),
+      resultDigest: sealResult({ taskId: drawn.taskId, digest: validationDigest(true) }),
       resultCID: logsCID,
     })
     expect((await getAudit(drawn.auditor, { deployment: deployment(), taskId: drawn.taskId })).verdict).toBe(
@@ -169,7 +171,9 @@ describe('audits of a source with a validator', () => {
     const { stored } = await auditWithValidator(drawn, 1)
     expect(stored).toMatchObject({ step: 'stored', validation: 'rejected' })
     const { results } = await getTaskResult(drawn.auditor, { deployment: deployment(), taskId: drawn.taskId })
-    expect(results.find((result) => result.slot === 1)?.resultDigest).toBe(validationDigest(false))
+    expect(results.find((result) => result.slot === 1)?.resultDigest).toBe(
+      sealResult({ taskId: drawn.taskId, digest: validationDigest(false) }),
+    )
     // Not reproduced: the audit goes on (another round), the result is not upheld.
     expect(
       (await getAudit(drawn.auditor, { deployment: deployment(), taskId: drawn.taskId })).verdict,
