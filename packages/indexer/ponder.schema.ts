@@ -83,11 +83,16 @@ export const market = onchainTable('market', (t) => ({
   slashedToClients: t.bigint().notNull(),
 }))
 
-/** How many tasks are in each status now. */
-export const statusCount = onchainTable('status_count', (t) => ({
-  status: taskStatus('status').primaryKey(),
-  tasks: t.integer().notNull(),
-}))
+/** How many tasks of each source are in each status now (the market's counts are their sums). */
+export const statusCount = onchainTable(
+  'status_count',
+  (t) => ({
+    sourceId: t.integer().notNull(),
+    status: taskStatus('status').notNull(),
+    tasks: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.sourceId, table.status] }) }),
+)
 
 export const source = onchainTable(
   'source',

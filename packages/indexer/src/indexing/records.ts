@@ -95,17 +95,17 @@ export async function addToMarket(
   })
 }
 
-/** Adds `delta` tasks to the count of `status`. */
-async function countStatus(db: Db, status: TaskStatus, delta: number): Promise<void> {
+/** Adds `delta` tasks of a source to the count of `status`. */
+async function countStatus(db: Db, sourceId: number, status: TaskStatus, delta: number): Promise<void> {
   await db
     .insert(schema.statusCount)
-    .values({ status, tasks: delta })
+    .values({ sourceId, status, tasks: delta })
     .onConflictDoUpdate((row) => ({ tasks: row.tasks + delta }))
 }
 
-/** Counts a new task in its first status. */
-export async function countNewTask(db: Db, status: TaskStatus): Promise<void> {
-  await countStatus(db, status, 1)
+/** Counts a new task of a source in its first status. */
+export async function countNewTask(db: Db, sourceId: number, status: TaskStatus): Promise<void> {
+  await countStatus(db, sourceId, status, 1)
   await addToMarket(db, { tasks: 1 })
 }
 
@@ -119,8 +119,8 @@ export async function readTask(db: Db, taskId: bigint): Promise<TaskRow> {
 /** Moves a task to `status` (and the counts by status with it); nothing when it is there already. */
 export async function setTaskStatus(db: Db, task: TaskRow, status: TaskStatus): Promise<TaskRow> {
   if (task.status === status) return task
-  await countStatus(db, task.status, -1)
-  await countStatus(db, status, 1)
+  await countStatus(db, task.sourceId, task.status, -1)
+  await countStatus(db, task.sourceId, status, 1)
   return db.update(schema.task, { id: task.id }).set({ status })
 }
 

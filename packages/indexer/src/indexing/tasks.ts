@@ -90,7 +90,7 @@ ponder.on('TaskMarket:TaskSubmitted', async ({ event, context }) => {
     auditVerdict: 'None',
     auditRound: 0,
   })
-  await countNewTask(context.db, 'Open')
+  await countNewTask(context.db, sourceId, 'Open')
   await context.db.update(schema.source, { id: sourceId }).set((row) => ({ tasks: row.tasks + 1 }))
 })
 
