@@ -11,6 +11,7 @@ import {
   type Failure,
   publishSource,
   registerProvider,
+  reopenSlot,
   stake,
   submitResult,
   subscribeSources,
@@ -59,6 +60,8 @@ export interface TaskRecord {
   deadline: number
   escrow: bigint
   submitted: { block: bigint; time: number; hash: Hex }
+  /** When the task was first claimed (a reopened slot's claim is replaced in `claim`). */
+  firstClaimTime?: number
   claim?: { provider: Address; slot: number; block: bigint; time: number; dueAt: number; collateral: bigint }
   result?: {
     result: string
@@ -72,6 +75,8 @@ export interface TaskRecord {
     time: number
   }
   cancelled?: { block: bigint; time: number; refund: bigint }
+  /** No-shows slashed when their slot was reopened. */
+  reopened: { provider: Address; slot: number; slashed: bigint; toClient: bigint; time: number }[]
 }
 
 export type MarketClient = ReturnType<typeof accountClient>
@@ -204,6 +209,7 @@ export async function openMarket({
         deadline,
         escrow: submitted.args.escrow,
         submitted: { block: receipt.blockNumber, time: await blockTime(receipt.blockNumber), hash },
+        reopened: [],
       }
       tasks.set(task.id, task)
       return task
@@ -211,11 +217,14 @@ export async function openMarket({
 
     async claim(provider: MarketClient, taskId: bigint) {
       const claimed = await claimTask(provider, { deployment, taskId })
-      record(taskId).claim = {
+      const task = record(taskId)
+      const time = await blockTime(claimed.blockNumber)
+      task.firstClaimTime ??= time
+      task.claim = {
         provider: provider.account.address,
         slot: claimed.slot,
         block: claimed.blockNumber,
-        time: await blockTime(claimed.blockNumber),
+        time,
         dueAt: Math.floor(claimed.dueAt.getTime() / 1000),
         collateral: claimed.collateral,
       }
@@ -241,6 +250,30 @@ export async function openMarket({
         block: settled.blockNumber,
         time: await blockTime(settled.blockNumber),
       }
+    },
+
+    /** Moves the chain's clock past `unix` and mines a block. */
+    async timeTravelPast(unix: number) {
+      const latest = Number((await deployer.getBlock({ blockTag: 'latest' })).timestamp)
+      await deployer.request({
+        method: 'evm_increaseTime',
+        params: [Math.max(unix - latest + 1, 1)],
+      } as never)
+      await deployer.request({ method: 'hardhat_mine', params: ['0x1'] } as never)
+    },
+
+    /** Reopens the overdue slot of a task (anyone may), slashing its claimant. */
+    async reopen(by: MarketClient, taskId: bigint, slot: number) {
+      const reopened = await reopenSlot(by, { deployment, taskId, slot })
+      const task = record(taskId)
+      task.reopened.push({
+        provider: reopened.provider,
+        slot,
+        slashed: reopened.slashed,
+        toClient: reopened.toClient,
+        time: await blockTime(reopened.blockNumber),
+      })
+      task.claim = undefined
     },
 
     async cancel(client: MarketClient, taskId: bigint) {

@@ -32,7 +32,8 @@ for (const route of routes) {
 app.use('/graphql', graphql({ db, schema }))
 app.use('/sql/*', client({ db, schema }))
 
-app.notFound((c) =>
+// Last: Ponder mounts this app under its own, whose not-found answer is plain text.
+app.all('*', (c) =>
   c.json<ErrorBody>(
     { error: { message: `no route ${c.req.method} ${c.req.path}: see /openapi.json for the routes` } },
     404,
