@@ -264,12 +264,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
   Slot: slot,
   TaskPage: page(ref('TaskSummary')),
   Provider: provider,
-  ProviderDetail: {
-    ...object('A provider and the sources it is subscribed to.', {
-      ...(provider.properties as Record<string, JsonSchema>),
-      sources: list(integer()),
-    }),
-  },
+  ProviderDetail: object('A provider and the sources whose pool it is in.', {
+    ...(provider.properties as Record<string, JsonSchema>),
+    sources: list(integer()),
+  }),
   ProviderPage: page(ref('Provider')),
   Source: object('A source and its usage.', {
     ...sourceProperties,
@@ -281,7 +279,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   SourcePage: page(ref('Source')),
   Stats: object('Market statistics.', {
-    asOf: time,
+    asOf: {
+      ...time,
+      description: 'Now: the later of the server’s clock and the last task, claim or payment indexed.',
+    },
     window: object('The window the time and price statistics cover: [from, now].', {
       name: { type: 'string', enum: ['1h', '24h', '7d'] },
       seconds: integer(),
