@@ -1,0 +1,109 @@
+/**
+ * Every REST route, declared once: the app serves this table and the OpenAPI
+ * document describes it, so that the two cannot drift apart.
+ */
+import type { Parameter } from './parameters.js'
+import { getProvider, getProviderParameters, listProviders, listProvidersParameters } from './providers.js'
+import { getSource, getSourceParameters, listSources, listSourcesParameters } from './sources.js'
+import { getStats, getStatsParameters } from './stats.js'
+import { getTask, getTaskParameters, listTasks, listTasksParameters } from './tasks.js'
+
+export interface Route {
+  /** An OpenAPI path: `/tasks/{id}`. */
+  path: string
+  operationId: string
+  summary: string
+  description: string
+  parameters: Record<string, Parameter<unknown>>
+  /** The component schema of the 200 answer. */
+  response: string
+  /** Whether an id in the path can name nothing (404). */
+  notFound: boolean
+  answer(parameters: never): Promise<unknown>
+}
+
+/** A route whose answer takes exactly what its parameters read. */
+function route<parameters extends Record<string, Parameter<unknown>>>(
+  declaration: Omit<Route, 'parameters' | 'answer'> & {
+    parameters: parameters
+    answer(parameters: { [name in keyof parameters]: ReturnType<parameters[name]['read']> }): Promise<unknown>
+  },
+): Route {
+  return declaration as Route
+}
+
+export const routes: readonly Route[] = [
+  route({
+    path: '/tasks',
+    operationId: 'listTasks',
+    summary: 'Tasks, newest first',
+    description:
+      'Tasks by id, newest first, filtered by client, provider, source and status; a page of `limit` and the cursor of the next.',
+    parameters: listTasksParameters,
+    response: 'TaskPage',
+    notFound: false,
+    answer: listTasks,
+  }),
+  route({
+    path: '/tasks/{id}',
+    operationId: 'getTask',
+    summary: 'A task',
+    description:
+      'A task with its terms, its slots (every claim, replicas then auditors), its settlement (paid, refund, fees, payments, slashes), its audit and its result and receipt CIDs.',
+    parameters: getTaskParameters,
+    response: 'Task',
+    notFound: true,
+    answer: getTask,
+  }),
+  route({
+    path: '/providers',
+    operationId: 'listProviders',
+    summary: 'Providers, latest registered first',
+    description: 'Providers with their capabilities, profile CID, success record, earnings and stake.',
+    parameters: listProvidersParameters,
+    response: 'ProviderPage',
+    notFound: false,
+    answer: listProviders,
+  }),
+  route({
+    path: '/providers/{address}',
+    operationId: 'getProvider',
+    summary: 'A provider',
+    description: 'A provider and the sources whose pool it is in.',
+    parameters: getProviderParameters,
+    response: 'ProviderDetail',
+    notFound: true,
+    answer: getProvider,
+  }),
+  route({
+    path: '/sources',
+    operationId: 'listSources',
+    summary: 'Sources, latest published first',
+    description: 'Sources with their terms and usage (tasks, paid, subscribers, creator fees).',
+    parameters: listSourcesParameters,
+    response: 'SourcePage',
+    notFound: false,
+    answer: listSources,
+  }),
+  route({
+    path: '/sources/{id}',
+    operationId: 'getSource',
+    summary: 'A source',
+    description: 'A source with its usage and its tasks by status.',
+    parameters: getSourceParameters,
+    response: 'SourceDetail',
+    notFound: true,
+    answer: getSource,
+  }),
+  route({
+    path: '/stats',
+    operationId: 'getStats',
+    summary: 'Market statistics',
+    description:
+      'Tasks by status, queue depth (open tasks), the median time from submission to first claim and the price per GPU-second of each source over a window, providers, and running totals.',
+    parameters: getStatsParameters,
+    response: 'Stats',
+    notFound: false,
+    answer: getStats,
+  }),
+]

@@ -1,0 +1,130 @@
+/**
+ * The indexer's settings, from the environment: which chain node, which
+ * deployment, which database. Read by ponder.config.ts; pure, so that every
+ * message is tested without starting Ponder.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { GridforgeDeployment } from '@gridforge/contracts'
+
+/** What ponder.config.ts needs. */
+export interface IndexerSettings {
+  rpcUrl: string
+  deployment: GridforgeDeployment
+  /** Where the deployment came from (a path), for messages. */
+  deploymentSource: string
+  database: { kind: 'pglite'; directory: string } | { kind: 'postgres'; connectionString: string }
+  /** How often the node is asked for new blocks, in ms. */
+  pollingIntervalMs: number
+  /** Local chains (Hardhat, anvil) are reset between runs: Ponder must not cache their RPC answers. */
+  disableCache: boolean
+}
+
+/** A setting that cannot be used, named. */
+export class IndexerSettingsError extends Error {
+  override name = 'IndexerSettingsError' as const
+  /** The environment variable at fault. */
+  readonly variable: string
+
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`)
+    this.variable = variable
+  }
+}
+
+/** Chain ids of local development chains (Hardhat, anvil, Ganache). */
+const localChainIds = new Set([31337, 1337])
+
+const addressPattern = /^0x[0-9a-fA-F]{40}$/
+const contractRoles = ['token', 'sources', 'staking', 'providers', 'market'] as const
+
+/**
+ * Reads the settings:
+ * - `GRIDFORGE_RPC_URL`: the chain node's HTTP JSON-RPC URL (default `http://127.0.0.1:8545`);
+ * - `GRIDFORGE_DEPLOYMENT`: path to a deployment JSON as `@gridforge/contracts` writes them
+ *   (default: the package's `deployments/31337.json`, a local devnet);
+ * - `DATABASE_URL`: a PostgreSQL connection string; without it, PGlite (embedded) in
+ *   `GRIDFORGE_PGLITE_DIR` (default `.ponder/pglite`);
+ * - `GRIDFORGE_POLLING_INTERVAL_MS`: how often to ask for new blocks (default 1000).
+ *
+ * @throws {IndexerSettingsError} naming the variable that cannot be used.
+ */
+export function readSettings(
+  env: Record<string, string | undefined>,
+  { defaultDeploymentPath }: { defaultDeploymentPath: string },
+): IndexerSettings {
+  const rpcUrl = env.GRIDFORGE_RPC_URL?.trim() || 'http://127.0.0.1:8545'
+  if (!/^https?:\/\/\S+$/.test(rpcUrl))
+    throw new IndexerSettingsError(
+      'GRIDFORGE_RPC_URL',
+      `expected an http(s) URL, got ${JSON.stringify(rpcUrl)}`,
+    )
+
+  const deploymentSource = env.GRIDFORGE_DEPLOYMENT?.trim() || defaultDeploymentPath
+  const deployment = readDeployment(deploymentSource)
+
+  const databaseUrl = env.DATABASE_URL?.trim()
+  const database: IndexerSettings['database'] = databaseUrl
+    ? { kind: 'postgres', connectionString: databaseUrl }
+    : { kind: 'pglite', directory: env.GRIDFORGE_PGLITE_DIR?.trim() || path.join('.ponder', 'pglite') }
+
+  const polling = env.GRIDFORGE_POLLING_INTERVAL_MS?.trim()
+  const pollingIntervalMs = polling ? Number(polling) : 1_000
+  if (!Number.isSafeInteger(pollingIntervalMs) || pollingIntervalMs < 50 || pollingIntervalMs > 600_000)
+    throw new IndexerSettingsError(
+      'GRIDFORGE_POLLING_INTERVAL_MS',
+      `expected a whole number of milliseconds from 50 to 600000, got ${JSON.stringify(polling)}`,
+    )
+
+  return {
+    rpcUrl,
+    deployment,
+    deploymentSource,
+    database,
+    pollingIntervalMs,
+    disableCache: localChainIds.has(deployment.chainId),
+  }
+}
+
+/** Reads and checks a deployment JSON. */
+function readDeployment(file: string): GridforgeDeployment {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new IndexerSettingsError(
+      'GRIDFORGE_DEPLOYMENT',
+      `cannot read the deployment ${file}: ${(error as Error).message}`,
+    )
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new IndexerSettingsError('GRIDFORGE_DEPLOYMENT', `${file} is not JSON: ${(error as Error).message}`)
+  }
+  const problem = deploymentProblem(value)
+  if (problem !== undefined)
+    throw new IndexerSettingsError(
+      'GRIDFORGE_DEPLOYMENT',
+      `${file} is not a Gridforge deployment (as packages/contracts/deployments/*.json): ${problem}`,
+    )
+  return value as GridforgeDeployment
+}
+
+/** What is wrong with a parsed deployment JSON, or undefined. */
+function deploymentProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'expected an object'
+  const { chainId, blockNumber, contracts } = value as Record<string, unknown>
+  if (!Number.isSafeInteger(chainId) || (chainId as number) <= 0)
+    return '`chainId` must be a positive integer'
+  if (!Number.isSafeInteger(blockNumber) || (blockNumber as number) < 0)
+    return '`blockNumber` must be a block number (0 or more)'
+  if (typeof contracts !== 'object' || contracts === null) return '`contracts` must be an object of addresses'
+  for (const role of contractRoles) {
+    const address = (contracts as Record<string, unknown>)[role]
+    if (typeof address !== 'string' || !addressPattern.test(address))
+      return `\`contracts.${role}\` must be an address`
+  }
+  return undefined
+}

@@ -1,0 +1,147 @@
+/**
+ * The indexer as users run it: `ponder start` in a child process, on
+ * 127.0.0.1 and a free port, with PGlite in a directory of the caller's.
+ * Ponder has no programmatic start, so tests spawn the CLI and poll `/ready`
+ * (200 once the backfill is done) and `/status` (the last block indexed).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export interface IndexerProcess extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>` */
+  url: string
+  /** The last lines the indexer printed (JSON logs). */
+  output: string[]
+  /** Waits until the indexer has indexed `blockNumber` (and is ready). */
+  waitForBlock(blockNumber: bigint, timeoutMs?: number): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface StartIndexerOptions {
+  rpcUrl: string
+  /** A deployment JSON file. */
+  deploymentFile: string
+  /** The PGlite directory: the same one resumes where the last run stopped. */
+  pgliteDir: string
+  /** Default: a free port. */
+  port?: number
+  timeoutMs?: number
+}
+
+export async function startIndexer({
+  rpcUrl,
+  deploymentFile,
+  pgliteDir,
+  port,
+  timeoutMs = 60_000,
+}: StartIndexerOptions): Promise<IndexerProcess> {
+  const chosenPort = port ?? (await freePort())
+  const url = `http://127.0.0.1:${chosenPort}`
+  const child = spawn(
+    path.join(packageRoot, 'node_modules', '.bin', 'ponder'),
+    [
+      'start',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(chosenPort),
+      '--schema',
+      'gridforge',
+      '--log-format',
+      'json',
+    ],
+    {
+      cwd: packageRoot,
+      env: {
+        // PGlite even where the shell has a DATABASE_URL.
+        // (Ponder's PORT would also override --port.)
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([name]) => !name.startsWith('DATABASE_') && name !== 'PORT'),
+        ),
+        GRIDFORGE_RPC_URL: rpcUrl,
+        GRIDFORGE_DEPLOYMENT: deploymentFile,
+        GRIDFORGE_PGLITE_DIR: pgliteDir,
+        GRIDFORGE_POLLING_INTERVAL_MS: '100',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  const output: string[] = []
+  const record = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (line.trim() === '') continue
+      output.push(line)
+      if (output.length > 300) output.shift()
+    }
+  }
+  child.stdout?.on('data', record)
+  child.stderr?.on('data', record)
+
+  const stop = () => stopProcess(child)
+  const waitForBlock = async (blockNumber: bigint, waitMs = timeoutMs) => {
+    const started = Date.now()
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`indexer exited with ${child.exitCode}:\n${output.slice(-40).join('\n')}`)
+      const indexed = await indexedBlock(url)
+      if (indexed !== undefined && indexed >= blockNumber) return
+      if (Date.now() - started > waitMs)
+        throw new Error(
+          `indexer: block ${blockNumber} not indexed after ${waitMs} ms (at ${indexed}):\n${output.slice(-40).join('\n')}`,
+        )
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  try {
+    await waitForBlock(0n)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { url, output, waitForBlock, stop, [Symbol.asyncDispose]: stop }
+}
+
+/** The last block the indexer indexed, once it is ready; undefined before. */
+async function indexedBlock(url: string): Promise<bigint | undefined> {
+  try {
+    const ready = await fetch(`${url}/ready`)
+    if (ready.status !== 200) return undefined
+    const status = (await (await fetch(`${url}/status`)).json()) as Record<
+      string,
+      { block?: { number: number } }
+    >
+    const number = status.gridforge?.block?.number
+    return number === undefined ? undefined : BigInt(number)
+  } catch {
+    return undefined
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(timer)
+}
