@@ -144,11 +144,12 @@ describe('ABIs with viem', () => {
       ['client', 'address', true],
       ['sourceId', 'uint32', true],
       ['inputCID', 'string', false],
+      ['resultKey', 'bytes32', false],
       ['escrow', 'uint256', false],
     ])
     const data = encodeAbiParameters(
       event.inputs.filter((input) => !input.indexed),
-      [taskParams.inputCID, 2n * taskParams.maxPayment],
+      [taskParams.inputCID, taskParams.resultKey, 2n * taskParams.maxPayment],
     )
     const log = decodeEventLog({ abi: taskMarketAbi, topics, data })
     expect(log.eventName).toBe('TaskSubmitted')
@@ -157,12 +158,14 @@ describe('ABIs with viem', () => {
     expectTypeOf(log.args.client).toEqualTypeOf<Address>()
     expectTypeOf(log.args.sourceId).toEqualTypeOf<number>()
     expectTypeOf(log.args.inputCID).toEqualTypeOf<string>()
+    expectTypeOf(log.args.resultKey).toEqualTypeOf<Hex>()
     expectTypeOf(log.args.escrow).toEqualTypeOf<bigint>()
     expect(log.args).toEqual({
       taskId: 7n,
       client,
       sourceId: 1,
       inputCID: taskParams.inputCID,
+      resultKey: taskParams.resultKey,
       escrow: 2n * taskParams.maxPayment,
     })
   })

@@ -6,7 +6,7 @@
 
 import { ponder } from 'ponder:registry'
 import * as schema from 'ponder:schema'
-import { parseFailure } from '@gridforge/sdk'
+import { parseFailure, taskStatuses } from '@gridforge/sdk'
 import type { Hex } from 'viem'
 import {
   addToMarket,
@@ -20,20 +20,6 @@ import {
   updateSlotClaim,
   when,
 } from './records.js'
-
-/** The contract's `TaskStatus`, by value. */
-const taskStatuses = [
-  'None',
-  'Open',
-  'Claimed',
-  'Revealing',
-  'Completed',
-  'Failed',
-  'Cancelled',
-  'Expired',
-  'Held',
-  'Auditing',
-] as const
 
 const zeroDigest: Hex = `0x${'0'.repeat(64)}`
 

@@ -1,7 +1,7 @@
 import { type Amount, ContractRevertedError, InvalidParametersError, type Task } from '@gridforge/sdk'
 import { waitFor } from '@testing-library/react'
 import { ConnectorNotConnectedError } from '@wagmi/core'
-import { parseUnits } from 'viem'
+import { parseUnits, zeroHash } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { cids, publishTestSource } from '../../../sdk/test/fixtures.js'
 import { testConfig } from '../../test/config.js'
@@ -45,6 +45,8 @@ describe('useSubmitTask', () => {
       taskId: expect.any(BigInt),
       escrow: grid('4'),
       deadline: expect.any(Number),
+      // No result key given: the output will be in the clear.
+      resultKey: zeroHash,
       hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       blockNumber: expect.any(BigInt),
     })
