@@ -68,6 +68,7 @@ const specs: Record<string, PackageSpec> = {
       '.': ['gridforgeActions', 'submitTask', 'waitForTask', 'verifyReceipt', 'BaseError', 'getTask'],
       './storage': ['computeCid', 'fsStore', 'memoryStore', 'encodeJson', 'ContentNotFoundError'],
       './keystore': ['encryptKeystore', 'decryptKeystore', 'parseKeystore', 'KeystorePasswordError'],
+      './results': ['deriveResultKey', 'sealOutput', 'openOutput', 'isSealedOutput', 'SealedOutputKeyError'],
     },
     binChecks: [
       {
