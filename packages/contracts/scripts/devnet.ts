@@ -112,7 +112,8 @@ export async function startDevnet({
   }
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now (for a server the caller starts next). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()
@@ -184,11 +185,12 @@ function run(
   })
 }
 
-async function stopProcess(child: ChildProcess) {
+/** Stops `child`: SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs = 5_000) {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
   await exited
   clearTimeout(timer)
 }

@@ -4,10 +4,10 @@
  * Ponder has no programmatic start, so tests spawn the CLI and poll `/ready`
  * (200 once the backfill is done) and `/status` (the last block indexed).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
+import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort, stopProcess } from '../../contracts/scripts/devnet.js'
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -81,7 +81,8 @@ export async function startIndexer({
   child.stdout?.on('data', record)
   child.stderr?.on('data', record)
 
-  const stop = () => stopProcess(child)
+  // Ponder takes longer than the devnet to shut down (it flushes PGlite).
+  const stop = () => stopProcess(child, 10_000)
   const waitForBlock = async (blockNumber: bigint, waitMs = timeoutMs) => {
     const started = Date.now()
     for (;;) {
@@ -119,29 +120,4 @@ async function indexedBlock(url: string): Promise<bigint | undefined> {
   } catch {
     return undefined
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      )
-    })
-  })
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await exited
-  clearTimeout(timer)
 }
