@@ -8,6 +8,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {DiscountTier, IStaking, StakeInfo} from "./interfaces/IStaking.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
+import {ILeaseMarket} from "./interfaces/ILeaseMarket.sol";
 import {ITaskMarket} from "./interfaces/ITaskMarket.sol";
 
 /// @title Staking
@@ -67,8 +68,22 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     mapping(address account => Account) private _accounts;
     DiscountTier[] private _tiers;
 
+    /// @inheritdoc IStaking
+    /// @dev Set once by the owner: a governed deployment adds its lease market through the timelock, whose delay
+    /// is at least the unbonding period, so stakers who distrust it can leave before it can lock a token.
+    address public leaseMarket;
+
     modifier onlyMarket() {
         if (msg.sender != market) revert StakingNotMarket(msg.sender);
+        _;
+    }
+
+    /// @dev Collateral: the task market, or the lease market once set. The immutable is checked first, so the
+    /// task market's calls read no storage.
+    modifier onlyMarkets() {
+        if (msg.sender != market && (msg.sender != leaseMarket || msg.sender == address(0))) {
+            revert StakingNotMarket(msg.sender);
+        }
         _;
     }
 
@@ -142,7 +157,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     // ─── Market ───
 
     /// @inheritdoc IStaking
-    function lock(address account, uint256 amount) external onlyMarket {
+    function lock(address account, uint256 amount) external onlyMarkets {
         Account storage a = _accounts[account];
         uint256 available = a.staked - a.locked;
         if (amount > available) revert StakingInsufficientAvailable(account, available, amount);
@@ -152,7 +167,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IStaking
-    function unlock(address account, uint256 amount) external onlyMarket {
+    function unlock(address account, uint256 amount) external onlyMarkets {
         // Reverts on underflow: the market only unlocks what it locked.
         _accounts[account].locked -= uint128(amount);
         emit CollateralUnlocked(account, amount);
@@ -180,7 +195,7 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IStaking
-    function slash(address account, uint256 amount) external onlyMarket nonReentrant {
+    function slash(address account, uint256 amount) external onlyMarkets nonReentrant {
         // Settle the account's rewards on its stake before the stake shrinks, fees still pending in the market
         // included: they accrued over the stake as it was. They cannot be pulled here (the market is
         // mid-call), so they are counted now and their tokens follow at the next release.
@@ -240,6 +255,17 @@ contract Staking is IStaking, Ownable2Step, ReentrancyGuardTransient {
     }
 
     // ─── Owner ───
+
+    /// @inheritdoc IStaking
+    function setLeaseMarket(address leaseMarket_) external onlyOwner {
+        if (leaseMarket != address(0)) revert StakingLeaseMarketAlreadySet(leaseMarket);
+        // A lease market built on another staking contract would lock and slash here by mistake.
+        if (leaseMarket_.code.length == 0 || ILeaseMarket(leaseMarket_).staking() != address(this)) {
+            revert StakingNotLeaseMarket(leaseMarket_);
+        }
+        leaseMarket = leaseMarket_;
+        emit LeaseMarketSet(leaseMarket_);
+    }
 
     /// @inheritdoc IStaking
     function setUnbondingPeriod(uint40 unbondingPeriod_) external onlyOwner {

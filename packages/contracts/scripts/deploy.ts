@@ -187,7 +187,7 @@ async function checkGovernedParameters(connection: NetworkConnection, parameters
 /**
  * Checks the end state of the timelock bootstrap (see ignition/modules/Gridforge.ts):
  * the recorded Staking and ProviderRegistry are the ones the market deployed (their
- * immutable `market` is the market), every owned contract is owned by the timelock with no pending owner, the minimum
+ * immutable `market` is the market), Staking names the lease market built on that market, every owned contract is owned by the timelock with no pending owner, the minimum
  * delay is `minDelay`, the deployer (account 0) holds no timelock role, and the
  * bootstrap batch is the only operation ever scheduled on the timelock.
  * Throws on the first difference.
@@ -208,6 +208,7 @@ export async function verifyGovernedDeployment(
   const staking = await viem.getContractAt('Staking', record.contracts.staking)
   const providers = await viem.getContractAt('ProviderRegistry', record.contracts.providers)
   const market = await viem.getContractAt('TaskMarket', record.contracts.market)
+  const leases = await viem.getContractAt('LeaseMarket', record.contracts.leases)
   const [marketStaking, marketProviders, stakingMarket, providersMarket] = await Promise.all([
     market.read.staking(),
     market.read.providers(),
@@ -224,8 +225,17 @@ export async function verifyGovernedDeployment(
       `verify: staking ${staking.address} and providers ${providers.address} are not the ones market ${market.address} deployed`,
     )
   }
+  const [stakingLeases, leasesMarket] = await Promise.all([
+    staking.read.leaseMarket(),
+    leases.read.taskMarket().catch(() => zeroAddress),
+  ])
+  if (!isAddressEqual(stakingLeases, leases.address) || !isAddressEqual(leasesMarket, market.address)) {
+    throw new Error(
+      `verify: staking names lease market ${stakingLeases}, not ${leases.address} built on ${market.address}`,
+    )
+  }
 
-  const owned = [staking, providers, market]
+  const owned = [staking, providers, market, leases]
   for (const contract of owned) {
     const [owner, pendingOwner] = await Promise.all([contract.read.owner(), contract.read.pendingOwner()])
     if (!isAddressEqual(owner, timelockAddress) || !isAddressEqual(pendingOwner, zeroAddress)) {

@@ -19,6 +19,7 @@ const contractNames = [
   'Staking',
   'ProviderRegistry',
   'TaskMarket',
+  'LeaseMarket',
   'TimelockController',
 ] as const
 

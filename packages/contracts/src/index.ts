@@ -44,6 +44,8 @@ export interface GridforgeContracts {
   providers: Address
   /** TaskMarket. */
   market: Address
+  /** LeaseMarket: GPU servers rented by the second, on the same token, staking and registries. */
+  leases: Address
   /** TimelockController owning every contract; absent where the deployer owns them (local deployments). */
   timelock?: Address
 }

@@ -44,6 +44,8 @@ interface IStaking {
     event UnbondingPeriodUpdated(uint40 unbondingPeriod);
     /// @notice Emitted when the owner replaces the discount tiers.
     event DiscountTiersUpdated(DiscountTier[] tiers);
+    /// @notice Emitted when the owner names the lease market (once).
+    event LeaseMarketSet(address indexed leaseMarket);
 
     /// @notice The amount is zero.
     error StakingZeroAmount();
@@ -51,6 +53,10 @@ interface IStaking {
     error StakingInsufficientAvailable(address account, uint256 available, uint256 needed);
     /// @notice Only the market may lock, unlock or slash.
     error StakingNotMarket(address caller);
+    /// @notice The lease market is set once.
+    error StakingLeaseMarketAlreadySet(address leaseMarket);
+    /// @notice The address is not a lease market built on this staking contract.
+    error StakingNotLeaseMarket(address account);
     /// @notice The address is zero.
     error StakingZeroAddress();
     /// @notice Nothing is unbonding.
@@ -83,6 +89,8 @@ interface IStaking {
     function asset() external view returns (address);
     /// @notice The task market allowed to lock, unlock and slash (it deploys this contract).
     function market() external view returns (address);
+    /// @notice The lease market, which may lock, unlock and slash collateral like the task market (zero until set).
+    function leaseMarket() external view returns (address);
     /// @notice Current unbonding period, in seconds.
     function unbondingPeriod() external view returns (uint40);
     /// @notice Sum of all stakes (locked included).
@@ -134,6 +142,8 @@ interface IStaking {
 
     /// @notice Owner only: unbonding period within [MIN_UNBONDING_PERIOD, MAX_UNBONDING_PERIOD].
     function setUnbondingPeriod(uint40 unbondingPeriod) external;
+    /// @notice Names the lease market, once (owner only; in a governed deployment, through the timelock).
+    function setLeaseMarket(address leaseMarket) external;
     /// @notice Owner only: replaces the discount tiers (at most MAX_DISCOUNT_TIERS).
     function setDiscountTiers(DiscountTier[] calldata tiers) external;
 }

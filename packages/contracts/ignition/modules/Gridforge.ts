@@ -17,7 +17,14 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
  *   e.g. a Safe or a Governor.
  * - `timelockExecutors` (address[], required): may execute ready actions;
  *   `["0x0000000000000000000000000000000000000000"]` lets anyone execute.
- * - `unbondingPeriod`, `minProviderStake`, `marketParams` (optional): as in `deployCore`.
+ * - `unbondingPeriod`, `minProviderStake`, `marketParams`, `leaseParams` (optional): as in `deployCore`.
+ *
+ * The lease market is named in Staking during the deployment, while the
+ * deployer still owns it. An existing governed deployment without one adds it
+ * through the timelock: deploy `LeaseMarket(market, timelock, params)`, then
+ * schedule `Staking.setLeaseMarket(leaseMarket)`; the delay (at least the
+ * unbonding period, which the module enforces) lets stakers who distrust the
+ * new contract leave before it can lock or slash their stake. It can be set once.
  *
  * The deployer (account 0) must not be one of the proposers or executors: it
  * gives up every role at the end of the deployment.
@@ -33,12 +40,12 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
  * and in this order:
  *
  * 1. the deployer grants itself PROPOSER_ROLE and EXECUTOR_ROLE;
- * 2. it calls `transferOwnership(timelock)` on Staking, ProviderRegistry and
- *    TaskMarket (the timelock becomes pending owner; the deployer stays owner);
+ * 2. it calls `transferOwnership(timelock)` on Staking, ProviderRegistry, TaskMarket and
+ *    LeaseMarket (the timelock becomes pending owner; the deployer stays owner);
  * 3. it schedules and, in the next transaction, executes one batch through the
- *    timelock: `acceptOwnership()` on the three contracts, then
+ *    timelock: `acceptOwnership()` on the four contracts, then
  *    `updateDelay(timelockMinDelay)` on the timelock itself. The batch is
- *    atomic: the timelock becomes owner of all three and the real delay is in
+ *    atomic: the timelock becomes owner of all four and the real delay is in
  *    force in the same transaction, or nothing happens;
  * 4. it revokes its PROPOSER_ROLE and EXECUTOR_ROLE and renounces
  *    DEFAULT_ADMIN_ROLE. From then on the timelock administers its own roles,
@@ -67,7 +74,7 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}`
 const Gridforge = buildModule('Gridforge', (m) => {
   const deployer = m.getAccount(0)
   const asset = m.contractAt('IERC20', m.getParameter<string>('asset'), { id: 'Asset' })
-  const { sources, staking, providers, market } = deployCore(m, {
+  const { sources, staking, providers, market, leases } = deployCore(m, {
     asset,
     owner: deployer,
     treasury: m.getParameter<string>('treasury'),
@@ -93,14 +100,14 @@ const Gridforge = buildModule('Gridforge', (m) => {
   })
 
   // 2. Hand over: the timelock becomes pending owner; the deployer stays owner until the batch below.
-  const owned = [staking, providers, market] as const
+  const owned = [staking, providers, market, leases] as const
   const transfers = owned.map((contract) =>
     m.call(contract, 'transferOwnership', [timelock], {
       id: `${contract.contractName}_transferOwnership`,
     }),
   )
 
-  // 3. One atomic batch: accept ownership of all three, then switch the real delay on.
+  // 3. One atomic batch: accept ownership of all four, then switch the real delay on.
   const targets = [...owned, timelock]
   const payloads = [
     ...owned.map((contract) =>
@@ -136,7 +143,7 @@ const Gridforge = buildModule('Gridforge', (m) => {
     after: [revokeProposer, revokeExecutor],
   })
 
-  return { token: asset, sources, staking, providers, market, timelock }
+  return { token: asset, sources, staking, providers, market, leases, timelock }
 })
 
 export default Gridforge

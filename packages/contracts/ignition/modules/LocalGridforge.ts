@@ -12,7 +12,7 @@ export const defaultInitialSupply = 1_000_000_000n * 10n ** 18n
  * `Gridforge` (timelock-owned, any ERC-20).
  *
  * Parameters (all optional): `initialSupply`, `treasury`, `unbondingPeriod`,
- * `minProviderStake`, `marketParams`.
+ * `minProviderStake`, `marketParams`, `leaseParams`.
  *
  * @example
  * // From a Hardhat 3 project with hardhat-ignition-viem:
@@ -23,12 +23,12 @@ export const defaultInitialSupply = 1_000_000_000n * 10n ** 18n
 const LocalGridforge = buildModule('LocalGridforge', (m) => {
   const deployer = m.getAccount(0)
   const token = m.contract('GridToken', [deployer, m.getParameter('initialSupply', defaultInitialSupply)])
-  const { sources, staking, providers, market } = deployCore(m, {
+  const { sources, staking, providers, market, leases } = deployCore(m, {
     asset: token,
     owner: deployer,
     treasury: m.getParameter('treasury', deployer),
   })
-  return { token, sources, staking, providers, market }
+  return { token, sources, staking, providers, market, leases }
 })
 
 export default LocalGridforge

@@ -28,6 +28,20 @@ export const defaultMarketParams = {
   auditJoinWindow: 2 * 60,
 } as const
 
+/**
+ * Default lease parameters (ILeaseMarket `LeaseParams`): a renter's software acknowledges service well within
+ * `ackGrace`; the provider may end a silent renter's lease after it, the renter may report a provider offline
+ * after `offlineAfter` without a proof of service; every one is owner-settable within bounds.
+ */
+export const defaultLeaseParams = {
+  protocolFeeBps: 500,
+  ackGrace: 5 * 60,
+  offlineAfter: 15 * 60,
+  responseWindow: 10 * 60,
+  claimWindow: 60 * 60,
+  noticePeriod: 60 * 60,
+} as const
+
 /** Default `unbondingPeriod` parameter: 7 days, in seconds. */
 export const defaultUnbondingPeriod = 7 * 24 * 60 * 60
 
@@ -42,8 +56,12 @@ export const defaultMinProviderStake = 100n * 10n ** 18n
  * their immutable market, so there is no wiring step and no owner can ever
  * point them at another market; their addresses are read back from the market.
  *
- * Reads the module parameters `unbondingPeriod`, `minProviderStake` and
- * `marketParams` (defaults above) of the calling module.
+ * The lease market is deployed beside it on the same token, staking and
+ * registries, and named in Staking (`setLeaseMarket`, once) by `owner`, which
+ * must be the deployer at this point (both modules hand ownership over later).
+ *
+ * Reads the module parameters `unbondingPeriod`, `minProviderStake`,
+ * `marketParams` and `leaseParams` (defaults above) of the calling module.
  *
  * Shared by the local and the governed module so both deploy the same system.
  */
@@ -72,5 +90,7 @@ export function deployCore(
     'ProviderRegistry',
     m.staticCall(market, 'providers', [], 0, { id: 'TaskMarket_providers' }),
   )
-  return { sources, audits, staking, providers, market }
+  const leases = m.contract('LeaseMarket', [market, owner, m.getParameter('leaseParams', defaultLeaseParams)])
+  m.call(staking, 'setLeaseMarket', [leases])
+  return { sources, audits, staking, providers, market, leases }
 }

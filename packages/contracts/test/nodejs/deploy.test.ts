@@ -45,11 +45,14 @@ describe('deployment', () => {
   describe('LocalGridforge', () => {
     it('deploys the system wired together and owned by the deployer', async () => {
       const { connection, deployer } = await freshChain()
-      const { token, sources, staking, providers, market } = await connection.ignition.deploy(LocalGridforge)
+      const { token, sources, staking, providers, market, leases } =
+        await connection.ignition.deploy(LocalGridforge)
       // Staking and ProviderRegistry are created by the market's constructor, with it as their immutable market
       assert.ok(isAddressEqual(await staking.read.market(), market.address))
       assert.ok(isAddressEqual(await providers.read.market(), market.address))
-      for (const contract of [staking, providers, market]) {
+      assert.ok(isAddressEqual(await staking.read.leaseMarket(), leases.address))
+      assert.ok(isAddressEqual(await leases.read.taskMarket(), market.address))
+      for (const contract of [staking, providers, market, leases]) {
         assert.ok(isAddressEqual(await contract.read.owner(), deployer.account.address))
         assert.equal(await contract.read.pendingOwner(), zeroAddress)
       }
@@ -95,13 +98,15 @@ describe('deployment', () => {
 
   describe('Gridforge (timelock-governed)', () => {
     it('hands every owned contract to the timelock, with the configured delay', async () => {
-      const { asset, staking, providers, market, timelock, token, treasury } = await deployGoverned()
+      const { asset, staking, providers, market, leases, timelock, token, treasury } = await deployGoverned()
       assert.ok(isAddressEqual(token.address, asset.address))
       assert.ok(isAddressEqual(await market.read.asset(), asset.address))
       assert.ok(isAddressEqual(await market.read.treasury(), treasury.account.address))
       assert.ok(isAddressEqual(await staking.read.market(), market.address))
       assert.ok(isAddressEqual(await providers.read.market(), market.address))
-      for (const contract of [staking, providers, market]) {
+      assert.ok(isAddressEqual(await staking.read.leaseMarket(), leases.address))
+      assert.ok(isAddressEqual(await leases.read.taskMarket(), market.address))
+      for (const contract of [staking, providers, market, leases]) {
         assert.ok(isAddressEqual(await contract.read.owner(), timelock.address))
         assert.equal(await contract.read.pendingOwner(), zeroAddress)
       }
@@ -202,6 +207,14 @@ describe('deployment', () => {
           contracts: { ...record.contracts, providers: staking },
         }),
         /not the ones market/,
+      )
+      // And Staking must name the lease market built on that market.
+      await assert.rejects(
+        verifyGovernedDeployment(connection, {
+          ...record,
+          contracts: { ...record.contracts, leases: staking },
+        }),
+        /lease market/,
       )
     })
 

@@ -260,7 +260,7 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
   const others = wallets.slice(...OTHER_ACCOUNTS)
   const treasury = defined(wallets[TREASURY_ACCOUNT], 'the treasury account').account.address
 
-  const { token, sources, staking, providers, market } = await connection.ignition.deploy(
+  const { token, sources, staking, providers, market, leases } = await connection.ignition.deploy(
     LocalGridforgeModule,
     {
       parameters: { LocalGridforge: { treasury } },
@@ -507,6 +507,7 @@ export async function deployGridforge(connection: NetworkConnection): Promise<Gr
     staking,
     providers,
     market,
+    leases,
     /** Account 0: deployer, owner of every contract, holder of the remaining supply. */
     owner,
     /** Accounts 1–4, each funded with CLIENT_FUNDS. */
@@ -561,6 +562,8 @@ export interface Gridforge {
   staking: ContractReturnType<'Staking'>
   providers: ContractReturnType<'ProviderRegistry'>
   market: ContractReturnType<'TaskMarket'>
+  /** The lease market beside it (same token, staking and registries). */
+  leases: ContractReturnType<'LeaseMarket'>
   /** Account 0: deployer, owner of every contract, holder of the remaining supply. */
   owner: Wallet
   /** Accounts 1–4, each funded with CLIENT_FUNDS. */
