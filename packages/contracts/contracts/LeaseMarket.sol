@@ -130,28 +130,20 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
         nonReentrant
         returns (uint256 leaseId)
     {
-        // A permit that fails (already used, front-run) is fine if the allowance is there anyway.
-        try IERC20Permit(address(_asset)).permit(
-            msg.sender, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s
-        ) {} catch {}
+        _permit(permit);
         leaseId = _request(request);
         _asset.safeTransferFrom(msg.sender, address(this), request.deposit);
     }
 
     /// @inheritdoc ILeaseMarket
     function topUp(uint256 leaseId, uint256 amount) external nonReentrant {
-        if (amount == 0) revert LeaseMarketZeroAmount();
-        LeaseData storage l = _lease(leaseId);
-        if (l.status == LeaseStatus.Active) {
-            (uint40 end,) = _endOf(l);
-            if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
-        } else if (l.status != LeaseStatus.Requested) {
-            revert LeaseMarketWrongStatus(leaseId, l.status);
-        }
-        uint96 deposit = _toUint96(l.deposit + amount);
-        l.deposit = deposit;
-        emit LeaseToppedUp(leaseId, amount, deposit);
-        _asset.safeTransferFrom(msg.sender, address(this), amount);
+        _topUp(leaseId, amount);
+    }
+
+    /// @inheritdoc ILeaseMarket
+    function topUpWithPermit(uint256 leaseId, uint256 amount, Permit calldata permit) external nonReentrant {
+        _permit(permit);
+        _topUp(leaseId, amount);
     }
 
     /// @inheritdoc ILeaseMarket
@@ -467,6 +459,29 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
     }
 
     // ─── Internals ───
+
+    function _topUp(uint256 leaseId, uint256 amount) private {
+        if (amount == 0) revert LeaseMarketZeroAmount();
+        LeaseData storage l = _lease(leaseId);
+        if (l.status == LeaseStatus.Active) {
+            (uint40 end,) = _endOf(l);
+            if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
+        } else if (l.status != LeaseStatus.Requested) {
+            revert LeaseMarketWrongStatus(leaseId, l.status);
+        }
+        uint96 deposit = _toUint96(l.deposit + amount);
+        l.deposit = deposit;
+        emit LeaseToppedUp(leaseId, amount, deposit);
+        _asset.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// @dev A permit that fails (already used, front-run) is fine if the allowance is there anyway: the transfer
+    /// that follows fails without it.
+    function _permit(Permit calldata permit) private {
+        try IERC20Permit(address(_asset)).permit(
+            msg.sender, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s
+        ) {} catch {}
+    }
 
     function _request(LeaseRequest calldata r) private returns (uint256 leaseId) {
         if (r.maxPricePerSec == 0) revert LeaseMarketZeroPrice();

@@ -241,6 +241,8 @@ interface ILeaseMarket {
         returns (uint256 leaseId);
     /// @notice Adds `amount` to a lease's deposit (anyone may pay), before it ends.
     function topUp(uint256 leaseId, uint256 amount) external;
+    /// @notice `topUp` with an EIP-2612 permit for the amount.
+    function topUpWithPermit(uint256 leaseId, uint256 amount, Permit calldata permit) external;
     /// @notice Makes the lease `extraSec` longer (renter only, before it ends and before any notice or report).
     function extend(uint256 leaseId, uint40 extraSec) external;
     /// @notice Closes the lease now (renter only). A request nobody accepted is cancelled and refunded in full. An

@@ -99,6 +99,37 @@ describe('LeaseMarket: request, accept, pay by the second', () => {
     await checkLeaseInvariant(gf)
   })
 
+  it('requests and tops up with permits: one signature, no approve transaction', async () => {
+    const { gf, renter, sourceId, accept } = await setup()
+    const now = await networkHelpers.time.latest()
+    const request = {
+      sourceId,
+      maxPricePerSec: PRICE,
+      duration: 3_600,
+      deposit: grid(5),
+      penaltySec: 0,
+      minUptimeBps: 0,
+      ackSigner: SESSION_KEY.address,
+      acceptBy: now + 600,
+    }
+    const hash = gf.leases.write.requestLeaseWithPermit(
+      [request, await gf.signPermit(renter, gf.leases.address, grid(5))],
+      { account: renter.account },
+    )
+    const [event] = await gf.getEvents(hash, gf.leases, 'LeaseRequested')
+    const id = event!.leaseId
+    await accept(id)
+    await gf.leases.write.topUpWithPermit(
+      [id, grid(2), await gf.signPermit(renter, gf.leases.address, grid(2))],
+      {
+        account: renter.account,
+      },
+    )
+    assert.equal((await gf.leases.read.getLease([id])).deposit, grid(7))
+    assert.equal(await gf.token.read.allowance([renter.account.address, gf.leases.address]), 0n)
+    await checkLeaseInvariant(gf)
+  })
+
   it('accepts at a price below the maximum and locks that price times the penalty', async () => {
     const { gf, provider, request, accept } = await setup()
     const id = await request({ maxPricePerSec: PRICE * 2n })
