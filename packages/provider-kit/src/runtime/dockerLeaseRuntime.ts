@@ -29,8 +29,8 @@ export interface DockerLeaseRuntimeOptions {
 
 /**
  * The Docker implementation of {@link LeaseRuntime}. Each lease gets its own
- * bridge network (see {@link leaseNetworkOptions}) and one container on it,
- * sandboxed like a task (see {@link leaseCreateOptions}).
+ * bridge network (see `leaseNetworkOptions`) and one container on it,
+ * sandboxed like a task (see `leaseCreateOptions`).
  *
  * The gateway's upstream is an address only this host can dial:
  * - `network: 'egress'`: the service's port published on 127.0.0.1, on a port
