@@ -278,6 +278,25 @@ describe('forwarding', () => {
     }
   })
 
+  test('an open WebSocket is cut once its lease ends', async () => {
+    const { cookie } = await signInTo(4n)
+    const socket = await openWebSocket(gateway.url, { host: host(4n), headers: { cookie: cookie! } })
+    expect(await socket.send('before')).toBe('echo: before')
+    authority.leases.set(4n, { renter: renter.address, provider, active: false, reason: 'ended' })
+    try {
+      // The gateway rechecks open WebSockets every second (leaseCheckMs 0 here).
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      const answer = await Promise.race([
+        socket.send('after'),
+        new Promise((resolve) => setTimeout(() => resolve('cut'), 1_000)),
+      ])
+      expect(answer).toBe('cut')
+    } finally {
+      socket.close()
+      authority.leases.set(4n, { renter: renter.address, provider, active: true })
+    }
+  })
+
   test('counts served requests, bytes and time per lease', async () => {
     const before = gateway.usage(1n)
     const { cookie } = await signInTo(1n)

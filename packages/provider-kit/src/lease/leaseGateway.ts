@@ -15,7 +15,7 @@ import { verifyLeaseSignIn } from './leaseSignIn.js'
 import { nonceBook } from './nonceBook.js'
 import { forwardRequest, forwardUpgrade } from './proxy.js'
 import { replyJson, replyJsonOnSocket } from './replies.js'
-import { issueSessionToken } from './sessionToken.js'
+import { issueSessionToken, type LeaseSession } from './sessionToken.js'
 import { type LeaseExchange, type LeaseUsage, usageMeter } from './usageMeter.js'
 
 export interface LeaseGatewayOptions {
@@ -108,7 +108,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const nonces = nonceBook({ clock, ttlMs: 5 * 60_000 })
   const meter = usageMeter({ clock, onExchange: options.onExchange })
   const upstreams = new Map<bigint, LeaseUpstream>()
-  const openSockets = new Map<bigint, Set<Socket>>()
+  /** The services' ends of the open WebSockets, per lease, with the session that opened each. */
+  const openSockets = new Map<bigint, Map<Socket, LeaseSession>>()
   const leaseStates = new Map<bigint, { at: number; state: Promise<LeaseState | undefined> }>()
   // Keep-alive to the services: a request through the gateway does not pay a new connection.
   const agent = new Agent({ keepAlive: true, maxSockets: 256 })
@@ -165,7 +166,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
    * sibling hosts are one site to SameSite), so a cookie request that says it
    * comes from another origin, a WebSocket above all, is refused.
    */
-  async function access(req: IncomingMessage, leaseId: bigint): Promise<Refusal | undefined> {
+  async function access(req: IncomingMessage, leaseId: bigint): Promise<LeaseSession | Refusal> {
     const credentials = credentialsOf(req)
     const session = sessionOf(credentials, { secret, lease: refOf(leaseId), now: clock.now() })
     if (isRefusal(session)) return session
@@ -177,15 +178,35 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       (req.headers.upgrade !== undefined || !safeMethods.has(req.method ?? 'GET'))
     )
       return { status: 403, reason: `a request from ${origin} may not use this lease's session cookie` }
+    return (await currentRefusal(leaseId, session.renter)) ?? session
+  }
+
+  /** Whether the lease authority, now, refuses `renter` the lease. */
+  async function currentRefusal(leaseId: bigint, renter: Address): Promise<Refusal | undefined> {
     try {
-      return leaseRefusal(await leaseState(leaseId), {
-        leaseId,
-        renter: session.renter,
-        provider: options.provider,
-      })
+      return leaseRefusal(await leaseState(leaseId), { leaseId, renter, provider: options.provider })
     } catch (error) {
       logger.warn('lease authority failed', { leaseId, error })
       return { status: 403, reason: 'the lease could not be checked right now: try again' }
+    }
+  }
+
+  /**
+   * A WebSocket outlives the request that opened it: every `leaseCheckMs`
+   * (at least a second), each open one is cut once its session has expired
+   * or the lease authority refuses its renter (the lease ended). The agent
+   * also calls {@link LeaseGateway.stopServing} when it sees a lease end.
+   */
+  async function recheckWebSockets(): Promise<void> {
+    const now = clock.now()
+    for (const [leaseId, sockets] of openSockets) {
+      for (const [socket, session] of sockets) {
+        const refusal = now >= session.expiresAt ? 'expired' : await currentRefusal(leaseId, session.renter)
+        if (refusal === undefined) continue
+        logger.info('cutting a WebSocket', { leaseId, renter: session.renter, refusal })
+        socket.destroy()
+        sockets.delete(socket)
+      }
     }
   }
 
@@ -302,8 +323,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     if ('status' in routed) return replyJson(res, routed.status, routed.body)
     const { leaseId } = routed
     if (req.url?.startsWith(ownPrefix)) return handleOwn(req, res, leaseId)
-    const refusal = await access(req, leaseId)
-    if (refusal !== undefined) return replyJson(res, refusal.status, refusalBody(leaseId, refusal))
+    const session = await access(req, leaseId)
+    if (isRefusal(session)) return replyJson(res, session.status, refusalBody(leaseId, session))
     const upstream = upstreams.get(leaseId)
     if (upstream === undefined)
       return replyJson(
@@ -319,8 +340,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     const routed = route(req)
     if ('status' in routed) return replyJsonOnSocket(socket, routed.status, routed.body)
     const { leaseId } = routed
-    const refusal = await access(req, leaseId)
-    if (refusal !== undefined) return replyJsonOnSocket(socket, refusal.status, refusalBody(leaseId, refusal))
+    const session = await access(req, leaseId)
+    if (isRefusal(session)) return replyJsonOnSocket(socket, session.status, refusalBody(leaseId, session))
     const upstream = upstreams.get(leaseId)
     if (upstream === undefined)
       return replyJsonOnSocket(socket, 503, {
@@ -328,9 +349,9 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
         reason: `lease ${leaseId} is not served`,
       })
     const service = forwardUpgrade(req, socket, head, { leaseId, upstream, meter, cookieName, proto: scheme })
-    const sockets = openSockets.get(leaseId) ?? new Set()
+    const sockets = openSockets.get(leaseId) ?? new Map()
     openSockets.set(leaseId, sockets)
-    sockets.add(service)
+    sockets.set(service, session)
     service.once('close', () => sockets.delete(service))
   }
 
@@ -370,11 +391,28 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
 
   function stopServing(leaseId: bigint) {
     upstreams.delete(leaseId)
-    for (const socket of openSockets.get(leaseId) ?? []) socket.destroy()
+    for (const socket of openSockets.get(leaseId)?.keys() ?? []) socket.destroy()
     openSockets.delete(leaseId)
   }
 
+  let closed = false
+  let cancelRecheck = () => {}
+  const scheduleRecheck = () => {
+    if (closed) return
+    cancelRecheck = clock.setTimeout(
+      () => {
+        recheckWebSockets()
+          .catch((error: unknown) => logger.error('WebSocket recheck failed', { error }))
+          .finally(scheduleRecheck)
+      },
+      Math.max(leaseCheckMs, 1_000),
+    )
+  }
+  scheduleRecheck()
+
   async function close() {
+    closed = true
+    cancelRecheck()
     for (const leaseId of [...upstreams.keys(), ...openSockets.keys()]) stopServing(leaseId)
     agent.destroy()
     server.closeAllConnections()
