@@ -105,7 +105,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const leaseCheckMs = options.leaseCheckMs ?? 10_000
   const leaseMarket = getAddress(options.leaseMarket)
   const cookieName = scheme === 'https' ? '__Host-gridforge_lease' : 'gridforge_lease'
-  const nonces = nonceBook({ clock, ttlMs: 5 * 60_000 })
+  const nonces = nonceBook({ clock, ttlMs: 5 * 60_000, secret })
   const meter = usageMeter({ clock, onExchange: options.onExchange })
   const upstreams = new Map<bigint, LeaseUpstream>()
   /** The services' ends of the open WebSockets, per lease, with the session that opened each. */

@@ -1,11 +1,15 @@
-import { generateSiweNonce } from 'viem/siwe'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../runtime/clock.js'
 
 /**
- * The sign-in nonces a gateway has issued and not yet seen used: each one
- * signs in once, within `ttlMs` of its issue, so a captured sign-in message
- * cannot be replayed. At most `capacity` are kept (the oldest go first), so
- * asking for nonces cannot fill the gateway's memory.
+ * The gateway's sign-in nonces: each signs in once, within `ttlMs` of its
+ * issue, so a captured sign-in message cannot be replayed.
+ *
+ * A nonce carries its own expiry and an HMAC under the gateway's secret, so
+ * issuing one stores nothing: asking for nonces by the million cannot fill
+ * the gateway's memory nor push out a renter's nonce. Only used nonces are
+ * remembered, until they expire, and a nonce is only used by a sign-in whose
+ * signature checked out.
  */
 export interface NonceBook {
   issue(): { nonce: string; expiresAt: number }
@@ -16,31 +20,36 @@ export interface NonceBook {
 export function nonceBook({
   clock,
   ttlMs,
-  capacity = 10_000,
+  secret,
 }: {
   clock: Clock
   ttlMs: number
-  capacity?: number
+  secret: Uint8Array
 }): NonceBook {
-  // Insertion order is issue order: the first keys are the oldest.
-  const issued = new Map<string, number>()
+  // Insertion order is use order; with one ttl, also expiry order: the first keys expire first.
+  const used = new Map<string, number>()
+  // Hex only: EIP-4361 nonces are alphanumeric.
+  const mac = (body: string) =>
+    createHmac('sha256', secret).update(`nonce:${body}`).digest('hex').slice(0, 32)
   return {
     issue() {
-      const now = clock.now()
-      for (const [nonce, expiresAt] of issued) {
-        if (expiresAt > now && issued.size < capacity) break
-        issued.delete(nonce)
-      }
-      // 96 alphanumerics: EIP-4361 asks for at least 8.
-      const nonce = generateSiweNonce()
-      const expiresAt = now + ttlMs
-      issued.set(nonce, expiresAt)
-      return { nonce, expiresAt }
+      const expiresAt = clock.now() + ttlMs
+      const body = `${randomBytes(12).toString('hex')}${expiresAt.toString(16).padStart(12, '0')}`
+      return { nonce: `${body}${mac(body)}`, expiresAt }
     },
     consume(nonce) {
-      const expiresAt = issued.get(nonce)
-      issued.delete(nonce)
-      return expiresAt !== undefined && clock.now() < expiresAt
+      const now = clock.now()
+      for (const [old, expiresAt] of used) {
+        if (expiresAt > now) break
+        used.delete(old)
+      }
+      if (!/^[0-9a-f]{68}$/.test(nonce) || used.has(nonce)) return false
+      const body = nonce.slice(0, 36)
+      if (!timingSafeEqual(Buffer.from(nonce.slice(36)), Buffer.from(mac(body)))) return false
+      const expiresAt = Number.parseInt(body.slice(24), 16)
+      if (now >= expiresAt) return false
+      used.set(nonce, expiresAt)
+      return true
     },
   }
 }
