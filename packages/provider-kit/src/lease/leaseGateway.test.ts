@@ -205,6 +205,23 @@ describe('signing in', () => {
       authority.leases.set(4n, { renter: renter.address, provider, active: true })
     }
   })
+
+  test("sign-out clears the cookie, and only from the lease's own origin", async () => {
+    const login = await signInTo(1n)
+    const logout = (origin: string) =>
+      send(gateway.url, {
+        host: host(1n),
+        path: '/_gridforge/logout',
+        method: 'POST',
+        headers: { cookie: login.cookie!, origin },
+      })
+    expect((await logout(`http://${host(2n)}`)).status).toBe(403)
+    const answer = await logout(`http://${host(1n)}`)
+    expect(answer.status).toBe(200)
+    expect(answer.headers['set-cookie']?.[0]).toMatch(
+      /^gridforge_lease=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0$/,
+    )
+  })
 })
 
 describe('forwarding', () => {

@@ -240,6 +240,10 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     }
     if (path === `${ownPrefix}login` && req.method === 'POST') return login(req, res, leaseId)
     if (path === `${ownPrefix}logout` && req.method === 'POST') {
+      // Another lease's page must not sign this lease's renter out either.
+      const origin = req.headers.origin
+      if (origin !== undefined && origin !== originOf(leaseId))
+        return replyJson(res, 403, { error: 'forbidden', reason: `sign out from ${originOf(leaseId)}` })
       res.setHeader('set-cookie', cookie('', 0))
       return replyJson(res, 200, { lease: leaseId.toString(), signedOut: true })
     }
