@@ -56,6 +56,6 @@ export function leaseRefusal(
   return undefined
 }
 
-export function isRefusal(value: LeaseSession | Refusal): value is Refusal {
-  return 'status' in value
+export function isRefusal<T extends object>(value: T | Refusal): value is Refusal {
+  return 'status' in value && 'reason' in value
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { type Address, type Client, getAddress, type Hex, isHex } from 'viem'
+import { type Address, type Client, getAddress, isHex } from 'viem'
 import { type Logger, silentLogger } from '../logger.js'
 import { type Clock, systemClock } from '../runtime/clock.js'
 import type { LeaseUpstream } from '../runtime/LeaseRuntime.js'
@@ -11,11 +11,12 @@ import type { LeaseAuthority, LeaseRef, LeaseState } from './LeaseAuthority.js'
 import { type Credentials, isRefusal, leaseRefusal, type Refusal, sessionOf } from './leaseAccess.js'
 import { leaseAuthority, leaseIdOfHost } from './leaseHost.js'
 import { leaseResource } from './leaseResource.js'
-import { verifyLeaseSignIn } from './leaseSignIn.js'
 import { nonceBook } from './nonceBook.js'
+import { openWebSockets } from './openWebSockets.js'
 import { forwardRequest, forwardUpgrade } from './proxy.js'
 import { replyJson, replyJsonOnSocket } from './replies.js'
-import { issueSessionToken, type LeaseSession } from './sessionToken.js'
+import type { LeaseSession } from './sessionToken.js'
+import { signInRenter } from './signInRenter.js'
 import { type LeaseExchange, type LeaseUsage, usageMeter } from './usageMeter.js'
 
 export interface LeaseGatewayOptions {
@@ -108,8 +109,6 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const nonces = nonceBook({ clock, ttlMs: 5 * 60_000, secret })
   const meter = usageMeter({ clock, onExchange: options.onExchange })
   const upstreams = new Map<bigint, LeaseUpstream>()
-  /** The services' ends of the open WebSockets, per lease, with the session that opened each. */
-  const openSockets = new Map<bigint, Map<Socket, LeaseSession>>()
   const leaseStates = new Map<bigint, { at: number; state: Promise<LeaseState | undefined> }>()
   // Keep-alive to the services: a request through the gateway does not pay a new connection.
   const agent = new Agent({ keepAlive: true, maxSockets: 256 })
@@ -127,6 +126,19 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     state.catch(() => leaseStates.delete(leaseId))
     return state
   }
+
+  // Every leaseCheckMs (at least a second), each open WebSocket is cut once
+  // its session has expired or its lease ended; the agent also calls
+  // stopServing when it sees a lease end.
+  const webSockets = openWebSockets({
+    clock,
+    intervalMs: Math.max(leaseCheckMs, 1_000),
+    logger,
+    refusal: async (leaseId, session) =>
+      clock.now() >= session.expiresAt
+        ? 'session expired'
+        : (await currentRefusal(leaseId, session.renter))?.reason,
+  })
 
   function credentialsOf(req: IncomingMessage): Credentials | undefined {
     const bearer = bearerToken(req.headers.authorization)
@@ -191,25 +203,6 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     }
   }
 
-  /**
-   * A WebSocket outlives the request that opened it: every `leaseCheckMs`
-   * (at least a second), each open one is cut once its session has expired
-   * or the lease authority refuses its renter (the lease ended). The agent
-   * also calls {@link LeaseGateway.stopServing} when it sees a lease end.
-   */
-  async function recheckWebSockets(): Promise<void> {
-    const now = clock.now()
-    for (const [leaseId, sockets] of openSockets) {
-      for (const [socket, session] of sockets) {
-        const refusal = now >= session.expiresAt ? 'expired' : await currentRefusal(leaseId, session.renter)
-        if (refusal === undefined) continue
-        logger.info('cutting a WebSocket', { leaseId, renter: session.renter, refusal })
-        socket.destroy()
-        sockets.delete(socket)
-      }
-    }
-  }
-
   /** The lease a request is for, or what to answer instead. Only `Host` routes; an absolute-form target is refused. */
   function route(req: IncomingMessage): { leaseId: bigint } | { status: number; body: unknown } {
     if (!req.url?.startsWith('/'))
@@ -251,63 +244,47 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   }
 
   async function login(req: IncomingMessage, res: ServerResponse, leaseId: bigint): Promise<void> {
-    const refuse = (refusal: Refusal) => replyJson(res, refusal.status, refusalBody(leaseId, refusal))
     const origin = req.headers.origin
-    if (origin !== undefined && origin !== originOf(leaseId))
-      return refuse({ status: 403, reason: `sign in from ${originOf(leaseId)}, not ${origin}` })
+    if (origin !== undefined && origin !== originOf(leaseId)) {
+      const refusal: Refusal = { status: 403, reason: `sign in from ${originOf(leaseId)}, not ${origin}` }
+      return replyJson(res, refusal.status, refusalBody(leaseId, refusal))
+    }
     let body: { message?: unknown; signature?: unknown }
     try {
       body = JSON.parse(await readBody(req, 16 * 1024))
     } catch (error) {
-      return replyJson(res, 400, {
-        error: 'bad request',
-        reason: `expected JSON {"message", "signature"}: ${(error as Error).message}`,
-      })
+      body = { message: (error as Error).message }
     }
     if (typeof body.message !== 'string' || typeof body.signature !== 'string' || !isHex(body.signature))
       return replyJson(res, 400, {
         error: 'bad request',
-        reason: 'expected JSON {"message": string, "signature": hex}',
+        reason: 'expected JSON {"message": "<EIP-4361 message>", "signature": "0x…"}',
       })
-    const lease = refOf(leaseId)
     const now = clock.now()
-    const signIn = await verifyLeaseSignIn({
+    const signedIn = await signInRenter({
       message: body.message,
-      signature: body.signature as Hex,
-      lease,
+      signature: body.signature,
+      lease: refOf(leaseId),
       domain: leaseAuthority(publicHost, leaseId),
-      now: new Date(now),
+      nonces,
+      secret,
+      sessionMaxAgeMs,
+      now,
       client: options.client,
-    })
-    if (!signIn.ok) return refuse({ status: 401, reason: signIn.reason })
-    if (!nonces.consume(signIn.nonce))
-      return refuse({
-        status: 401,
-        reason: 'the nonce is not one this gateway issued, was used or has expired',
-      })
-    let refusal: Refusal | undefined
-    try {
       // Fresh from the authority, not the cache: a sign-in is rare and must see the lease as it is.
-      leaseStates.delete(leaseId)
-      refusal = leaseRefusal(await leaseState(leaseId), {
-        leaseId,
-        renter: signIn.address,
-        provider: options.provider,
-      })
-    } catch (error) {
-      logger.warn('lease authority failed', { leaseId, error })
-      refusal = { status: 403, reason: 'the lease could not be checked right now: try again' }
-    }
-    if (refusal !== undefined) return refuse(refusal)
-    const expiresAt = Math.min(signIn.expiresAt, now + sessionMaxAgeMs)
-    const token = issueSessionToken(secret, { ...lease, renter: signIn.address, expiresAt })
-    logger.info('renter signed in', { leaseId, renter: signIn.address })
-    res.setHeader('set-cookie', cookie(token, Math.floor((expiresAt - now) / 1000)))
+      refusalFor: (renter) => {
+        leaseStates.delete(leaseId)
+        return currentRefusal(leaseId, renter)
+      },
+    })
+    if (isRefusal(signedIn)) return replyJson(res, signedIn.status, refusalBody(leaseId, signedIn))
+    logger.info('renter signed in', { leaseId, renter: signedIn.renter })
+    res.setHeader('set-cookie', cookie(signedIn.token, Math.floor((signedIn.expiresAt - now) / 1000)))
     replyJson(res, 200, {
       lease: leaseId.toString(),
-      renter: signIn.address,
-      token,
-      expiresAt: new Date(expiresAt).toISOString(),
+      renter: signedIn.renter,
+      token: signedIn.token,
+      expiresAt: new Date(signedIn.expiresAt).toISOString(),
     })
   }
 
@@ -353,10 +330,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
         reason: `lease ${leaseId} is not served`,
       })
     const service = forwardUpgrade(req, socket, head, { leaseId, upstream, meter, cookieName, proto: scheme })
-    const sockets = openSockets.get(leaseId) ?? new Map()
-    openSockets.set(leaseId, sockets)
-    sockets.set(service, session)
-    service.once('close', () => sockets.delete(service))
+    webSockets.add(leaseId, service, session)
   }
 
   const server = createServer((req, res) => {
@@ -380,13 +354,20 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   })
 
   const hostname = options.hostname ?? '127.0.0.1'
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, hostname, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 0, hostname, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (error) {
+    // The port is taken, say: nothing of this gateway may keep running.
+    webSockets.close()
+    agent.destroy()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   if (publicHost === '') publicHost = `localhost:${port}`
   publicHost = publicHost.toLowerCase()
@@ -395,29 +376,12 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
 
   function stopServing(leaseId: bigint) {
     upstreams.delete(leaseId)
-    for (const socket of openSockets.get(leaseId)?.keys() ?? []) socket.destroy()
-    openSockets.delete(leaseId)
+    webSockets.cut(leaseId)
   }
-
-  let closed = false
-  let cancelRecheck = () => {}
-  const scheduleRecheck = () => {
-    if (closed) return
-    cancelRecheck = clock.setTimeout(
-      () => {
-        recheckWebSockets()
-          .catch((error: unknown) => logger.error('WebSocket recheck failed', { error }))
-          .finally(scheduleRecheck)
-      },
-      Math.max(leaseCheckMs, 1_000),
-    )
-  }
-  scheduleRecheck()
 
   async function close() {
-    closed = true
-    cancelRecheck()
-    for (const leaseId of [...upstreams.keys(), ...openSockets.keys()]) stopServing(leaseId)
+    webSockets.close()
+    upstreams.clear()
     agent.destroy()
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
