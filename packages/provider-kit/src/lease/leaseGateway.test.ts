@@ -17,6 +17,7 @@ import { containerLabels } from '../runtime/ContainerRuntime.js'
 import { dockerLeaseRuntime } from '../runtime/dockerLeaseRuntime.js'
 import type { LeaseContainer, LeaseContainerSpec } from '../runtime/LeaseRuntime.js'
 import { type LeaseGateway, startLeaseGateway } from './leaseGateway.js'
+import { measureGatewayOverhead } from './measureGatewayOverhead.js'
 import type { LeaseExchange } from './usageMeter.js'
 
 const renter = privateKeyToAccount(`0x${'11'.repeat(32)}`)
@@ -328,6 +329,23 @@ describe('forwarding', () => {
     ).toBeGreaterThanOrEqual(3)
     expect(exchanges.some((exchange) => exchange.kind === 'websocket' && exchange.status === 101)).toBe(true)
   })
+})
+
+test('measureGatewayOverhead compares the median latency with and without the gateway', async () => {
+  const { token } = await signInTo(1n)
+  const overhead = await measureGatewayOverhead({
+    upstream: containers.get(1n)!.upstream!,
+    gatewayUrl: gateway.url,
+    leaseHost: host(1n),
+    token: token!,
+    requests: 30,
+    warmup: 5,
+  })
+  expect(overhead.requests).toBe(30)
+  expect(overhead.directMedianMs).toBeGreaterThan(0)
+  expect(overhead.ratio).toBe(overhead.gatewayMedianMs / overhead.directMedianMs)
+  // The figure itself is the bench's (pnpm bench:lease-gateway): a loaded test host says little.
+  console.info(`gateway overhead over 30 requests: ratio ${overhead.ratio.toFixed(2)}`)
 })
 
 describe('a hostile renter', () => {
