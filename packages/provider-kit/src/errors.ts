@@ -78,3 +78,24 @@ export class ImageBuildError extends BaseError {
     this.output = output
   }
 }
+
+export type LeaseServiceNotReadyErrorType = LeaseServiceNotReadyError & { name: 'LeaseServiceNotReadyError' }
+
+/** A lease's container started, but its service never accepted a connection on its port. */
+export class LeaseServiceNotReadyError extends BaseError {
+  override name = 'LeaseServiceNotReadyError' as const
+  readonly leaseId: bigint
+  /** The container's last log lines, when it stopped. */
+  readonly logs: string
+
+  constructor({ leaseId, reason, logs }: { leaseId: bigint; reason: string; logs: string }) {
+    super(`The service of lease ${leaseId} is not answering: ${reason}`, {
+      metaMessages: [
+        ...(logs === '' ? [] : ['The container printed:', logs]),
+        "Check that the source's command listens on its port on all of the container's addresses (0.0.0.0), not only on 127.0.0.1.",
+      ],
+    })
+    this.leaseId = leaseId
+    this.logs = logs
+  }
+}

@@ -87,6 +87,8 @@ export {
   type ImageDigestMismatchErrorType,
   ImageUnavailableError,
   type ImageUnavailableErrorType,
+  LeaseServiceNotReadyError,
+  type LeaseServiceNotReadyErrorType,
 } from './errors.js'
 export {
   type BenchmarkHostParameters,
@@ -108,6 +110,23 @@ export {
 } from './hostBench/gpuBenchmark.js'
 export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
+export type { LeaseAuthority, LeaseRef, LeaseState } from './lease/LeaseAuthority.js'
+export { type LeaseGateway, type LeaseGatewayOptions, startLeaseGateway } from './lease/leaseGateway.js'
+export { leaseAuthority, leaseIdOfHost } from './lease/leaseHost.js'
+export { leaseResource, parseLeaseResource } from './lease/leaseResource.js'
+export {
+  type CreateLeaseSignInMessageParameters,
+  createLeaseSignInMessage,
+  type VerifyLeaseSignInParameters,
+  type VerifyLeaseSignInReturnType,
+  verifyLeaseSignIn,
+} from './lease/leaseSignIn.js'
+export {
+  type GatewayOverhead,
+  type MeasureGatewayOverheadParameters,
+  measureGatewayOverhead,
+} from './lease/measureGatewayOverhead.js'
+export type { LeaseExchange, LeaseUsage } from './lease/usageMeter.js'
 export {
   type JsonLoggerOptions,
   jsonLogger,
@@ -137,6 +156,16 @@ export {
 export { type DockerClientParameters, dockerClient } from './runtime/docker/dockerClient.js'
 export { type DockerProbe, type ProbeDockerOptions, probeDocker } from './runtime/docker/probeDocker.js'
 export type { OneOffRunResult, OneOffRunSpec } from './runtime/docker/runOneOff.js'
+export { type DockerLeaseRuntimeOptions, dockerLeaseRuntime } from './runtime/dockerLeaseRuntime.js'
 export { type DockerRuntime, type DockerRuntimeOptions, dockerRuntime } from './runtime/dockerRuntime.js'
 export { type GpuPool, gpuPool } from './runtime/gpuPool.js'
+export {
+  type LeaseContainer,
+  type LeaseContainerSpec,
+  type LeaseLimits,
+  type LeaseNetwork,
+  type LeaseRuntime,
+  type LeaseUpstream,
+  leaseLabels,
+} from './runtime/LeaseRuntime.js'
 export { type ProcessRuntimeOptions, processRuntime } from './runtime/processRuntime.js'

@@ -1,0 +1,68 @@
+/**
+ * The lease gateway's overhead: the median latency of a GET straight to a
+ * lease container's service against the same through the gateway (signed
+ * in, bearer token), on this host's Docker engine. The issue's target: a
+ * ratio of at most 1.5.
+ *
+ *   pnpm --filter @gridforge/provider-kit bench:lease-gateway
+ *
+ * The service is busybox httpd (tests' image), which closes every
+ * connection: each direct request pays a connection to the container, and so
+ * does the gateway's hop. Options (environment): REQUESTS (default 500).
+ */
+import { randomUUID } from 'node:crypto'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startLeaseGateway } from '../src/lease/leaseGateway.js'
+import { measureGatewayOverhead } from '../src/lease/measureGatewayOverhead.js'
+import { containerLabels } from '../src/runtime/ContainerRuntime.js'
+import { dockerLeaseRuntime } from '../src/runtime/dockerLeaseRuntime.js'
+import { removeContainers } from '../test/docker.js'
+import { fakeAuthority, httpdImage, signIn } from '../test/lease.js'
+
+const requests = Number(process.env.REQUESTS ?? 500)
+const renter = privateKeyToAccount(`0x${'11'.repeat(32)}`)
+const leaseMarket = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const owner = `bench-lease-gateway-${randomUUID()}`
+const runtime = dockerLeaseRuntime({ owner })
+const authority = fakeAuthority()
+authority.leases.set(1n, { renter: renter.address, provider: renter.address, active: true })
+
+const image = await httpdImage()
+const gateway = await startLeaseGateway({ chainId: 31337, leaseMarket, authority })
+try {
+  const lease = await runtime.startLeaseContainer({
+    leaseId: 1n,
+    image: image.id,
+    env: { LEASE: '1' },
+    port: 8080,
+    gpus: [],
+    network: 'none',
+    limits: { memoryBytes: 64 << 20, cpus: 1, pids: 64, tmpBytes: 1 << 20, workdirBytes: 1 << 20 },
+  })
+  if (lease.upstream === undefined) throw new Error('the lease container has no upstream')
+  gateway.serveLease(1n, lease.upstream)
+  const leaseHost = `1.${gateway.publicHost}`
+  const { token } = await signIn(gateway.url, {
+    host: leaseHost,
+    account: renter,
+    leaseMarket,
+    chainId: 31337,
+    leaseId: 1n,
+  })
+  if (token === undefined) throw new Error('sign-in failed')
+  const overhead = await measureGatewayOverhead({
+    upstream: lease.upstream,
+    gatewayUrl: gateway.url,
+    leaseHost,
+    token,
+    requests,
+  })
+  console.log(
+    `${overhead.requests} requests each: direct median ${overhead.directMedianMs.toFixed(3)} ms, ` +
+      `through the gateway ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
+  )
+} finally {
+  await gateway.close()
+  await runtime.stopLeaseContainer(1n)
+  await removeContainers(`${containerLabels.owner}=${owner}`)
+}
