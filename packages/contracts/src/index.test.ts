@@ -52,6 +52,7 @@ describe('exports', () => {
         "deployments",
         "getDeployment",
         "gridTokenAbi",
+        "leaseMarketAbi",
         "providerRegistryAbi",
         "sourceRegistryAbi",
         "stakingAbi",
@@ -65,6 +66,7 @@ describe('exports', () => {
     const abis = Object.entries(contracts).filter(([name]) => name.endsWith('Abi'))
     expect(abis.map(([name]) => name).sort()).toEqual([
       'gridTokenAbi',
+      'leaseMarketAbi',
       'providerRegistryAbi',
       'sourceRegistryAbi',
       'stakingAbi',

@@ -22,6 +22,7 @@ import { deployments } from './generated/deployments.js'
 
 export {
   gridTokenAbi,
+  leaseMarketAbi,
   providerRegistryAbi,
   sourceRegistryAbi,
   stakingAbi,

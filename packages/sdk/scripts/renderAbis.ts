@@ -1,5 +1,6 @@
 import {
   gridTokenAbi,
+  leaseMarketAbi,
   providerRegistryAbi,
   sourceRegistryAbi,
   stakingAbi,
@@ -16,6 +17,7 @@ export const contractAbis: Record<string, Abi> = {
   staking: stakingAbi,
   providerRegistry: providerRegistryAbi,
   taskMarket: taskMarketAbi,
+  leaseMarket: leaseMarketAbi,
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { contractAbis, stripInternalTypes } from '../../scripts/renderAbis.js'
 import * as gridToken from './gridToken.js'
+import * as leaseMarket from './leaseMarket.js'
 import * as providerRegistry from './providerRegistry.js'
 import * as sourceRegistry from './sourceRegistry.js'
 import * as staking from './staking.js'
@@ -12,6 +13,7 @@ const modules: Record<string, Record<string, unknown>> = {
   staking,
   providerRegistry,
   taskMarket,
+  leaseMarket,
 }
 
 describe('split ABIs', () => {

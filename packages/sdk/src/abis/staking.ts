@@ -37,6 +37,13 @@ export const DiscountTiersUpdated = {
   type: 'event',
 } as const
 
+export const LeaseMarketSet = {
+  anonymous: false,
+  inputs: [{ indexed: true, name: 'leaseMarket', type: 'address' }],
+  name: 'LeaseMarketSet',
+  type: 'event',
+} as const
+
 export const OwnershipTransferStarted = {
   anonymous: false,
   inputs: [
@@ -223,6 +230,14 @@ export const feeDiscountBps = {
   type: 'function',
 } as const
 
+export const leaseMarket = {
+  inputs: [],
+  name: 'leaseMarket',
+  outputs: [{ name: '', type: 'address' }],
+  stateMutability: 'view',
+  type: 'function',
+} as const
+
 export const lock = {
   inputs: [
     { name: 'account', type: 'address' },
@@ -310,6 +325,14 @@ export const setDiscountTiers = {
     },
   ],
   name: 'setDiscountTiers',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
+export const setLeaseMarket = {
+  inputs: [{ name: 'leaseMarket_', type: 'address' }],
+  name: 'setLeaseMarket',
   outputs: [],
   stateMutability: 'nonpayable',
   type: 'function',
@@ -498,9 +521,21 @@ export const StakingInvalidTier = {
   type: 'error',
 } as const
 
+export const StakingLeaseMarketAlreadySet = {
+  inputs: [{ name: 'leaseMarket', type: 'address' }],
+  name: 'StakingLeaseMarketAlreadySet',
+  type: 'error',
+} as const
+
 export const StakingNoRewards = {
   inputs: [{ name: 'account', type: 'address' }],
   name: 'StakingNoRewards',
+  type: 'error',
+} as const
+
+export const StakingNotLeaseMarket = {
+  inputs: [{ name: 'account', type: 'address' }],
+  name: 'StakingNotLeaseMarket',
   type: 'error',
 } as const
 
@@ -571,7 +606,9 @@ export const errors = [
     type: 'error',
   },
   { inputs: [{ name: 'index', type: 'uint256' }], name: 'StakingInvalidTier', type: 'error' },
+  { inputs: [{ name: 'leaseMarket', type: 'address' }], name: 'StakingLeaseMarketAlreadySet', type: 'error' },
   { inputs: [{ name: 'account', type: 'address' }], name: 'StakingNoRewards', type: 'error' },
+  { inputs: [{ name: 'account', type: 'address' }], name: 'StakingNotLeaseMarket', type: 'error' },
   { inputs: [{ name: 'caller', type: 'address' }], name: 'StakingNotMarket', type: 'error' },
   { inputs: [{ name: 'account', type: 'address' }], name: 'StakingNothingUnbonding', type: 'error' },
   {
