@@ -18,7 +18,11 @@ export const stakingHints: RevertHints = {
   StakingTooManyTiers: ([count, max]) => `${count} discount tiers: pass at most ${max}`,
   StakingInvalidTier: ([index]) =>
     `discount tier ${index}: minStake must be above zero and above the previous tier's, discountBps at most 5000 and not below the previous tier's`,
-  StakingNotMarket: () => 'only the TaskMarket can lock, unlock or slash stake',
+  StakingNotMarket: () => 'only the TaskMarket (and the LeaseMarket, once named) can lock, unlock or slash stake',
+  StakingLeaseMarketAlreadySet: ([leaseMarket]) =>
+    `the lease market is already ${leaseMarket} and is set once: deploy a new system to use another`,
+  StakingNotLeaseMarket: ([account]) =>
+    `${account} is not a LeaseMarket built on this Staking: deploy LeaseMarket(taskMarket, owner, params) and name that`,
   StakingZeroAddress: () => 'an address must not be zero',
   OwnableUnauthorizedAccount: ([account]) =>
     `${account} is not the owner of the contract: send this from the owner (the timelock on governed deployments)`,
