@@ -6,7 +6,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
-import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {
     EndReason,
@@ -529,10 +529,12 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
     function _redeem(uint256 leaseId, LeaseData storage l, uint40 servedSec, uint40 at, bytes calldata signature, uint40 end)
         private
     {
+        // ECDSA only, never ERC-1271, even where the signer has code (EIP-7702): a contract's answer could change
+        // after the service was given, and a renter could then make the provider's acknowledgements worthless,
+        // leave it unable to answer an offline report, and collect the penalty.
         address signer = l.ackSigner;
-        if (!SignatureChecker.isValidSignatureNow(signer, usageDigest(leaseId, servedSec, at), signature)) {
-            revert LeaseMarketBadSignature(leaseId, signer);
-        }
+        (address recovered, ECDSA.RecoverError err,) = ECDSA.tryRecover(usageDigest(leaseId, servedSec, at), signature);
+        if (err != ECDSA.RecoverError.NoError || recovered != signer) revert LeaseMarketBadSignature(leaseId, signer);
         uint40 served = l.servedSec;
         // Acknowledgements count up: an older one than the last redeemed pays nothing and proves nothing new. One
         // made after the end, or claiming more service than time passed, is not one the renter's software makes.

@@ -48,8 +48,8 @@ struct LeaseRequest {
     uint24 penaltySec;
     /// @notice The uptime threshold of the referee rule, in basis points (≤ 10000; 0: no threshold).
     uint16 minUptimeBps;
-    /// @notice Signs usage acknowledgements for the renter (a session key of the renter's software); the zero
-    /// address means the renter itself.
+    /// @notice Signs usage acknowledgements for the renter (a session key of the renter's software), with ECDSA:
+    /// a contract cannot sign them (ERC-1271 is not accepted). The zero address means the renter's own key.
     address ackSigner;
     /// @notice A provider must accept before this time.
     uint40 acceptBy;

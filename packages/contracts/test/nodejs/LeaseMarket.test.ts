@@ -516,6 +516,23 @@ describe('LeaseMarket: acknowledgements the renter did not make are refused', ()
   })
 })
 
+describe('LeaseMarket: an ack signer whose answer could change', () => {
+  it('accepts ECDSA signatures only: a contract named as signer cannot take back what it acknowledged', async () => {
+    const { gf, provider, request, accept, at } = await setup()
+    const signer = await viem.deployContract('ToggleSigner', [])
+    const id = await request({ ackSigner: signer.address })
+    const t0 = await accept(id)
+    await at(t0 + 100)
+    // The contract answers "valid" to anything, yet no signature passes: acknowledgements must be a key's.
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      gf.leases.write.redeemUsage([id, 50, t0 + 50, `0x${'11'.repeat(65)}`], { account: provider.account }),
+      gf.leases,
+      'LeaseMarketBadSignature',
+      [id, getAddress(signer.address)],
+    )
+  })
+})
+
 describe('LeaseMarket: who may accept', () => {
   it('refuses the renter, unregistered, unsubscribed, paused, under-equipped and under-staked providers', async () => {
     const { gf, renter, sourceId, request } = await setup()
