@@ -39,6 +39,10 @@ interface Vm {
     function expectRevert(bytes calldata revertData) external;
     /// @notice The next call must revert, with any data.
     function expectRevert() external;
+    /// @notice Signs `digest` with `privateKey` (secp256k1).
+    function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
+    /// @notice The address of `privateKey`.
+    function addr(uint256 privateKey) external pure returns (address);
 }
 
 Vm constant VM = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
