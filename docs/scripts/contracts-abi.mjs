@@ -31,6 +31,7 @@ const contracts = [
   { name: 'ProviderRegistry', natspec: 'IProviderRegistry.sol' },
   { name: 'Staking', natspec: 'IStaking.sol' },
   { name: 'TaskMarket', natspec: 'ITaskMarket.sol' },
+  { name: 'LeaseMarket', natspec: 'ILeaseMarket.sol' },
 ]
 
 /** What the inherited OpenZeppelin members do (their NatSpec is not in the Gridforge interfaces). */
