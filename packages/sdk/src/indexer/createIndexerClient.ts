@@ -108,6 +108,8 @@ export function createIndexerClient(
         })
         if (response.status >= 500) throw new IndexerRequestError({ request, status: response.status })
         body = await response.json().catch((cause: unknown) => {
+          // A body cut short by the timeout (or the caller) is no answer, not a malformed one.
+          if (timeout.aborted || signal?.aborted) throw cause
           throw new IndexerResponseError({ request, status: response.status, problem: 'not JSON', cause })
         })
       } catch (error) {
