@@ -15,21 +15,30 @@ export const rpcUrl = env.VITE_GRIDFORGE_RPC_URL || 'http://127.0.0.1:8545'
 /** Kubo RPC URL of the content store that task inputs are uploaded to and receipts and logs are read from. */
 export const storeUrl = env.VITE_GRIDFORGE_STORE_URL || 'http://127.0.0.1:5050'
 
+/**
+ * A Gridforge indexer (`pnpm indexer`) that the task list, sources and network stats read instead
+ * of the chain's logs; they read the chain when it cannot answer.
+ */
+const indexerUrl = env.VITE_GRIDFORGE_INDEXER_URL || undefined
+
 const chainId = parseChainId(env.VITE_GRIDFORGE_CHAIN_ID || '31337')
 
 /** Whether this is the local Hardhat chain (fast polling, a development account by default). */
 export const isLocalChain = chainId === hardhat.id
 
-/** The chain the dashboard reads and writes, on the configured RPC URL. */
-export const chain: Chain =
-  chainId === hardhat.id
+/** The chain the dashboard reads and writes, on the configured RPC URL (and its indexer, if any). */
+export const chain: Chain = {
+  ...(chainId === hardhat.id
     ? { ...hardhat, name: env.VITE_GRIDFORGE_CHAIN_NAME || hardhat.name, rpcUrls: rpcUrls(rpcUrl) }
     : defineChain({
         id: chainId,
         name: env.VITE_GRIDFORGE_CHAIN_NAME || `Chain ${chainId}`,
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
         rpcUrls: rpcUrls(rpcUrl),
-      })
+      })),
+  // `GridforgeChainCustom` of @gridforge/react-hooks/query: the hooks read the indexer it names.
+  ...(indexerUrl === undefined ? {} : { custom: { gridforge: { indexer: indexerUrl } } }),
+}
 
 /** The development account's key: configured, or Hardhat's account #1 on the local chain; none elsewhere. */
 const devPrivateKey = (env.VITE_GRIDFORGE_DEV_PRIVATE_KEY || (isLocalChain ? hardhatAccount1 : undefined)) as

@@ -8,6 +8,8 @@ interface ImportMetaEnv {
   readonly VITE_GRIDFORGE_CHAIN_NAME?: string
   /** Kubo RPC URL of the content store, for uploads and reads (default `http://127.0.0.1:5050`). */
   readonly VITE_GRIDFORGE_STORE_URL?: string
+  /** URL of a Gridforge indexer that lists and statistics read (default: none, the chain's logs). */
+  readonly VITE_GRIDFORGE_INDEXER_URL?: string
   /** Private key of the development account (default on 31337 only: Hardhat account #1). */
   readonly VITE_GRIDFORGE_DEV_PRIVATE_KEY?: string
 }

@@ -283,6 +283,48 @@ describe('dashboard (headless Chromium)', () => {
       expect(words.trim()).toBe(String(expectedWords))
     }))
 
+  it('deposits what the market balance lacks in the same step as a submission', () =>
+    step('deposit and submit', async () => {
+      await page.goto(`${appUrl}#/`)
+      const grid = (testId: string, what: string) =>
+        waitForText(page.getByTestId(testId), (text) => text.endsWith(' GRID'), what).then((text) =>
+          parseUnits(text.replace(' GRID', ''), 18),
+        )
+      const balance = await grid('wallet-balance', 'the market balance')
+      expect(await grid('wallet-token', 'the account’s GRID')).toBeGreaterThanOrEqual(parseUnits('2', 18))
+      // Two replicas at (balance + 2) / 2 each (rounded up): an escrow about 2 GRID above the market balance.
+      const maxPayment = formatUnits((balance + parseUnits('2', 18) + 1n) / 2n, 18)
+      const select = page.getByTestId('submit-source')
+      await select.locator(`option[value="${live().sourceIds.wordCount}"]`).waitFor({ state: 'attached' })
+      await select.selectOption(String(live().sourceIds.wordCount))
+      const bytes = new TextEncoder().encode(`${inputText} again`)
+      await page
+        .getByTestId('submit-input-file')
+        .setInputFiles({ name: 'input.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) })
+      const cid = await computeCid(bytes)
+      await waitForText(page.getByTestId('submit-input-cid'), (text) => text === cid, `the input CID ${cid}`)
+      await page.getByTestId('submit-max-payment').fill(maxPayment)
+      await page.getByTestId('submit-replicas').fill('2')
+      const plan = await waitForText(
+        page.getByTestId('submit-escrow'),
+        (text) => /submitting deposits 2(\.0*1)? GRID from your account first/.test(text),
+        'the escrow plan: a deposit of 2 GRID',
+      )
+      const shortfall = /submitting deposits (\S+ GRID)/.exec(plan)?.[1]
+      expect(await page.getByTestId('submit-task').textContent()).toBe(`Deposit ${shortfall} and submit`)
+      await page.getByTestId('submit-task').click()
+      await waitForText(
+        page.getByTestId('submit-result'),
+        (text) => /Task \d+/.test(text) && !text.includes(`Task ${taskId} `),
+        'the second submitted task',
+      )
+      await waitForText(
+        page.getByTestId('wallet-balance'),
+        (text) => text === '0 GRID',
+        'the market balance spent',
+      )
+    }))
+
   it('raised no uncaught error in the page', () => {
     expect(evidence.pageErrors).toEqual([])
   })

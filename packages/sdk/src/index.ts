@@ -9,6 +9,7 @@ export {
   type Bound,
   type BoundArgs,
   type GridforgeActions,
+  type GridforgeActionsParameters,
   gridforgeActions,
 } from './clients/decorators/gridforge.js'
 export { BaseError, type BaseErrorParameters, type BaseErrorType } from './errors/base.js'
@@ -71,6 +72,25 @@ export {
   type TransferOwnershipReturnType,
   transferOwnership,
 } from './governance/transferOwnership.js'
+export {
+  type CreateIndexerClientErrorType,
+  type CreateIndexerClientParameters,
+  type CreateIndexerClientReturnType,
+  createIndexerClient,
+  type IndexerClient,
+  type IndexerErrorType,
+  type IndexerFallback,
+  type IndexerRequest,
+} from './indexer/createIndexerClient.js'
+export {
+  IndexerParameterError,
+  type IndexerParameterErrorType,
+  IndexerRequestError,
+  type IndexerRequestErrorType,
+  IndexerResponseError,
+  type IndexerResponseErrorType,
+} from './indexer/errors.js'
+export type { IndexerParameter } from './indexer/withIndexer.js'
 export type { WriteOptions, WriteResult } from './internal/write.js'
 export {
   type ClaimCreatorFeesErrorType,

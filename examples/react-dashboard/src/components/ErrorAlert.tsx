@@ -1,3 +1,5 @@
+import { revertSentence } from '../revertSentence'
+
 interface ErrorAlertProps {
   /** The error to show; nothing is rendered without one. */
   error: unknown
@@ -6,14 +8,17 @@ interface ErrorAlertProps {
 
 /**
  * An error as the SDK (and viem) shape it: the one-line `shortMessage`, then the
- * `metaMessages` that say what to do next.
+ * `metaMessages` that say what to do next. A revert about money is led by a
+ * sentence in GRID, with the decoded revert below it.
  */
 export function ErrorAlert({ error, testId }: ErrorAlertProps) {
   if (error === null || error === undefined) return null
   const { shortMessage, metaMessages } = describe(error)
+  const sentence = revertSentence(error)
   return (
     <div className="alert" role="alert" data-testid={testId}>
-      <strong>{shortMessage}</strong>
+      <strong>{sentence ?? shortMessage}</strong>
+      {sentence !== undefined && <div className="alert-meta">{shortMessage}</div>}
       {metaMessages.length > 0 && <div className="alert-meta">{metaMessages.join('\n')}</div>}
     </div>
   )

@@ -1,8 +1,9 @@
-import { useSubmitTask } from '@gridforge/react-hooks'
+import { useDeposit, useSource, useSubmitTask, useWalletBalance } from '@gridforge/react-hooks'
 import type { Duration } from '@gridforge/sdk'
 import { type FormEvent, useId, useState } from 'react'
 import { useConnection } from 'wagmi'
 import { formatGrid, tokenAmount } from '../amount'
+import { describeEscrowPlan, escrowPlan } from '../escrow'
 import { taskHref } from '../route'
 import { ErrorAlert } from './ErrorAlert'
 import { InputFileField } from './InputFileField'
@@ -12,21 +13,41 @@ import { SourceSelect } from './SourceSelect'
 /**
  * Submits a task: a source, an input file (uploaded to the content store first), the most paid
  * to each replica, the number of replicas and the deadline. The escrow (replicas × max payment)
- * comes from the market balance: deposit first.
+ * comes from the market balance: the form says beforehand where it will come from, and when the
+ * balance falls short but the account holds the rest, deposits it in the same step.
  */
 export function SubmitTaskForm() {
   const { isConnected } = useConnection()
   const submitTask = useSubmitTask()
+  const deposit = useDeposit()
+  const wallet = useWalletBalance()
   const [sourceId, setSourceId] = useState('')
   const [input, setInput] = useState<string | undefined>()
   const [maxPayment, setMaxPayment] = useState('1')
   const [replicas, setReplicas] = useState('1')
   const [deadline, setDeadline] = useState('1h')
   const id = useId()
+  const source = useSource({ sourceId: sourceId === '' ? undefined : Number(sourceId) })
+  const plan = escrowPlan({
+    maxPayment,
+    replicas,
+    deterministic: source.data?.requirements.deterministic,
+    wallet: wallet.data,
+  })
+  const pending = deposit.isPending || submitTask.isPending
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (input === undefined) return
+    deposit.reset()
+    submitTask.reset()
+    // The shortfall first, in this same step: a new user need not find the wallet panel.
+    if (plan?.kind === 'deposit') {
+      const deposited = await deposit
+        .mutateAsync({ amount: plan.shortfall, approve: true })
+        .catch(() => undefined)
+      if (deposited === undefined) return // its error is shown below
+    }
     // Values go to the SDK as typed: it validates them and names each bad field in its error.
     submitTask.mutate({
       sourceId: Number(sourceId),
@@ -82,13 +103,27 @@ export function SubmitTaskForm() {
           onChange={(event) => setDeadline(event.target.value)}
         />
 
+        {isConnected && plan !== undefined && (
+          <p className={plan.kind === 'short' ? 'alert' : 'muted'} data-testid="submit-escrow">
+            {describeEscrowPlan(plan, wallet.data?.balance ?? 0n)}
+          </p>
+        )}
+
         <div className="form-actions">
           <button
             type="submit"
             data-testid="submit-task"
-            disabled={!isConnected || sourceId === '' || input === undefined || submitTask.isPending}
+            disabled={
+              !isConnected || sourceId === '' || input === undefined || pending || plan?.kind === 'short'
+            }
           >
-            {submitTask.isPending ? 'Submitting…' : 'Submit task'}
+            {deposit.isPending
+              ? 'Depositing…'
+              : submitTask.isPending
+                ? 'Submitting…'
+                : plan?.kind === 'deposit'
+                  ? `Deposit ${formatGrid(plan.shortfall)} and submit`
+                  : 'Submit task'}
           </button>
           {!isConnected && <span className="muted">Connect an account to submit.</span>}
         </div>
@@ -99,7 +134,7 @@ export function SubmitTaskForm() {
           <span className="muted"> · {formatGrid(submitTask.data.escrow)} in escrow</span>
         </p>
       )}
-      <ErrorAlert error={submitTask.error} testId="submit-error" />
+      <ErrorAlert error={deposit.error ?? submitTask.error} testId="submit-error" />
     </Panel>
   )
 }

@@ -27,6 +27,8 @@ export type GetNetworkStatsQueryKey = ReturnType<typeof getNetworkStatsQueryKey>
 
 /**
  * Query options for network-wide figures: tasks, open tasks, settled tasks by status, providers, total paid (`getNetworkStats`).
+ * Through the `indexer` given, or the one the config's chain names (`custom.gridforge.indexer`),
+ * when there is one; the chain's logs when it cannot answer.
  *
  * @example
  * import { getNetworkStatsQueryOptions } from '@gridforge/react-hooks/query'
@@ -41,5 +43,6 @@ export function getNetworkStatsQueryOptions<selectData = GetNetworkStatsData>(
     queryKey: getNetworkStatsQueryKey(config, options),
     required: [],
     read: getNetworkStats,
+    indexed: true,
   })
 }

@@ -146,6 +146,7 @@ export type {
 } from './types.js'
 export {
   type ChainParameters,
+  type GridforgeChainCustom,
   gridforgeQueryKeyPrefix,
 } from './utils.js'
 export {

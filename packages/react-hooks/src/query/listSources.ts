@@ -26,6 +26,8 @@ export type ListSourcesQueryKey = ReturnType<typeof listSourcesQueryKey>
 
 /**
  * Query options for every published source, optionally only one owner's or only active ones (`listSources`).
+ * Through the `indexer` given, or the one the config's chain names (`custom.gridforge.indexer`),
+ * when there is one; the chain's logs when it cannot answer.
  *
  * @example
  * import { listSourcesQueryOptions } from '@gridforge/react-hooks/query'
@@ -40,5 +42,6 @@ export function listSourcesQueryOptions<selectData = ListSourcesData>(
     queryKey: listSourcesQueryKey(config, options),
     required: [],
     read: listSources,
+    indexed: true,
   })
 }

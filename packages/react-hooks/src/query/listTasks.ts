@@ -36,6 +36,8 @@ export type ListTasksQueryKey = ReturnType<typeof listTasksQueryKey>
 
 /**
  * Query options for tasks by client, provider, source or status (`listTasks`), by ascending id.
+ * Through the `indexer` given, or the one the config's chain names (`custom.gridforge.indexer`),
+ * when there is one; the chain's logs when it cannot answer.
  *
  * @example
  * import { listTasksQueryOptions } from '@gridforge/react-hooks/query'
@@ -50,5 +52,6 @@ export function listTasksQueryOptions<selectData = ListTasksData>(
     queryKey: listTasksQueryKey(config, options),
     required: [],
     read: listTasks,
+    indexed: true,
   })
 }

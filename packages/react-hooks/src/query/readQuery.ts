@@ -3,7 +3,14 @@ import type { QueryKey } from '@tanstack/query-core'
 import type { Config } from '@wagmi/core'
 import type { Account, Chain, Client, Transport } from 'viem'
 import type { QueryOptions, QueryParameter } from './types.js'
-import { type ChainParameters, queryKeyHashFn, readClient, requireDeployment, resolveChain } from './utils.js'
+import {
+  type ChainParameters,
+  chainIndexer,
+  queryKeyHashFn,
+  readClient,
+  requireDeployment,
+  resolveChain,
+} from './utils.js'
 
 /** What a read query is made of besides the caller's options. */
 export interface ReadQuerySpec<parameters extends DeploymentParameter, data, queryKey extends QueryKey> {
@@ -17,6 +24,12 @@ export interface ReadQuerySpec<parameters extends DeploymentParameter, data, que
   ) => Promise<data>
   /** A default `staleTime` (the caller's `query.staleTime` wins). */
   staleTime?: number | undefined
+  /**
+   * Whether the action reads an indexer: it gets the `indexer` parameter, else
+   * the one the config's chain names (`custom.gridforge.indexer`). Not part of
+   * the key: the indexer and the chain's logs give the same result.
+   */
+  indexed?: boolean | undefined
 }
 
 /**
@@ -51,9 +64,11 @@ export function readQueryOptions<
     queryKeyHashFn,
     queryFn: async () => {
       if (missing.length > 0) throw new Error(`${missing.map(String).join(', ')} required`)
+      const indexer = (parameters as { indexer?: unknown }).indexer ?? chainIndexer(config, chain.chainId)
       return spec.read(readClient(config, chain.chainId), {
         ...parameters,
         deployment: requireDeployment(chain),
+        ...(spec.indexed === true && indexer !== undefined ? { indexer } : {}),
       } as unknown as parameters)
     },
   }

@@ -1,5 +1,5 @@
 import { DeploymentNotFoundError, type GridforgeDeployment, getDeployment } from '@gridforge/contracts'
-import type { Deployment } from '@gridforge/sdk'
+import type { Deployment, IndexerClient } from '@gridforge/sdk'
 import type { Config } from '@wagmi/core'
 import { getConnectorClient } from '@wagmi/core'
 import { hashFn } from '@wagmi/core/query'
@@ -14,6 +14,34 @@ export interface ChainParameters {
    * from `@gridforge/contracts`, `getDeployment(chainId)`). Pass it for your own deployment.
    */
   deployment?: Deployment | undefined
+}
+
+/**
+ * What a chain of the config may say about Gridforge, in its `custom` field:
+ * the indexer that list and statistics queries read (`listSources`,
+ * `listTasks`, `getNetworkStats`), unless their `indexer` parameter names
+ * another. Without one they read the chain's logs.
+ *
+ * @example
+ * import { defineChain } from 'viem'
+ * import { hardhat } from 'viem/chains'
+ *
+ * const chain = defineChain({
+ *   ...hardhat,
+ *   custom: { gridforge: { indexer: 'http://127.0.0.1:42069' } } satisfies GridforgeChainCustom,
+ * })
+ */
+export interface GridforgeChainCustom {
+  gridforge?: {
+    /** The indexer's URL, or a `createIndexerClient` (with `onFallback`) from `@gridforge/sdk`. */
+    indexer?: string | IndexerClient | undefined
+  }
+}
+
+/** The indexer the config's chain `chainId` names (`custom.gridforge.indexer`), if any. */
+export function chainIndexer(config: Config, chainId: number): string | IndexerClient | undefined {
+  const chain = config.chains.find((candidate) => candidate.id === chainId)
+  return (chain?.custom as GridforgeChainCustom | undefined)?.gridforge?.indexer
 }
 
 /** The query key prefix of every Gridforge query: `queryClient.invalidateQueries({ queryKey: [gridforgeQueryKeyPrefix] })` refetches them all. */

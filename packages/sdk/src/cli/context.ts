@@ -17,6 +17,7 @@ import {
 } from '@gridforge/cli-kit'
 import { type Address, type Chain, createClient, http, type LocalAccount, type Transport } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { createIndexerClient, type IndexerClient } from '../indexer/createIndexerClient.js'
 import { decryptKeystore } from '../keystore/keystore.js'
 import type { Deployment } from '../types/deployment.js'
 import { gridToken, type TokenInfo } from '../utils/amount.js'
@@ -31,6 +32,7 @@ export interface GlobalOptions {
   store?: string | undefined
   json?: boolean | undefined
   keystore?: string | undefined
+  indexer?: string | undefined
 }
 
 /** How often watches poll the node (viem's default is 4 s; progress should feel live). */
@@ -45,6 +47,7 @@ export class Context extends CommandContext<GlobalOptions> {
   #deployment: Promise<Deployment> | undefined
   #account: Promise<LocalAccount> | undefined
   #store: Store | undefined
+  #indexer: IndexerClient | undefined
 
   get rpcUrl(): string {
     return this.options.rpc
@@ -107,6 +110,26 @@ export class Context extends CommandContext<GlobalOptions> {
       this.options.store ?? this.env.GRIDFORGE_STORE ?? path.join(homedir(), '.gridforge', 'store'),
     )
     return this.#store
+  }
+
+  /**
+   * `--indexer` (or GRIDFORGE_INDEXER_URL) for the list and statistics
+   * commands; undefined without one. When it cannot answer they read the chain,
+   * and say so on stderr (so that --json output stays one document).
+   */
+  indexer(): IndexerClient | undefined {
+    const url = this.options.indexer
+    if (url === undefined || url === '') return undefined
+    if (!/^https?:\/\/./.test(url))
+      throw new UsageError(`--indexer: '${url}' is not an http(s) URL`, [
+        'Pass the URL of the indexer, e.g. --indexer http://127.0.0.1:42069.',
+      ])
+    this.#indexer ??= createIndexerClient({
+      url,
+      onFallback: ({ error }) =>
+        this.terminal.err(`warning: ${error.shortMessage}; read the chain instead (slower)`),
+    })
+    return this.#indexer
   }
 
   /** Whether a key is configured (GRIDFORGE_PRIVATE_KEY or --keystore). */

@@ -21,6 +21,7 @@ import {
   WaitForTaskTimeoutError,
 } from '../errors/task.js'
 import { InvalidParametersError } from '../errors/validation.js'
+import { IndexerParameterError } from '../indexer/errors.js'
 import { KeystoreInvalidError, KeystorePasswordError } from '../keystore/keystore.js'
 import { ReceiptNotSubmittedError, TaskNotSettledError } from '../receipts/errors.js'
 import {
@@ -109,6 +110,8 @@ const rules: readonly ExitCodeRule[] = [
   [TaskNotFoundError, exitCodes.usage],
   [TaskNotSettledError, exitCodes.usage],
   [ReceiptNotSubmittedError, exitCodes.usage],
+  // A filter the indexer refuses is wrong whichever way it is read (the chain is not asked instead).
+  [IndexerParameterError, exitCodes.usage],
   [TaskFailedError, exitCodes.taskNotCompleted],
   [TaskExpiredError, exitCodes.taskNotCompleted],
   [TaskCancelledError, exitCodes.taskNotCompleted],

@@ -12,6 +12,7 @@ export type CommandGroup = (program: Command, contextOf: ContextOf) => void
 const environmentHelp = `Environment:
   GRIDFORGE_RPC_URL             default for --rpc
   GRIDFORGE_STORE               default for --store (else ~/.gridforge/store)
+  GRIDFORGE_INDEXER_URL         default for --indexer
   GRIDFORGE_PRIVATE_KEY         the signing key (0x + 64 hex digits); never printed
   GRIDFORGE_KEYSTORE            default for --keystore
   GRIDFORGE_KEYSTORE_PASSWORD   the keystore's password (else asked for on a terminal)
@@ -42,6 +43,10 @@ export function createProgram(options: ProgramOptions, groups: readonly CommandG
         'content store: a directory, or a Kubo RPC URL (http://127.0.0.1:5001)',
       ),
       new Option('--keystore <file>', 'encrypted key file (Web3 Secret Storage v3) to sign with'),
+      new Option(
+        '--indexer <url>',
+        'Gridforge indexer that lists and statistics read (the chain when it cannot answer)',
+      ).env('GRIDFORGE_INDEXER_URL'),
     ],
     environmentHelp,
     exitCodeHelp,

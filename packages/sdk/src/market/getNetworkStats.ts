@@ -4,24 +4,32 @@ import { ProviderPaused, ProviderRegistered, ProviderResumed } from '../abis/pro
 import { TaskFinalized, TaskSubmitted, taskCount } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
+import type { IndexerParameterErrorType } from '../indexer/errors.js'
+import { indexedNetworkStats } from '../indexer/stats.js'
+import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import { blockWindow, getLogsPaginated } from '../internal/logs.js'
 import { validate } from '../internal/validate.js'
 import { read } from '../internal/write.js'
-import type { DeploymentParameter } from '../types/deployment.js'
+import type { Deployment, DeploymentParameter } from '../types/deployment.js'
 import { taskStatuses } from '../types/task.js'
 
-export type GetNetworkStatsParameters = DeploymentParameter & {
-  /** First block to count events from, inclusive; default the deployment's block (the whole history). */
-  fromBlock?: bigint | undefined
-  /** Last block to count, inclusive; default the latest (read once, so that every count is as of it). */
-  toBlock?: bigint | undefined
-  /**
-   * Most blocks per `eth_getLogs` request. Default: the whole range in one
-   * request; a range the RPC refuses is halved until it passes. Set it to your
-   * RPC's limit (e.g. `2_000n`) to skip the refusals.
-   */
-  blockRange?: bigint | undefined
-}
+export type GetNetworkStatsParameters = DeploymentParameter &
+  IndexerParameter & {
+    /**
+     * First block to count events from, inclusive; default the deployment's
+     * block (the whole history). With `fromBlock` or `toBlock` the chain's logs
+     * are read, indexer or not: the indexer counts whole histories.
+     */
+    fromBlock?: bigint | undefined
+    /** Last block to count, inclusive; default the latest (read once, so that every count is as of it). */
+    toBlock?: bigint | undefined
+    /**
+     * Most blocks per `eth_getLogs` request. Default: the whole range in one
+     * request; a range the RPC refuses is halved until it passes. Set it to your
+     * RPC's limit (e.g. `2_000n`) to skip the refusals.
+     */
+    blockRange?: bigint | undefined
+  }
 
 /**
  * The market's activity as of `blockNumber`. Counts other than `tasks` cover
@@ -48,7 +56,11 @@ export interface GetNetworkStatsReturnType {
   blockNumber: bigint
 }
 
-export type GetNetworkStatsErrorType = InvalidParametersErrorType | ContractRevertedErrorType | Error
+export type GetNetworkStatsErrorType =
+  | InvalidParametersErrorType
+  | IndexerParameterErrorType
+  | ContractRevertedErrorType
+  | Error
 
 const schema = /* @__PURE__ */ z.object({
   fromBlock: z.optional(z.bigint()),
@@ -60,6 +72,9 @@ const schema = /* @__PURE__ */ z.object({
  * Counts the market's tasks by outcome, what settlements paid, and the
  * registered and active providers, from the market's and the provider
  * registry's events (read block range by block range), all as of one block.
+ *
+ * With an `indexer`, its counts (`GET /stats`) as of the last block it indexed,
+ * and the chain is not read.
  *
  * @example
  * import { createPublicClient, formatUnits, http } from 'viem'
@@ -76,9 +91,24 @@ export async function getNetworkStats(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: GetNetworkStatsParameters,
 ): Promise<GetNetworkStatsReturnType> {
-  const { deployment } = parameters
   const action = 'getNetworkStats'
   const params = validate(action, schema, parameters)
+  return withIndexer(
+    action,
+    parameters.indexer,
+    params.fromBlock === undefined && params.toBlock === undefined,
+    (indexer) => indexedNetworkStats(indexer, client.chain?.id),
+    () => networkStatsFromLogs(client, parameters.deployment, params),
+  )
+}
+
+/** The counts of the market's and the registry's logs in the block window. */
+async function networkStatsFromLogs(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  deployment: Deployment,
+  params: z.output<typeof schema>,
+): Promise<GetNetworkStatsReturnType> {
+  const action = 'getNetworkStats'
   const deployedAt = BigInt(deployment.blockNumber)
   // One end for every query, so that every count is as of the same block.
   const { fromBlock, toBlock: blockNumber } = await blockWindow(client, action, deployment, params)

@@ -4,29 +4,36 @@ import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { getSource, SourcePublished, SourceTransferred } from '../abis/sourceRegistry.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
+import type { IndexerParameterErrorType } from '../indexer/errors.js'
+import { indexedSources } from '../indexer/sources.js'
+import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import { getLogsPaginated } from '../internal/logs.js'
 import * as s from '../internal/schemas.js'
 import { validate } from '../internal/validate.js'
-import type { DeploymentParameter } from '../types/deployment.js'
+import type { Deployment, DeploymentParameter } from '../types/deployment.js'
 import { type Source, type SourceStruct, toSource } from './getSource.js'
 
-export type ListSourcesParameters = DeploymentParameter & {
-  /** Only sources this address owns now (published by it or transferred to it). */
-  owner?: Address | undefined
-  /** Only active (`true`) or deactivated (`false`) sources. */
-  active?: boolean | undefined
-  /** First block to search for publications (default: the deployment's block). */
-  fromBlock?: bigint | undefined
-  /** Last block to search, and the block whose state is returned (default: the latest). */
-  toBlock?: bigint | undefined
-  /** Most blocks per `eth_getLogs` request (default 10,000; halved automatically if the RPC refuses). */
-  blockRange?: bigint | undefined
-}
+export type ListSourcesParameters = DeploymentParameter &
+  IndexerParameter & {
+    /** Only sources this address owns now (published by it or transferred to it). */
+    owner?: Address | undefined
+    /** Only active (`true`) or deactivated (`false`) sources. */
+    active?: boolean | undefined
+    /**
+     * First block to search for publications (default: the deployment's block).
+     * With `fromBlock` or `toBlock` the chain's logs are read, indexer or not.
+     */
+    fromBlock?: bigint | undefined
+    /** Last block to search, and the block whose state is returned (default: the latest). */
+    toBlock?: bigint | undefined
+    /** Most blocks per `eth_getLogs` request (default 10,000; halved automatically if the RPC refuses). */
+    blockRange?: bigint | undefined
+  }
 
 /** The matching sources by increasing id, in their state at `toBlock`. */
 export type ListSourcesReturnType = Source[]
 
-export type ListSourcesErrorType = InvalidParametersErrorType | Error
+export type ListSourcesErrorType = InvalidParametersErrorType | IndexerParameterErrorType | Error
 
 const schema = /* @__PURE__ */ z.object({
   owner: z.optional(s.address),
@@ -44,6 +51,9 @@ const schema = /* @__PURE__ */ z.object({
  * the current state of all of them in one multicall and filters by owner and
  * status.
  *
+ * With an `indexer`, the indexer lists them (100 per request) as it last
+ * indexed them, and the chain is not read.
+ *
  * @example
  * import { listSources } from '@gridforge/sdk'
  *
@@ -54,8 +64,22 @@ export async function listSources(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: ListSourcesParameters,
 ): Promise<ListSourcesReturnType> {
-  const { deployment } = parameters
   const params = validate('listSources', schema, parameters)
+  return withIndexer(
+    'listSources',
+    parameters.indexer,
+    params.fromBlock === undefined && params.toBlock === undefined,
+    (indexer) => indexedSources(indexer, params),
+    () => listSourcesFromLogs(client, parameters.deployment, params),
+  )
+}
+
+/** The sources of the registry's logs in the block window, in their state at its end. */
+async function listSourcesFromLogs(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  deployment: Deployment,
+  params: z.output<typeof schema>,
+): Promise<ListSourcesReturnType> {
   const address = deployment.contracts.sources
   const fromBlock = params.fromBlock ?? BigInt(deployment.blockNumber)
   const toBlock =

@@ -32,6 +32,7 @@ const commands = [
   ['stake', 'withdraw'],
   ['stake', 'rewards'],
   ['stake', 'claim'],
+  ['stats'],
 ]
 
 describe('gridforge --help', () => {
@@ -46,12 +47,14 @@ describe('gridforge --help', () => {
       '--deployment <file.json>',
       '--store',
       '--keystore',
+      '--indexer <url>',
       '--json',
     ]) {
       expect(stdout).toContain(option)
     }
     expect(stdout).toContain('GRIDFORGE_PRIVATE_KEY')
     expect(stdout).toContain('GRIDFORGE_KEYSTORE_PASSWORD')
+    expect(stdout).toContain('GRIDFORGE_INDEXER_URL')
     for (const line of [
       '0  ok',
       '1  unexpected error',
@@ -64,7 +67,7 @@ describe('gridforge --help', () => {
     ]) {
       expect(stdout).toContain(line)
     }
-    for (const group of ['source', 'task', 'receipt', 'wallet', 'stake'])
+    for (const group of ['source', 'task', 'receipt', 'wallet', 'stake', 'stats'])
       expect(stdout).toMatch(new RegExp(`\\n  ${group} `))
   })
 

@@ -2,6 +2,7 @@ import type { CommandGroup } from '../program.js'
 import { receiptCommands } from './receipt.js'
 import { sourceCommands } from './source.js'
 import { stakeCommands } from './stake.js'
+import { statsCommands } from './stats.js'
 import { taskCommands } from './task.js'
 import { walletCommands } from './wallet.js'
 
@@ -12,4 +13,5 @@ export const commandGroups: readonly CommandGroup[] = [
   receiptCommands,
   walletCommands,
   stakeCommands,
+  statsCommands,
 ]

@@ -279,6 +279,7 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
         const active = options.active === true ? true : options.inactive === true ? false : undefined
         const sources = await listSources(client, {
           deployment,
+          indexer: context.indexer(),
           ...(owner === undefined ? {} : { owner }),
           ...(active === undefined ? {} : { active }),
         })

@@ -713,7 +713,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
 
   task
     .command('list')
-    .description('tasks from the chain, by client, provider, source or status')
+    .description('tasks by client, provider, source or status (from --indexer, else the chain)')
     .option('--mine', 'tasks the configured key submitted')
     .option('--client <address>', 'tasks this address submitted')
     .option('--provider <address>', 'tasks this provider claimed')
@@ -759,6 +759,7 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         ])
         const tasks = await listTasks(client, {
           deployment,
+          indexer: context.indexer(),
           ...(account === undefined ? {} : { client: account }),
           ...(provider === undefined ? {} : { provider }),
           ...(options.source === undefined ? {} : { sourceId: options.source }),

@@ -3,6 +3,7 @@ import { type AcceptOwnershipParameters, acceptOwnership } from '../../governanc
 import { type GetOwnershipParameters, getOwnership } from '../../governance/getOwnership.js'
 import { type RenounceOwnershipParameters, renounceOwnership } from '../../governance/renounceOwnership.js'
 import { type TransferOwnershipParameters, transferOwnership } from '../../governance/transferOwnership.js'
+import type { IndexerClient } from '../../indexer/createIndexerClient.js'
 import { type ClaimCreatorFeesParameters, claimCreatorFees } from '../../market/claimCreatorFees.js'
 import { type GetCollateralParameters, getCollateral } from '../../market/getCollateral.js'
 import { type GetCreatorFeesParameters, getCreatorFees } from '../../market/getCreatorFees.js'
@@ -89,8 +90,20 @@ import { type GetWalletBalanceParameters, getWalletBalance } from '../../wallet/
 import { type SignPermitParameters, signPermit } from '../../wallet/signPermit.js'
 import { type WithdrawParameters, withdraw } from '../../wallet/withdraw.js'
 
-/** An action's parameters as the decorated client takes them: the deployment is already bound. */
+/** An action's parameters as the decorated client takes them: the deployment (and indexer) are already bound. */
 export type Bound<parameters> = Omit<parameters, 'deployment'> & { deployment?: Deployment | undefined }
+
+/** What `gridforgeActions` binds to every action. */
+export interface GridforgeActionsParameters {
+  /** Where Gridforge lives on the client's chain. */
+  deployment: Deployment
+  /**
+   * The Gridforge indexer (its URL, or a `createIndexerClient`) that the list
+   * and statistics actions (`listTasks`, `listSources`, `getNetworkStats`) read
+   * instead of the chain's logs; they read the chain when it cannot answer.
+   */
+  indexer?: string | IndexerClient | undefined
+}
 
 /** A decorated action's arguments: optional when nothing but the deployment is required. */
 export type BoundArgs<parameters> =
@@ -295,9 +308,9 @@ export type GridforgeActions = {
 }
 
 /**
- * Binds every Gridforge action to a viem client and a deployment. The methods
- * call the same standalone functions, so importing those directly keeps
- * bundles small.
+ * Binds every Gridforge action to a viem client and a deployment, and the list
+ * and statistics actions to an `indexer` when one is given. The methods call
+ * the same standalone functions, so importing those directly keeps bundles small.
  *
  * @example
  * import { createWalletClient, http, publicActions } from 'viem'
@@ -310,8 +323,14 @@ export type GridforgeActions = {
  *   .extend(gridforgeActions({ deployment: getDeployment(31337) }))
  * const { taskId } = await client.submitTask({ sourceId: 1, input: cid, maxPayment: '5' })
  * await client.waitForTask({ taskId })
+ *
+ * // Lists and statistics through an indexer, the chain's logs when it is down.
+ * const indexed = client.extend(
+ *   gridforgeActions({ deployment: getDeployment(31337), indexer: 'http://127.0.0.1:42069' }),
+ * )
+ * const mine = await indexed.listTasks({ client: account.address })
  */
-export function gridforgeActions({ deployment }: { deployment: Deployment }) {
+export function gridforgeActions({ deployment, indexer }: GridforgeActionsParameters) {
   return <client extends Client<Transport, Chain | undefined, Account | undefined>>(
     client: client,
   ): GridforgeActions => {
@@ -319,6 +338,12 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
     const bind = (parameters: any = {}) => ({
       ...parameters,
       deployment: parameters.deployment ?? deployment,
+    })
+    // Only the actions that read an indexer get one: the others pass their parameters on to viem.
+    // biome-ignore lint/suspicious/noExplicitAny: as `bind`
+    const bindIndexed = (parameters: any = {}) => ({
+      ...bind(parameters),
+      indexer: parameters.indexer ?? indexer,
     })
     return {
       acceptOwnership: (parameters) => acceptOwnership(client, bind(parameters)),
@@ -328,7 +353,7 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       deactivateSource: (parameters) => deactivateSource(client, bind(parameters)),
       getSource: (parameters) => getSource(client, bind(parameters)),
       getSourceCount: (parameters) => getSourceCount(client, bind(parameters)),
-      listSources: (parameters) => listSources(client, bind(parameters)),
+      listSources: (parameters) => listSources(client, bindIndexed(parameters)),
       publishSource: (parameters) => publishSource(client, bind(parameters)),
       reactivateSource: (parameters) => reactivateSource(client, bind(parameters)),
       transferSource: (parameters) => transferSource(client, bind(parameters)),
@@ -371,7 +396,7 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       getTaskResult: (parameters) => getTaskResult(client, bind(parameters)),
       getTasks: (parameters) => getTasks(client, bind(parameters)),
       joinAudit: (parameters) => joinAudit(client, bind(parameters)),
-      listTasks: (parameters) => listTasks(client, bind(parameters)),
+      listTasks: (parameters) => listTasks(client, bindIndexed(parameters)),
       releaseResult: (parameters) => releaseResult(client, bind(parameters)),
       reopenSlot: (parameters) => reopenSlot(client, bind(parameters)),
       revealResult: (parameters) => revealResult(client, bind(parameters)),
@@ -385,7 +410,7 @@ export function gridforgeActions({ deployment }: { deployment: Deployment }) {
       claimCreatorFees: (parameters) => claimCreatorFees(client, bind(parameters)),
       getCollateral: (parameters) => getCollateral(client, bind(parameters)),
       getCreatorFees: (parameters) => getCreatorFees(client, bind(parameters)),
-      getNetworkStats: (parameters) => getNetworkStats(client, bind(parameters)),
+      getNetworkStats: (parameters) => getNetworkStats(client, bindIndexed(parameters)),
       getPendingStakerFees: (parameters) => getPendingStakerFees(client, bind(parameters)),
       getProtocolParams: (parameters) => getProtocolParams(client, bind(parameters)),
       getTreasuryAccrued: (parameters) => getTreasuryAccrued(client, bind(parameters)),
