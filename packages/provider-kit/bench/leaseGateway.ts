@@ -9,8 +9,14 @@
  * The service is busybox httpd (tests' image), which closes every
  * connection: each direct request pays a connection to the container, and so
  * does the gateway's hop. Options (environment): REQUESTS (default 500).
+ *
+ * Merges `gateway_overhead_ratio` (and the two medians, under `gateway_latency_ms`) into
+ * bench/results/lease.json; `pnpm bench:lease` at the root runs it with the gas figure.
  */
 import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startLeaseGateway } from '../src/lease/leaseGateway.js'
 import { measureGatewayOverhead } from '../src/lease/measureGatewayOverhead.js'
@@ -61,6 +67,27 @@ try {
     `${overhead.requests} requests each: direct median ${overhead.directMedianMs.toFixed(3)} ms, ` +
       `through the gateway ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
   )
+  const resultsFile = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../../../bench/results/lease.json',
+  )
+  const existing = await readFile(resultsFile, 'utf8')
+    .then((text) => JSON.parse(text) as Record<string, unknown>)
+    .catch(() => ({}))
+  const results = {
+    open_to_first_byte_ms: null,
+    gas_per_lease_hour: null,
+    ...existing,
+    gateway_overhead_ratio: Number(overhead.ratio.toFixed(3)),
+    gateway_latency_ms: {
+      requests: overhead.requests,
+      direct_median: Number(overhead.directMedianMs.toFixed(3)),
+      gateway_median: Number(overhead.gatewayMedianMs.toFixed(3)),
+    },
+  }
+  await mkdir(path.dirname(resultsFile), { recursive: true })
+  await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
+  console.log(`Wrote ${path.relative(process.cwd(), resultsFile)}`)
 } finally {
   await gateway.close()
   await runtime.stopLeaseContainer(1n)
