@@ -45,7 +45,7 @@ export interface LeaseSimParams {
 export const defaultLeaseSimParams: LeaseSimParams = {
   renters: 4,
   providers: 3,
-  leases: 8,
+  leases: 16,
   arrivalSpanSec: 4 * 3600,
   minDurationSec: 2 * 3600,
   maxDurationSec: 8 * 3600,

@@ -2,6 +2,7 @@
  * The lease strategies: each is one participant (provider 0 or renter 0 of the lease world) deviating among
  * honest ones, compared with the same participant playing honest in the same leases.
  */
+import type { LeaseSimParams } from './params.js'
 import type { LeaseDeviation } from './run.js'
 
 export interface LeaseStrategy {
@@ -43,10 +44,14 @@ export const leaseStrategies: readonly LeaseStrategy[] = [
     role: 'renter',
     doc: 'stops acknowledging in the last intervals of each lease and keeps using it until the gateway cuts it off or it ends',
     deviation: { renter: { index: 0, play: 'last-period' } },
-    // The gateway serves until the latest acknowledgement is ackGrace / 2 old: the unacknowledged tail is the
-    // smaller of that and the intervals the renter leaves out.
+    // The gateway serves until the latest acknowledgement is ackGrace / 2 old or lags by the tolerance (the second
+    // that passes it is served): the unacknowledged tail is the smallest of those and the intervals left out.
     boundSec: (rules, params) =>
-      Math.min(rules.ackGrace / 2, params.lastPeriodIntervals * params.ackIntervalSec),
+      Math.min(
+        rules.ackGrace / 2 + 1,
+        params.lagToleranceIntervals * params.ackIntervalSec + 1,
+        params.lastPeriodIntervals * params.ackIntervalSec,
+      ),
   },
   {
     name: 'underreporting-renter',
