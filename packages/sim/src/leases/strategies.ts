@@ -16,7 +16,7 @@ export interface LeaseStrategy {
    */
   boundSec?: (
     rules: { ackGrace: number },
-    params: { ackIntervalSec: number; lastPeriodIntervals: number },
+    params: Pick<LeaseSimParams, 'ackIntervalSec' | 'lastPeriodIntervals' | 'lagToleranceIntervals'>,
   ) => number
 }
 
