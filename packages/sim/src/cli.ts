@@ -226,12 +226,16 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       process.stdout.write(`wrote ${written.json}${written.svg === undefined ? '' : ` and ${written.svg}`}\n`)
     }
-    if (args.check && beating.length > 0) {
+    if (!args.check) return 0
+    // Every failure is reported, not only the first.
+    let code = 0
+    if (beating.length > 0) {
       process.stderr.write(`sim --check: ${beating.join(', ')} beat honest work at the defaults\n`)
-      return 1
+      code = 1
     }
-    if (args.check && leases !== undefined && leaseCheck(leases) !== 0) return 1
-    return args.check && capture !== undefined && !captureHolds(capture) ? 1 : 0
+    if (leases !== undefined && leaseCheck(leases) !== 0) code = 1
+    if (capture !== undefined && !captureHolds(capture)) code = 1
+    return code
   } finally {
     await session.close()
   }
