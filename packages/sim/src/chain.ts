@@ -26,14 +26,24 @@ interface IgnitionViem {
   deploy(
     module: typeof localGridforgeModule,
     options: { displayUi: boolean },
-  ): Promise<Record<'token' | 'sources' | 'staking' | 'providers' | 'market', { address: Address }>>
+  ): Promise<
+    Record<'token' | 'sources' | 'staking' | 'providers' | 'market' | 'leases', { address: Address }>
+  >
 }
 
 export interface Chain {
   /** The EIP-1193 provider of the in-process chain. */
   provider: EIP1193Provider
   /** Addresses of the deployed contracts. */
-  contracts: { token: Address; sources: Address; staking: Address; providers: Address; market: Address }
+  contracts: {
+    token: Address
+    sources: Address
+    staking: Address
+    providers: Address
+    market: Address
+    /** The lease market (`LeaseMarket`), beside the task market. */
+    leases: Address
+  }
   /** The funded accounts; account 0 deployed and owns everything and holds the whole GRID supply. */
   accounts: readonly Address[]
   /** Private keys of `accounts`, in the same order. */
@@ -103,7 +113,7 @@ export async function startChain({ accountCount }: { accountCount: number }): Pr
   } finally {
     hre.hooks.unregisterHandlers('network', pin)
   }
-  const { token, sources, staking, providers, market } = deployed
+  const { token, sources, staking, providers, market, leases } = deployed
   const keys = Array.from({ length: accountCount }, (_, addressIndex) => {
     const key = mnemonicToAccount(mnemonic, { addressIndex }).getHdKey().privateKey
     if (key === null) throw new Error('sim: could not derive a private key')
@@ -117,6 +127,7 @@ export async function startChain({ accountCount }: { accountCount: number }): Pr
       staking: staking.address,
       providers: providers.address,
       market: market.address,
+      leases: leases.address,
     },
     accounts: keys.map((key) => privateKeyToAddress(key)),
     privateKeys: keys,

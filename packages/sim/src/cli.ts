@@ -12,6 +12,8 @@
  * Without flags it runs the CI grid: the defaults over 5 seeds, and collateralBps at its bounds over 2 seeds,
  * then the capture table (`--capture` alone): how often a sybil with a fraction f of the stake holds a majority
  * of a k = 2 or 3 task's seats, measured on the chain against the exact value of the stake-weighted race.
+ * After it comes the lease table (`--leases` alone, `src/leases/`): the lease strategies against honest play on
+ * LeaseMarket, checked by `--check` with the same rule of fresh seeds.
  * `--full` runs 10 seeds and sweeps collateralBps (every strategy) and sybilFraction (the sybil operator).
  * Writes bench/results/sim.json and, beside it, one SVG chart per sweep.
  */
@@ -28,6 +30,7 @@ import {
 } from './capture.js'
 import { parseSimArgs, SimArgsError, type SweepSpec, simUsage } from './cli/args.js'
 import { type ExperimentResult, runExperiment, Session, strategiesBeatingHonest } from './experiment.js'
+import { type LeaseTableResult, playLeaseTable } from './leases/table.js'
 import { resolveParams, SimParamError, type SimParams } from './params.js'
 import { auditLines, auditMeasures } from './report/audits.js'
 import { type SweepSeries, sweepChartSvg } from './report/chart.js'
@@ -88,6 +91,29 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       return args.check && !captureHolds(capture) ? 1 : 0
     }
+    const leaseTable = () =>
+      session.world(params).then((world) =>
+        playLeaseTable({
+          world,
+          gas: params,
+          seeds: seeds(seedCount),
+          confirmSeeds: seeds(CONFIRM_SEEDS, CONFIRM_FIRST_SEED),
+          check: args.check,
+          write: (line) => process.stdout.write(`${line}\n`),
+          log,
+        }),
+      )
+    if (args.leases) {
+      const leases = await leaseTable()
+      process.stdout.write(
+        `${leases.runs} lease runs, ${leases.leases} leases in ${leases.seconds.toFixed(1)} s\n`,
+      )
+      if (args.out !== undefined) {
+        await writeFile(args.out, `${JSON.stringify({ leases: leases.results }, null, 2)}\n`)
+        process.stdout.write(`wrote ${args.out}\n`)
+      }
+      return args.check ? leaseCheck(leases) : 0
+    }
     log(`sim: ${strategies.length} strategies × ${seedCount} seeds at the defaults`)
     const table = await runExperiment(session, {
       params,
@@ -108,12 +134,15 @@ async function main(argv: readonly string[]): Promise<number> {
       if (result !== undefined) sweepResults.push(result)
     }
 
-    // The capture table belongs to the CI grid (and the full run), not to a run of chosen strategies or sweeps.
+    // The capture and lease tables belong to the CI grid (and the full run), not to a run of chosen strategies or
+    // sweeps.
     let capture: CaptureResult | undefined
+    let leases: LeaseTableResult | undefined
     if (args.strategies === undefined && args.sweeps.length === 0) {
       log(`sim: the capture table (${captureOptions.tasks} tasks per cell)`)
       capture = await measureCapture(session, captureOptions, log)
       for (const line of captureLines(capture)) process.stdout.write(`${line}\n`)
+      leases = await leaseTable()
     }
 
     const seconds = (performance.now() - started) / 1000
@@ -152,6 +181,7 @@ async function main(argv: readonly string[]): Promise<number> {
         ...measuresOf(table),
         ...(capture === undefined ? {} : { capture: captureMeasures(capture) }),
       },
+      ...(leases === undefined ? {} : { leases: leases.results }),
       sweeps: sweepResults.map(({ parameter, values, seeds: n, series, points }) => ({
         parameter,
         values,
@@ -196,14 +226,28 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       process.stdout.write(`wrote ${written.json}${written.svg === undefined ? '' : ` and ${written.svg}`}\n`)
     }
-    if (args.check && beating.length > 0) {
+    if (!args.check) return 0
+    // Every failure is reported, not only the first.
+    let code = 0
+    if (beating.length > 0) {
       process.stderr.write(`sim --check: ${beating.join(', ')} beat honest work at the defaults\n`)
-      return 1
+      code = 1
     }
-    return args.check && capture !== undefined && !captureHolds(capture) ? 1 : 0
+    if (leases !== undefined && leaseCheck(leases) !== 0) code = 1
+    if (capture !== undefined && !captureHolds(capture)) code = 1
+    return code
   } finally {
     await session.close()
   }
+}
+
+/** 1 (reported) when a lease strategy beat honest play beyond what the rules let it take, on both sets of seeds. */
+function leaseCheck(leases: LeaseTableResult): number {
+  if (leases.failing.length === 0) return 0
+  process.stderr.write(
+    `sim --check: lease strategies ${leases.failing.join(', ')} beat honest play at the defaults\n`,
+  )
+  return 1
 }
 
 /** Whether the chain's seat races give what the exact stake-weighted race says (reported when they do not). */

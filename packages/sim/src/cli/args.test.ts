@@ -17,6 +17,7 @@ describe('parseSimArgs', () => {
       check: false,
       full: false,
       capture: false,
+      leases: false,
       seeds: undefined,
       strategies: undefined,
       sweeps: [],
@@ -32,6 +33,7 @@ describe('parseSimArgs', () => {
       '--check',
       '--full',
       '--capture',
+      '--leases',
       '--seeds',
       '12',
       '--strategy',
@@ -50,6 +52,7 @@ describe('parseSimArgs', () => {
       check: true,
       full: true,
       capture: true,
+      leases: true,
       seeds: 12,
       strategies: ['a', 'b', 'c'],
       sweeps: [{ parameter: 'collateralBps', values: [2000, 6500, 11000, 15500, 20000] }],
@@ -189,6 +192,7 @@ describe('simUsage', () => {
       '--check',
       '--full',
       '--capture',
+      '--leases',
       '--seeds',
       '--strategy',
       '--sweep',
@@ -204,5 +208,6 @@ describe('simUsage', () => {
     expect(simUsage).toContain('pnpm sim --check')
     expect(simUsage).toContain('pnpm sim --full')
     expect(simUsage).toContain('pnpm sim --capture')
+    expect(simUsage).toContain('pnpm sim --leases')
   })
 })

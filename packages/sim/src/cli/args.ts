@@ -12,6 +12,8 @@ export interface SimArgs {
   full: boolean
   /** Only the capture table (`pnpm sim` without --strategy or --sweep runs it after the strategies). */
   capture: boolean
+  /** Only the lease table (`pnpm sim` without --strategy or --sweep runs it after the task table). */
+  leases: boolean
   seeds: number | undefined
   strategies: string[] | undefined
   sweeps: SweepSpec[]
@@ -45,6 +47,11 @@ Flags:
                              against the exact value (a run without --strategy or --sweep
                              includes it)
                                pnpm sim --capture
+  --leases                   only the lease table: lease strategies (offline provider, renters that
+                             skip the last acknowledgements, under-report or report falsely)
+                             against honest play on LeaseMarket (a run without --strategy or
+                             --sweep includes it after the task table)
+                               pnpm sim --leases
   --seeds N                  seeds per strategy (a positive whole number)
                                pnpm sim --seeds 20
   --strategy a,b             only these strategies (repeatable, or a comma list)
@@ -76,6 +83,7 @@ const options = {
   check: { type: 'boolean' },
   full: { type: 'boolean' },
   capture: { type: 'boolean' },
+  leases: { type: 'boolean' },
   seeds: { type: 'string' },
   strategy: { type: 'string', multiple: true },
   sweep: { type: 'string', multiple: true },
@@ -133,6 +141,7 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
     check: values.check ?? false,
     full: values.full ?? false,
     capture: values.capture ?? false,
+    leases: values.leases ?? false,
     seeds: values.seeds === undefined ? undefined : parseSeeds(values.seeds),
     strategies: values.strategy === undefined ? undefined : parseStrategies(values.strategy),
     sweeps,

@@ -45,7 +45,11 @@ function pad(text: string, size: number, right: boolean): string {
  * verdict, under a title and over a one-line legend saying what the number means
  * (a bare "+0.412" invites the wrong reading).
  */
-export function formatTable(rows: readonly StrategyRow[], title: string): string {
+export function formatTable(
+  rows: readonly StrategyRow[],
+  title: string,
+  legendLine: string = legend,
+): string {
   const cells = rows.map((row) => [
     row.name,
     row.role,
@@ -63,5 +67,5 @@ export function formatTable(rows: readonly StrategyRow[], title: string): string
       .trimEnd()
   const rule = '─'.repeat(widths.reduce((total, size) => total + size, 0) + 2 * (widths.length - 1))
   const body = cells.length === 0 ? ['(no strategies)'] : cells.map(line)
-  return [title, rule, line(columns), rule, ...body, rule, legend].join('\n')
+  return [title, rule, line(columns), rule, ...body, rule, legendLine].join('\n')
 }
