@@ -20,6 +20,8 @@
 #
 # Exit status: 0 done, 1 failed (the reason on stderr), 2 a bad argument, 3 no server binaries and no way
 # to install them here (not root, or no apt-get): the indexer's PostgreSQL tests skip on 3 outside CI.
+# Environment: GRIDFORGE_POSTGRES_DIR, the default --dir; GRIDFORGE_POSTGRES_BIN, the directory of initdb,
+# pg_ctl and postgres (default: the newest /usr/lib/postgresql/*/bin, else postgres on PATH).
 set -euo pipefail
 
 pg_user=gridforge-pg
@@ -91,6 +93,9 @@ find_bin() {
 
 install_binaries() {
   if bin="$(find_bin)"; then return 0; fi
+  if [ -n "${GRIDFORGE_POSTGRES_BIN:-}" ]; then
+    fail "GRIDFORGE_POSTGRES_BIN: no postgres in $GRIDFORGE_POSTGRES_BIN (expected the directory of initdb, pg_ctl and postgres)"
+  fi
   if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     say "no PostgreSQL server binaries (initdb, pg_ctl, postgres) on this machine, and installing them needs"
     say "root and apt-get. Install them (Debian, Ubuntu: sudo apt-get install postgresql), or point"
