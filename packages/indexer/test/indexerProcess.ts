@@ -36,6 +36,8 @@ export interface StartIndexerOptions {
   /** Default: a free port. */
   port?: number
   timeoutMs?: number
+  /** Called with every line the indexer prints (JSON logs). */
+  onOutput?: (line: string) => void
 }
 
 export async function startIndexer({
@@ -44,6 +46,7 @@ export async function startIndexer({
   database,
   port,
   timeoutMs = 60_000,
+  onOutput,
 }: StartIndexerOptions): Promise<IndexerProcess> {
   const chosenPort = port ?? (await freePort())
   const url = `http://127.0.0.1:${chosenPort}`
@@ -86,6 +89,7 @@ export async function startIndexer({
       if (line.trim() === '') continue
       output.push(line)
       if (output.length > 300) output.shift()
+      onOutput?.(line)
     }
   }
   child.stdout?.on('data', record)
