@@ -3,7 +3,7 @@
  * indexed from scratch, then the first page of a filtered task list read
  * through the REST API and through the SDK's `listTasks` (the RPC path).
  *
- *   pnpm bench:indexer [--tasks N] [--postgres] [--lanes N] [--samples N]
+ *   pnpm bench:indexer [--tasks N] [--postgres] [--lanes N] [--samples N] [--out FILE]
  *
  * PGlite by default; `--postgres` indexes into a PostgreSQL server started by
  * scripts/postgres.sh (in a temporary directory, removed at the end). Prints
@@ -22,11 +22,12 @@ import { startIndexer } from '../test/indexerProcess.js'
 import { startPostgres } from '../test/postgresServer.js'
 import { fillMarket } from './history.js'
 
-const usage = `pnpm bench:indexer [--tasks N] [--postgres] [--lanes N] [--samples N]
+const usage = `pnpm bench:indexer [--tasks N] [--postgres] [--lanes N] [--samples N] [--out FILE]
   --tasks N     tasks in the market (default 100000): 2 % completed, 1 % claimed and running, 2 % cancelled, the rest open
   --postgres    index into a PostgreSQL server (scripts/postgres.sh) instead of PGlite
   --lanes N     clients submitting side by side, each with a provider (default 4)
-  --samples N   requests timed per list (default 50 through the REST API, a tenth of that through RPC)`
+  --samples N   requests timed per list (default 50 through the REST API, a tenth of that through RPC)
+  --out FILE    where to write the results (default bench/results/indexer.json at the repository root)`
 
 const { values: options } = parseArgs({
   options: {
@@ -34,6 +35,7 @@ const { values: options } = parseArgs({
     postgres: { type: 'boolean', default: false },
     lanes: { type: 'string', default: '4' },
     samples: { type: 'string', default: '50' },
+    out: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
@@ -56,10 +58,10 @@ const rpcSamples = Math.max(Math.ceil(samples / 10), 3)
 /** The page every list asks for. */
 const pageSize = 20
 
-const resultsFile = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../bench/results/indexer.json',
-)
+const resultsFile =
+  options.out === undefined
+    ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bench/results/indexer.json')
+    : path.resolve(process.env.INIT_CWD ?? process.cwd(), options.out)
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`)
 
 /** Ponder's log lines that mark the steps of a sync. */
@@ -184,20 +186,33 @@ try {
   }
 
   // ── The same list through RPC: the SDK's listTasks (oldest first, as it pages) ──
-  const rpcPage = await listTasks(reader, {
-    deployment: devnet.deployment,
-    client,
-    status: 'Open',
-    limit: pageSize,
-  })
-  if (rpcPage.length !== pageSize)
-    throw new Error(`listTasks answered ${rpcPage.length} tasks, not ${pageSize}`)
-  const rpc = await timed(rpcSamples, () =>
-    listTasks(reader, { deployment: devnet.deployment, client, status: 'Open', limit: pageSize }),
-  )
-  log(
-    `RPC   listTasks({ client, status: 'Open', limit: ${pageSize} }): median ${rpc.median} ms, p90 ${rpc.p90} ms (${rpc.samples} calls)`,
-  )
+  // By default it asks for the whole range at once; an answer the transport refuses (viem reads at most
+  // 10 MB of a JSON-RPC answer) fails it. Then the range is halved until a page comes back, as a user would
+  // set `blockRange`, and that is what is timed; the failure is reported beside it.
+  const rpcListPage = (blockRange: bigint | undefined) =>
+    listTasks(reader, { deployment: devnet.deployment, client, status: 'Open', limit: pageSize, blockRange })
+  let blockRange: bigint | undefined
+  const refusals: { blockRange: string; error: string }[] = []
+  for (;;) {
+    try {
+      const rpcPage = await rpcListPage(blockRange)
+      if (rpcPage.length !== pageSize)
+        throw new Error(`listTasks answered ${rpcPage.length} tasks, not ${pageSize}`)
+      break
+    } catch (error) {
+      const message = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message
+      refusals.push({
+        blockRange: blockRange === undefined ? 'whole range' : String(blockRange),
+        error: message,
+      })
+      log(`RPC   listTasks with blockRange ${refusals.at(-1)?.blockRange} failed: ${message}`)
+      blockRange = (blockRange ?? head) / 2n
+      if (blockRange < 1n) throw error
+    }
+  }
+  const rpc = await timed(rpcSamples, () => rpcListPage(blockRange))
+  const rpcCall = `listTasks({ client, status: 'Open', limit: ${pageSize}${blockRange === undefined ? '' : `, blockRange: ${blockRange}n`} })`
+  log(`RPC   ${rpcCall}: median ${rpc.median} ms, p90 ${rpc.p90} ms (${rpc.samples} calls)`)
   log('quote: no quote endpoint yet (issue 16): quote_ms is null, not measured')
 
   const results = {
@@ -214,9 +229,10 @@ try {
       list: { route, ...rest },
       otherLists: others,
       rpcList: {
-        call: `listTasks({ client, status: 'Open', limit: ${pageSize} })`,
+        call: rpcCall,
         order: 'oldest first (the REST list is newest first)',
         ...rpc,
+        refusals,
       },
       quote: 'no quote endpoint yet',
       totalSeconds: Math.round((performance.now() - started) / 1000),
