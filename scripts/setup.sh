@@ -9,7 +9,9 @@
 # With --test, the Docker engine (the provider-kit tests run real containers) and Chromium (the dashboard's
 # end-to-end test) are checked first, in a second: when one is missing and this shell may install it (root,
 # with apt), scripts/docker.sh and scripts/chromium.sh bring it; otherwise it stops before any long step and
-# prints the exact command to run. A Docker engine that already answers is left alone.
+# prints the exact command to run. A Docker engine that already answers is left alone. The PostgreSQL server
+# binaries (the indexer's tests on a real server) come the same way, from scripts/postgres.sh install; where
+# they cannot, those tests are skipped, which only CI (CI=true) refuses.
 # Strict mode only when executed: a sourced script must not change the caller's shell options.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then set -euo pipefail; fi
 
@@ -76,6 +78,15 @@ _gf_test_prerequisites() {
   # Each script only reports when its part is already there: a running engine is left alone.
   bash "$root/scripts/docker.sh" || return 1
   bash "$root/scripts/chromium.sh" || return 1
+  # The PostgreSQL server binaries, for the indexer's tests on a real server (scripts/postgres.sh starts one
+  # of its own). Where they are missing and cannot be installed (exit 3), those tests skip, except in CI.
+  local postgres_status=0
+  bash "$root/scripts/postgres.sh" install || postgres_status=$?
+  if [ "$postgres_status" -eq 3 ] && [ "${CI:-}" != "true" ]; then
+    echo "setup: the indexer's PostgreSQL tests will be skipped (sudo bash scripts/postgres.sh install to run them)" >&2
+  elif [ "$postgres_status" -ne 0 ]; then
+    return 1
+  fi
 }
 
 _gf_setup() {

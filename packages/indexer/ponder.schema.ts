@@ -182,6 +182,11 @@ export const task = onchainTable(
   }),
   (table) => ({
     clientIndex: index().on(table.client, table.id),
+    // A client's tasks in a status, newest first (the list a client's dashboard asks for most): one range of
+    // this index, read backwards. Without it, and without statistics (PGlite never runs ANALYZE), the planner
+    // ANDs the client and status indexes and sorts all of that client's open tasks: 76 ms a page through the
+    // API at 100,000 tasks (pnpm bench:indexer), 204 ms against 0.07 ms for the query alone.
+    clientStatusIndex: index().on(table.client, table.status, table.id),
     sourceIndex: index().on(table.sourceId, table.id),
     statusIndex: index().on(table.status, table.id),
     firstClaimIndex: index().on(table.firstClaimAt),

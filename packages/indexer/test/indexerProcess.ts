@@ -1,8 +1,9 @@
 /**
  * The indexer as users run it: `ponder start` in a child process, on
- * 127.0.0.1 and a free port, with PGlite in a directory of the caller's.
- * Ponder has no programmatic start, so tests spawn the CLI and poll `/ready`
- * (200 once the backfill is done) and `/status` (the last block indexed).
+ * 127.0.0.1 and a free port, with PGlite in a directory of the caller's or a
+ * PostgreSQL database. Ponder has no programmatic start, so tests spawn the
+ * CLI and poll `/ready` (200 once the backfill is done) and `/status` (the
+ * last block indexed).
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
@@ -21,23 +22,31 @@ export interface IndexerProcess extends AsyncDisposable {
   stop(): Promise<void>
 }
 
+/**
+ * Where the indexer keeps its tables: a PGlite directory, or a PostgreSQL database. The same one resumes
+ * where the last run stopped.
+ */
+export type IndexerDatabase = { pgliteDir: string } | { databaseUrl: string }
+
 export interface StartIndexerOptions {
   rpcUrl: string
   /** A deployment JSON file. */
   deploymentFile: string
-  /** The PGlite directory: the same one resumes where the last run stopped. */
-  pgliteDir: string
+  database: IndexerDatabase
   /** Default: a free port. */
   port?: number
   timeoutMs?: number
+  /** Called with every line the indexer prints (JSON logs). */
+  onOutput?: (line: string) => void
 }
 
 export async function startIndexer({
   rpcUrl,
   deploymentFile,
-  pgliteDir,
+  database,
   port,
   timeoutMs = 60_000,
+  onOutput,
 }: StartIndexerOptions): Promise<IndexerProcess> {
   const chosenPort = port ?? (await freePort())
   const url = `http://127.0.0.1:${chosenPort}`
@@ -57,14 +66,18 @@ export async function startIndexer({
     {
       cwd: packageRoot,
       env: {
-        // PGlite even where the shell has a DATABASE_URL.
+        // The database asked for, whatever the shell's DATABASE_URL or DATABASE_SCHEMA.
         // (Ponder's PORT would also override --port.)
         ...Object.fromEntries(
-          Object.entries(process.env).filter(([name]) => !name.startsWith('DATABASE_') && name !== 'PORT'),
+          Object.entries(process.env).filter(
+            ([name]) => !name.startsWith('DATABASE_') && name !== 'GRIDFORGE_PGLITE_DIR' && name !== 'PORT',
+          ),
         ),
         GRIDFORGE_RPC_URL: rpcUrl,
         GRIDFORGE_DEPLOYMENT: deploymentFile,
-        GRIDFORGE_PGLITE_DIR: pgliteDir,
+        ...('pgliteDir' in database
+          ? { GRIDFORGE_PGLITE_DIR: database.pgliteDir }
+          : { DATABASE_URL: database.databaseUrl }),
         GRIDFORGE_POLLING_INTERVAL_MS: '100',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +89,7 @@ export async function startIndexer({
       if (line.trim() === '') continue
       output.push(line)
       if (output.length > 300) output.shift()
+      onOutput?.(line)
     }
   }
   child.stdout?.on('data', record)
