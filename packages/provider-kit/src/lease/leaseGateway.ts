@@ -64,6 +64,8 @@ export interface LeaseGatewayOptions {
    * agent passes the time of the latest block it saw, moved on by the clock since.
    */
   chainNow?: (() => number) | undefined
+  /** Chain time read fresh, seconds, for an acknowledgement's checks (default `chainNow`): the latest block's. */
+  readChainTime?: (() => Promise<number>) | undefined
   clock?: Clock | undefined
   logger?: Logger | undefined
 }
@@ -360,7 +362,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       lease: refOf(leaseId),
       state,
       latest: latestAcks.get(leaseId),
-      nowSec: chainNow(),
+      nowSec: options.readChainTime === undefined ? chainNow() : await options.readChainTime(),
       futureSkewSec: ackPolicy.futureSkewSec ?? 30,
     })
     if (refusal !== undefined) {

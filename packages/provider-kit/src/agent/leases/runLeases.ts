@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Deployment } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Account, Chain, Client, Log, Transport } from 'viem'
-import { getBlock, getBlockNumber, getLogs } from 'viem/actions'
+import { getBlock, getLogs } from 'viem/actions'
 import {
   type ChainLeaseParams,
   leaseEvents,
@@ -90,6 +90,11 @@ export async function runLeases(parameters: {
     publicScheme: policy.gateway?.publicScheme,
     leaseCheckMs: 1_000,
     chainNow,
+    readChainTime: async () => {
+      const block = await getBlock(client, { blockTag: 'latest' })
+      chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
+      return Number(block.timestamp)
+    },
     acks: policy.acks,
     logger,
     // Journaled before the renter is told it was accepted: a restart redeems it all the same.
@@ -233,7 +238,9 @@ export async function runLeases(parameters: {
     let failures = 0
     while (!signal.aborted) {
       try {
-        const head = await getBlockNumber(client, { cacheTime: 0 })
+        const block = await getBlock(client, { blockTag: 'latest' })
+        const head = block.number
+        chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
         while (next <= head && !signal.aborted) {
           const toBlock: bigint = next + 4_999n < head ? next + 4_999n : head
           const logs = (await getLogs(client, {
