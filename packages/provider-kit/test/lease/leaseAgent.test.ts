@@ -139,9 +139,14 @@ async function tokenBalance(account: Address): Promise<bigint> {
   })
 }
 
-async function leaseEvent(hash: Hex, eventName: 'LeaseEnded' | 'LeaseSettled') {
+async function leaseEnded(hash: Hex) {
   const receipt = await provider.waitForTransactionReceipt({ hash })
-  return parseEventLogs({ abi: leaseMarketAbi, logs: receipt.logs, eventName })[0]?.args
+  return parseEventLogs({ abi: leaseMarketAbi, logs: receipt.logs, eventName: 'LeaseEnded' })[0]?.args
+}
+
+async function leaseSettled(hash: Hex) {
+  const receipt = await provider.waitForTransactionReceipt({ hash })
+  return parseEventLogs({ abi: leaseMarketAbi, logs: receipt.logs, eventName: 'LeaseSettled' })[0]?.args
 }
 
 async function containerOf(leaseId: bigint) {
@@ -279,7 +284,7 @@ describe('leases', () => {
       functionName: 'closeLease',
       args: [leaseId],
     })
-    const ended = await leaseEvent(hash, 'LeaseEnded')
+    const ended = await leaseEnded(hash)
     const expected = deposit - price * BigInt(Number(ended?.endedAt) - lastProofAt)
     expect(ended?.refunded).toBe(expected)
     // The refund goes back to the wallet at once.
@@ -332,7 +337,7 @@ describe('leases', () => {
       functionName: 'settleLease',
       args: [id],
     })
-    const settled = await leaseEvent(hash, 'LeaseSettled')
+    const settled = await leaseSettled(hash)
     expect(settled?.reason).toBe(6) // ProviderOffline
     expect(settled?.endedAt).toBe(ack.at)
     expect(settled?.penalty).toBe(price * BigInt(penaltySec))
