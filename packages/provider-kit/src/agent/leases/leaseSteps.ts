@@ -1,4 +1,4 @@
-import type { Account, Address, Chain, Client, Transport } from 'viem'
+import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
 import {
   acceptLease,
   type ChainLease,
@@ -11,7 +11,7 @@ import {
 import type { LeaseGateway } from '../../lease/leaseGateway.js'
 import type { Logger } from '../../logger.js'
 import type { LeaseContainerSpec, LeaseRuntime } from '../../runtime/LeaseRuntime.js'
-import { messageOf } from '../errorKind.js'
+import { isTransient, messageOf } from '../errorKind.js'
 import type { JournaledAck, LeaseEntry, LeaseStepName } from './leaseJournal.js'
 
 /** What every lease step shares. */
@@ -62,9 +62,17 @@ const accepting: LeaseStep = async (context, entry, view) => {
       : to(entry, 'done', { outcome: `accepted by ${lease.provider}` })
   if (lease.status !== 'Requested' || lease.acceptBy < nowSec)
     return to(entry, 'done', { outcome: 'the request expired or was cancelled' })
-  const txHash = await context.transact(() =>
-    acceptLease(context.client, context.leaseMarket, leaseId, BigInt(entry.pricePerSec)),
-  )
+  let txHash: Hex
+  try {
+    txHash = await context.transact(() =>
+      acceptLease(context.client, context.leaseMarket, leaseId, BigInt(entry.pricePerSec)),
+    )
+  } catch (error) {
+    // A revert (not eligible, not enough free stake, taken meanwhile) does not get better by retrying.
+    if (isTransient(error)) throw error
+    context.logger.warn('lease not accepted', { leaseId, error: messageOf(error) })
+    return to(entry, 'done', { outcome: `not accepted: ${messageOf(error)}` })
+  }
   context.logger.info('lease accepted', { leaseId, pricePerSec: entry.pricePerSec, txHash })
   return to(entry, 'starting', { txHash })
 }
@@ -76,19 +84,18 @@ const accepting: LeaseStep = async (context, entry, view) => {
 const starting: LeaseStep = async (context, entry, view) => {
   if (ended(view)) return to(entry, 'ending')
   const leaseId = BigInt(entry.leaseId)
-  let container = await context.leases.findLeaseContainer(leaseId)
-  if (container?.running !== true)
-    container = await context.leases.startLeaseContainer(await context.containerSpec(leaseId, entry.sourceId))
+  const found = await context.leases.findLeaseContainer(leaseId)
+  const container =
+    found?.running === true
+      ? found
+      : await context.leases.startLeaseContainer(await context.containerSpec(leaseId, entry.sourceId))
   if (container.upstream === undefined) throw new Error(`lease ${leaseId}'s container has no address`)
   context.gateway.serveLease(leaseId, container.upstream, { lastAck: entry.lastAck })
-  context.logger.info(
-    container.reattached || entry.step === 'serving' ? 'lease re-attached' : 'lease serving',
-    {
-      leaseId,
-      container: container.containerId,
-      url: context.gateway.leaseUrl(leaseId),
-    },
-  )
+  context.logger.info(container === found || container.reattached ? 'lease re-attached' : 'lease serving', {
+    leaseId,
+    container: container.containerId,
+    url: context.gateway.leaseUrl(leaseId),
+  })
   return to(entry, 'serving', { containerId: container.containerId })
 }
 
