@@ -2,7 +2,7 @@
  * The agent's leases on the test chain and the test Docker engine: one lease market, one source
  * (the busybox httpd image), one provider; renters request leases with the ABI as any wallet would.
  */
-import { leaseMarketAbi } from '@gridforge/contracts'
+import { leaseMarketAbi, stakingAbi } from '@gridforge/contracts'
 import { type Address, erc20Abi, type Hex, parseEventLogs } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -126,6 +126,15 @@ async function marketBalance(account: Address): Promise<bigint> {
     address: leaseMarket(),
     abi: leaseMarketAbi,
     functionName: 'balanceOf',
+    args: [account],
+  })
+}
+
+function stakeOf(account: Address) {
+  return provider.readContract({
+    address: deployment().contracts.staking,
+    abi: stakingAbi,
+    functionName: 'stakeOf',
     args: [account],
   })
 }
@@ -331,6 +340,7 @@ describe('leases', () => {
     await advance(params.responseWindow + 1)
     const { deposit } = await lease(id)
     const balance = await marketBalance(offRenter.account.address)
+    const staked = (await stakeOf(provider.account.address)).staked
     const hash = await offRenter.writeContract({
       address: leaseMarket(),
       abi: leaseMarketAbi,
@@ -345,6 +355,8 @@ describe('leases', () => {
     expect(await marketBalance(offRenter.account.address)).toBe(
       balance + deposit + price * BigInt(penaltySec),
     )
+    // The penalty came out of the provider's stake.
+    expect((await stakeOf(provider.account.address)).staked).toBe(staked - price * BigInt(penaltySec))
     // Restarted, the agent sees the lease settled and removes its container.
     await startLeaseAgent()
     await until(async () => (await containerOf(id)) === undefined, 20_000, 'the container removed')
