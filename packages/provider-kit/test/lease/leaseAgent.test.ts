@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { deployment, fundedClient, testClient } from '../../../sdk/test/chain.js'
 import { readLease } from '../../src/lease/leaseChain.js'
 import { usageTypedData } from '../../src/lease/usageAck.js'
+import { containerLabels } from '../../src/runtime/ContainerRuntime.js'
+import { dockerLeaseRuntime } from '../../src/runtime/dockerLeaseRuntime.js'
+import { leaseLabels } from '../../src/runtime/LeaseRuntime.js'
 import { docker } from '../docker.js'
 import {
   publishTestImageSource,
@@ -158,10 +161,14 @@ async function leaseSettled(hash: Hex) {
   return parseEventLogs({ abi: leaseMarketAbi, logs: receipt.logs, eventName: 'LeaseSettled' })[0]?.args
 }
 
+/** The owner label of this test's agent's lease containers (the agent's owner, then `:leases`). */
+const leaseOwner = () =>
+  `${provider.chain.id}:${deployment().contracts.market}:${provider.account.address}:leases`.toLowerCase()
+
 async function containerOf(leaseId: bigint) {
   const [found] = await docker().listContainers({
     all: true,
-    filters: { label: [`dev.gridforge.lease-id=${leaseId}`] },
+    filters: { label: [`${containerLabels.owner}=${leaseOwner()}`, `${leaseLabels.leaseId}=${leaseId}`] },
   })
   if (found === undefined) return undefined
   const info = await docker().getContainer(found.Id).inspect()
@@ -190,10 +197,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.stop()
-  for (const leaseId of [1n, 2n, 3n, 4n, 5n, 6n]) {
-    const container = await containerOf(leaseId)
-    if (container !== undefined) await docker().getContainer(container.id).remove({ force: true })
-  }
+  // This provider's lease containers and networks only (other tests share the engine).
+  const leases = dockerLeaseRuntime({ owner: leaseOwner() })
+  for (const container of await leases.listLeaseContainers())
+    await leases.stopLeaseContainer(container.leaseId)
 })
 
 describe('leases', () => {
@@ -359,6 +366,21 @@ describe('leases', () => {
     expect((await stakeOf(provider.account.address)).staked).toBe(staked - price * BigInt(penaltySec))
     // Restarted, the agent sees the lease settled and removes its container.
     await startLeaseAgent()
+    await until(async () => (await containerOf(id)) === undefined, 20_000, 'the container removed')
+  })
+
+  test('a renter that never acknowledges: the agent ends the lease for silence, RenterSilent', async () => {
+    const silentRenter = await fundedClient()
+    const id = await openLease(silentRenter, price * 3_600n)
+    await until(async () => (await containerOf(id))?.running === true, 20_000, 'the container running')
+    const params = await provider.readContract({
+      address: leaseMarket(),
+      abi: leaseMarketAbi,
+      functionName: 'params',
+    })
+    await advance(params.ackGrace + 1)
+    await until(async () => (await lease(id)).status === 'Settled', 30_000, 'the lease settled')
+    expect((await lease(id)).reason).toBe('RenterSilent')
     await until(async () => (await containerOf(id)) === undefined, 20_000, 'the container removed')
   })
 })
