@@ -274,7 +274,7 @@ describe('leases', () => {
     expect(before?.running).toBe(true)
     await agent.stop()
     await startLeaseAgent()
-    token = await renterToken(renter, leaseId)
+    // The session outlives the restart (the gateway's key is in the data directory).
     await until(
       async () =>
         (await send(gatewayUrl(), { host: host(leaseId), headers: { authorization: `Bearer ${token}` } }))

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deployment } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
@@ -89,6 +90,8 @@ export async function runLeases(parameters: {
     publicHost: policy.gateway?.publicHost,
     publicScheme: policy.gateway?.publicScheme,
     leaseCheckMs: 1_000,
+    // Kept in the data directory: renters' sessions outlive a restart of the agent.
+    secret: await gatewaySecret(join(parameters.dataDir, 'lease-gateway.key')),
     chainNow,
     readChainTime: async () => {
       const block = await getBlock(client, { blockTag: 'latest' })
@@ -281,6 +284,19 @@ export async function runLeases(parameters: {
       await gateway.close()
     },
   }
+}
+
+/** The gateway's session key: read, or made (32 random bytes, readable by the agent's user only). */
+async function gatewaySecret(file: string): Promise<Uint8Array> {
+  try {
+    const key = await readFile(file)
+    if (key.length === 32) return key
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const key = randomBytes(32)
+  await writeFile(file, key, { mode: 0o600 })
+  return key
 }
 
 async function readLeaseCursor(file: string, market: string): Promise<bigint | undefined> {
