@@ -1,6 +1,12 @@
 // @gridforge/provider-kit: turn any host into a Gridforge GPU executor.
 
-export type { AgentOptions, AuditPolicy, Policy, WithdrawSchedule } from './agent/AgentOptions.js'
+export type {
+  AgentOptions,
+  AuditPolicy,
+  LeasePolicy,
+  Policy,
+  WithdrawSchedule,
+} from './agent/AgentOptions.js'
 export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
 export { type ErrorKind, errorKind } from './agent/errorKind.js'
 export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
@@ -111,7 +117,12 @@ export {
 export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
 export type { LeaseAuthority, LeaseRef, LeaseState } from './lease/LeaseAuthority.js'
-export { type LeaseGateway, type LeaseGatewayOptions, startLeaseGateway } from './lease/leaseGateway.js'
+export {
+  type LeaseGateway,
+  type LeaseGatewayOptions,
+  type ServeResume,
+  startLeaseGateway,
+} from './lease/leaseGateway.js'
 export { leaseAuthority, leaseIdOfHost } from './lease/leaseHost.js'
 export { leaseResource, parseLeaseResource } from './lease/leaseResource.js'
 export {
@@ -126,6 +137,14 @@ export {
   type MeasureGatewayOverheadParameters,
   measureGatewayOverhead,
 } from './lease/measureGatewayOverhead.js'
+export { type OnChainLeaseAuthorityOptions, onChainLeaseAuthority } from './lease/onChainLeaseAuthority.js'
+export {
+  type AckPolicy,
+  type AckRefusal,
+  parseUsageAck,
+  type UsageAck,
+  usageTypedData,
+} from './lease/usageAck.js'
 export type { LeaseExchange, LeaseUsage } from './lease/usageMeter.js'
 export {
   type JsonLoggerOptions,

@@ -2,8 +2,10 @@ import type { Deployment } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Account, Chain, Client, Transport } from 'viem'
 import type { HostReport } from '../detect/HostReport.js'
+import type { AckPolicy } from '../lease/usageAck.js'
 import type { Logger } from '../logger.js'
 import type { ContainerRuntime, ResourceLimits } from '../runtime/ContainerRuntime.js'
+import type { LeaseLimits, LeaseRuntime } from '../runtime/LeaseRuntime.js'
 
 /** Which tasks the agent takes. */
 export interface Policy {
@@ -37,6 +39,40 @@ export interface AuditPolicy {
   enabled?: boolean | undefined
   /** Only audits of tasks paying at least this much (`maxPayment`, token base units; default 0). */
   minPayment?: bigint | undefined
+}
+
+/**
+ * Which leases the agent takes and how it serves them (see the README's "Leases"). Sources are the
+ * policy's `sources` (or every subscribed one); a source asking for egress needs `allowEgress`.
+ */
+export interface LeasePolicy {
+  /** Take leases (default false). */
+  enabled?: boolean | undefined
+  /** Least price per second of a lease, token base units (default 0). */
+  minPricePerSec?: bigint | undefined
+  /** The same floor per hour, used when `minPricePerSec` is unset. */
+  minPricePerHour?: bigint | undefined
+  /** Largest penalty a lease may name, seconds of its price (default 3,600). */
+  maxPenaltySec?: number | undefined
+  /** Most leases at once (default 1). */
+  maxConcurrent?: number | undefined
+  /** Milliseconds between redemptions of a lease's latest acknowledgement (default 6 hours). */
+  redeemEveryMs?: number | undefined
+  /** Where the lease gateway listens and how renters reach it. */
+  gateway?:
+    | {
+        hostname?: string | undefined
+        port?: number | undefined
+        publicHost?: string | undefined
+        publicScheme?: 'http' | 'https' | undefined
+      }
+    | undefined
+  /** When the gateway stops proxying a lease for want of acknowledgements. */
+  acks?: AckPolicy | undefined
+  /** Lease container limits over the source's resources and the defaults (1 CPU, 1 GiB). */
+  limits?: Partial<LeaseLimits> | undefined
+  /** The lease containers' runtime (default Docker, owned by this agent). */
+  runtime?: LeaseRuntime | undefined
 }
 
 /** When to move earnings from the market balance to the provider's wallet. */
@@ -73,6 +109,8 @@ export interface AgentOptions {
   rescanInterval?: number | undefined
   /** Seconds kept free before a claim's deadline to upload and submit (default 30). */
   submitMarginSec?: number | undefined
+  /** Leases (default: none taken). */
+  leases?: LeasePolicy | undefined
   /** `false` (default): never withdraw automatically. */
   withdraw?: WithdrawSchedule | false | undefined
   logger?: Logger | undefined

@@ -12,6 +12,7 @@ import { readBacklog } from './backlog.js'
 import { readCursor, writeCursor } from './cursor.js'
 import { messageOf } from './errorKind.js'
 import { cleanJournal, finalSteps, type Journal, openJournal } from './journal.js'
+import { type RunningLeases, runLeases } from './leases/runLeases.js'
 import { watchMarket } from './marketWatch.js'
 import { metadataRefusal, resolvePolicy } from './policy.js'
 import { prepareTask } from './prepareTask.js'
@@ -28,6 +29,10 @@ export interface Agent extends AsyncDisposable {
    * audit draw or under audit), and audits it joins or works on.
    */
   tasks(): bigint[]
+  /** Leases the agent serves or settles now (empty unless `leases.enabled`). */
+  leases(): bigint[]
+  /** The lease gateway, when leases are enabled. */
+  readonly leaseGateway: RunningLeases['gateway'] | undefined
   /**
    * Stops taking tasks and returns once in-flight work is journaled. Docker
    * containers keep running and are re-attached by the next start; the
@@ -138,6 +143,25 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
           transact: context.transact,
           logger,
         })
+  // 4. Leases, beside the tasks.
+  const leases =
+    options.leases?.enabled === true
+      ? await runLeases({
+          client,
+          deployment,
+          store: options.store,
+          runtime,
+          policy: options.leases,
+          sources: options.policy?.sources,
+          allowEgress: policy.allowEgress,
+          owner: context.owner,
+          dataDir: options.dataDir,
+          pollingInterval,
+          transact: context.transact,
+          logger: logger.child({ part: 'leases' }),
+          signal,
+        })
+      : undefined
 
   logger.info('agent started', {
     runtime: runtime.kind,
@@ -158,13 +182,21 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
       logger.info('stopping', { inFlight: scheduler.tasks().length })
       stopController.abort(new Error('the agent is stopping'))
       stopWithdrawing()
-      await Promise.allSettled([watching, scheduler.stop()])
+      await Promise.allSettled([watching, scheduler.stop(), leases?.stop()])
       logger.info('stopped')
       resolveDone()
     })()
     return stopping
   }
-  return { address, tasks: () => scheduler.tasks(), stop, done, [Symbol.asyncDispose]: stop }
+  return {
+    address,
+    tasks: () => scheduler.tasks(),
+    leases: () => leases?.leases() ?? [],
+    leaseGateway: leases?.gateway,
+    stop,
+    done,
+    [Symbol.asyncDispose]: stop,
+  }
 }
 
 /**

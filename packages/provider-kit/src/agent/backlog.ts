@@ -35,7 +35,7 @@ export async function readBacklog(
 }
 
 /** The first block in [low, high] whose timestamp is ≥ `time` (a binary search: about log2(high − low) reads). */
-async function firstBlockAtOrAfter(
+export async function firstBlockAtOrAfter(
   client: Client<Transport, Chain, Account>,
   time: bigint,
   low: bigint,

@@ -157,6 +157,24 @@ ${line('dataDir', options.dataDir === undefined ? undefined : quote(options.data
 # Only when the balance is at least this, token units.
 # minimum = ${quote(configDefaults.withdrawMinimum)}
 
+[leases]
+# Rent this host's GPUs by the second (lease market): the agent accepts lease requests for
+# the [policy] sources, runs each in its own container and serves it through the lease gateway.
+# enabled = true
+# Least price of an hour of lease, token units.
+# minPricePerHour = ${quote(configDefaults.leaseMinPricePerHour)}
+# Largest penalty (seconds of the lease's price) a lease may name if this host goes offline.
+# maxPenalty = ${quote(configDefaults.leaseMaxPenalty)}
+# Most leases at once.
+# maxConcurrent = 1
+# How often to redeem each lease's latest usage acknowledgement (also at once on an offline report).
+# redeemEvery = ${quote(configDefaults.leaseRedeemEvery)}
+# Where the gateway listens; put a TLS proxy in front of it for renters.
+# gatewayHost = ${quote(configDefaults.leaseGatewayHost)}
+# gatewayPort = ${configDefaults.leaseGatewayPort}
+# The wildcard host renters reach: lease 7 is served at 7.<publicHost>.
+# publicHost = "leases.example.com"
+
 [register]
 # What \`gridforge-provider register\` sets up (running it again changes only what differs).
 # Stake to hold, token units; only the shortfall is staked. Default: the

@@ -52,6 +52,14 @@ describe('parseConfig', () => {
       },
       withdraw: undefined,
       register: { stake: undefined, sources: [] },
+      leases: {
+        enabled: false,
+        minPricePerHour: '0',
+        maxPenaltySec: 3_600,
+        maxConcurrent: 1,
+        redeemEveryMs: 6 * 3_600_000,
+        gateway: { host: '127.0.0.1', port: 8480, publicHost: undefined },
+      },
     })
   })
 

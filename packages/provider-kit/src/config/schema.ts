@@ -24,6 +24,7 @@ export interface ProviderConfig {
   /** `undefined`: earnings stay in the market balance until withdrawn by hand. */
   withdraw: WithdrawConfig | undefined
   register: RegisterConfig
+  leases: LeasesConfig
 }
 
 export interface ChainConfig {
@@ -101,6 +102,20 @@ export interface WithdrawConfig {
   minimum: TokenAmount
 }
 
+/** `[leases]`: which leases the agent takes and where its lease gateway listens. */
+export interface LeasesConfig {
+  enabled: boolean
+  /** Least price of an hour of lease, token units. */
+  minPricePerHour: TokenAmount
+  /** Largest penalty a lease may name, seconds of its price. */
+  maxPenaltySec: number
+  maxConcurrent: number
+  /** Milliseconds between redemptions of a lease's latest acknowledgement. */
+  redeemEveryMs: number
+  /** Where the gateway listens (`host`, `port`) and the host renters reach (`<leaseId>.<publicHost>`). */
+  gateway: { host: string; port: number; publicHost: string | undefined }
+}
+
 export interface RegisterConfig {
   /** Stake to hold, token units; `undefined`: the registry's `minProviderStake`. */
   stake: TokenAmount | undefined
@@ -123,6 +138,11 @@ export const configDefaults = {
   logLevel: 'info',
   withdrawMinimum: '0',
   auditMinPayment: '0',
+  leaseMinPricePerHour: '0',
+  leaseMaxPenalty: '1h',
+  leaseRedeemEvery: '6h',
+  leaseGatewayHost: '127.0.0.1',
+  leaseGatewayPort: 8480,
 } as const
 
 /** How the schema resolves paths: against the file's directory and the home directory. */
@@ -323,6 +343,18 @@ export function configFileSchema(paths: PathContext) {
           stake: amount.optional(),
           sources: sourceIds.optional(),
         }),
+        leases: table({
+          enabled: bool.default(false),
+          minPricePerHour: amount.default(configDefaults.leaseMinPricePerHour),
+          maxPenalty: interval.default(parseInterval(configDefaults.leaseMaxPenalty) ?? 0),
+          maxConcurrent: wholeNumber(1).default(1),
+          redeemEvery: interval.default(parseInterval(configDefaults.leaseRedeemEvery) ?? 0),
+          gatewayHost: z
+            .string({ error: 'expected an address to listen on' })
+            .default(configDefaults.leaseGatewayHost),
+          gatewayPort: wholeNumber(0, 65_535).default(configDefaults.leaseGatewayPort),
+          publicHost: z.string({ error: 'expected a host name like "leases.example.com"' }).optional(),
+        }),
       },
       { error: 'expected TOML tables' },
     )
@@ -351,7 +383,7 @@ export type ConfigFile = z.output<ReturnType<typeof configFileSchema>>
 
 /** Shapes the parsed file into the resolved config. */
 export function toProviderConfig(file: string, value: ConfigFile): ProviderConfig {
-  const { chain, account, store, runtime, policy, agent, withdraw, register } = value
+  const { chain, account, store, runtime, policy, agent, withdraw, register, leases } = value
   return {
     file,
     chain: {
@@ -388,6 +420,14 @@ export function toProviderConfig(file: string, value: ConfigFile): ProviderConfi
     withdraw:
       withdraw.every === undefined ? undefined : { everyMs: withdraw.every, minimum: withdraw.minimum },
     register: { stake: register.stake, sources: register.sources ?? policy.sources ?? [] },
+    leases: {
+      enabled: leases.enabled,
+      minPricePerHour: leases.minPricePerHour,
+      maxPenaltySec: Math.floor(leases.maxPenalty / 1000),
+      maxConcurrent: leases.maxConcurrent,
+      redeemEveryMs: leases.redeemEvery,
+      gateway: { host: leases.gatewayHost, port: leases.gatewayPort, publicHost: leases.publicHost },
+    },
   }
 }
 

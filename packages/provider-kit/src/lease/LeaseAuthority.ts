@@ -28,6 +28,12 @@ export interface LeaseState {
   active: boolean
   /** Why it is not active ("ended at …", "out of funds"), said to the renter. */
   reason?: string | undefined
+  /** Who signs the lease's usage acknowledgements (the renter or its session key); unset: acknowledgements are refused. */
+  ackSigner?: Address | undefined
+  /** When the lease was accepted, chain seconds; unset or 0: not started (acknowledgements do not gate it). */
+  startedAt?: number | undefined
+  /** The lease's `ackGrace`, seconds: how long acknowledgements may lapse before the provider may end it. */
+  ackGraceSec?: number | undefined
 }
 
 /** Which lease, on which chain and lease market: what a sign-in and a session are bound to. */

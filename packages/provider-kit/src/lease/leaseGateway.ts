@@ -17,6 +17,7 @@ import { forwardRequest, forwardUpgrade } from './proxy.js'
 import { replyJson, replyJsonOnSocket } from './replies.js'
 import type { LeaseSession } from './sessionToken.js'
 import { signInRenter } from './signInRenter.js'
+import { type AckPolicy, ackLapse, parseUsageAck, type UsageAck, usageAckRefusal } from './usageAck.js'
 import { type LeaseExchange, type LeaseUsage, usageMeter } from './usageMeter.js'
 
 export interface LeaseGatewayOptions {
@@ -50,6 +51,21 @@ export interface LeaseGatewayOptions {
   client?: Client | undefined
   /** Called when an exchange (request, WebSocket) ends: the served bytes and time. */
   onExchange?: ((exchange: LeaseExchange) => void) | undefined
+  /**
+   * Called with each usage acknowledgement the gateway accepts (`POST /_gridforge/ack`), before it
+   * answers 204: the agent journals it, to redeem it later. A rejection answers 503 and the
+   * acknowledgement is not kept.
+   */
+  onAck?: ((leaseId: bigint, ack: UsageAck) => void | Promise<void>) | undefined
+  /** When a lease stops being served for want of acknowledgements (see {@link AckPolicy}). */
+  acks?: AckPolicy | undefined
+  /**
+   * Chain time, seconds: what acknowledgements' `at` are compared with (default the clock's). The
+   * agent passes the time of the latest block it saw, moved on by the clock since.
+   */
+  chainNow?: (() => number) | undefined
+  /** Chain time read fresh, seconds, for an acknowledgement's checks (default `chainNow`): the latest block's. */
+  readChainTime?: (() => Promise<number>) | undefined
   clock?: Clock | undefined
   logger?: Logger | undefined
 }
@@ -61,13 +77,27 @@ export interface LeaseGateway extends AsyncDisposable {
   readonly publicHost: string
   /** Where renters reach a lease, e.g. `http://7.localhost:41234`. */
   leaseUrl(leaseId: bigint): string
-  /** Serves a lease: its requests go to `upstream` (the lease container's address), and nowhere else. */
-  serveLease(leaseId: bigint, upstream: LeaseUpstream): void
+  /**
+   * Serves a lease: its requests go to `upstream` (the lease container's address), and nowhere else.
+   * `resume` carries what an earlier run of the gateway knew: the latest acknowledgement accepted
+   * and the seconds served.
+   */
+  serveLease(leaseId: bigint, upstream: LeaseUpstream, resume?: ServeResume): void
   /** Stops serving a lease and cuts its open WebSockets. */
   stopServing(leaseId: bigint): void
   /** What the lease has used through this gateway. */
   usage(leaseId: bigint): LeaseUsage
+  /** Seconds this gateway has served the lease (its `resume.servedSec` included). */
+  servedSec(leaseId: bigint): number
+  /** The latest usage acknowledgement accepted for the lease. */
+  latestAck(leaseId: bigint): UsageAck | undefined
   close(): Promise<void>
+}
+
+/** What a restarted gateway is told about a lease it served before. */
+export interface ServeResume {
+  lastAck?: UsageAck | undefined
+  servedSec?: number | undefined
 }
 
 /** The gateway's own paths on every lease host; everything else is the service's. */
@@ -87,6 +117,10 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
  * - **Refusals**, as JSON saying what to do: 401 sign in, 403 not the renter
  *   (or a cookie sent from another origin), 404 no such lease, 410 lease
  *   ended, 503 its container is not being served.
+ * - **Acknowledgements**: `POST /_gridforge/ack` `{ servedSec, at, signature }` (signed in) keeps the
+ *   latest valid usage acknowledgement of the lease's ack signer (204; 400 malformed, 409 older than
+ *   the latest, 422 not valid); `GET /_gridforge/usage` shows the gateway's count and the latest
+ *   acknowledgement. Without a recent one the lease is not proxied (503, acknowledge to continue).
  * - **Forwarding**: only to the upstream registered with {@link LeaseGateway.serveLease},
  *   without the gateway's credentials, with `X-Forwarded-For`/`-Proto`.
  *
@@ -113,6 +147,16 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   // Keep-alive to the services: a request through the gateway does not pay a new connection.
   const agent = new Agent({ keepAlive: true, maxSockets: 256 })
   let publicHost = options.publicHost ?? ''
+  const chainNow = options.chainNow ?? (() => Math.floor(clock.now() / 1000))
+  const ackPolicy = options.acks ?? {}
+  const latestAcks = new Map<bigint, UsageAck>()
+  /** Per lease: seconds served before `since`, and since when it is served (undefined: not now). */
+  const served = new Map<bigint, { beforeMs: number; since: number | undefined }>()
+  const servedSec = (leaseId: bigint) => {
+    const entry = served.get(leaseId)
+    if (entry === undefined) return 0
+    return Math.floor((entry.beforeMs + (entry.since === undefined ? 0 : clock.now() - entry.since)) / 1000)
+  }
 
   const refOf = (leaseId: bigint): LeaseRef => ({ chainId: options.chainId, leaseMarket, leaseId })
   const originOf = (leaseId: bigint) => `${scheme}://${leaseAuthority(publicHost, leaseId)}`
@@ -232,6 +276,17 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       })
     }
     if (path === `${ownPrefix}login` && req.method === 'POST') return login(req, res, leaseId)
+    if (path === `${ownPrefix}ack` && req.method === 'POST') return acknowledge(req, res, leaseId)
+    if (path === `${ownPrefix}usage` && req.method === 'GET') {
+      const session = await access(req, leaseId)
+      if (isRefusal(session)) return replyJson(res, session.status, refusalBody(leaseId, session))
+      const lastAck = latestAcks.get(leaseId)
+      return replyJson(res, 200, {
+        leaseId: leaseId.toString(),
+        servedSec: servedSec(leaseId),
+        lastAck: lastAck === undefined ? null : { servedSec: lastAck.servedSec, at: lastAck.at },
+      })
+    }
     if (path === `${ownPrefix}logout` && req.method === 'POST') {
       // Another lease's page must not sign this lease's renter out either.
       const origin = req.headers.origin
@@ -288,6 +343,73 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     })
   }
 
+  /** `POST /_gridforge/ack`: keeps the latest valid acknowledgement, handed to `onAck` first. */
+  async function acknowledge(req: IncomingMessage, res: ServerResponse, leaseId: bigint): Promise<void> {
+    const session = await access(req, leaseId)
+    if (isRefusal(session)) return replyJson(res, session.status, refusalBody(leaseId, session))
+    let body: unknown
+    try {
+      body = JSON.parse(await readBody(req, 4 * 1024))
+    } catch {
+      body = undefined
+    }
+    const ack = parseUsageAck(body)
+    if ('status' in ack) return replyJson(res, ack.status, { error: 'bad request', reason: ack.reason })
+    const state = await leaseState(leaseId)
+    if (state === undefined)
+      return replyJson(res, 404, { error: 'not found', reason: `there is no lease ${leaseId}` })
+    const refusal = await usageAckRefusal(ack, {
+      lease: refOf(leaseId),
+      state,
+      latest: latestAcks.get(leaseId),
+      nowSec: options.readChainTime === undefined ? chainNow() : await options.readChainTime(),
+      futureSkewSec: ackPolicy.futureSkewSec ?? 30,
+    })
+    if (refusal !== undefined) {
+      const error = { 400: 'bad request', 409: 'conflict', 422: 'unprocessable' }[refusal.status]
+      return replyJson(res, refusal.status, { error, reason: refusal.reason })
+    }
+    // Two acknowledgements checked at once: the later one wins, whichever finishes first.
+    const latest = latestAcks.get(leaseId)
+    if (latest !== undefined && (ack.at < latest.at || ack.servedSec < latest.servedSec))
+      return replyJson(res, 409, {
+        error: 'conflict',
+        reason: 'a later acknowledgement was accepted meanwhile',
+      })
+    try {
+      await options.onAck?.(leaseId, ack)
+    } catch (error) {
+      logger.error('journaling an acknowledgement failed', { leaseId, error })
+      return replyJson(res, 503, {
+        error: 'unavailable',
+        reason: 'the acknowledgement could not be kept: send it again',
+      })
+    }
+    latestAcks.set(leaseId, ack)
+    res.writeHead(204, { 'cache-control': 'no-store' })
+    res.end()
+  }
+
+  /** Why the lease is not proxied now for want of acknowledgements; `undefined`: it is. */
+  async function lapse(leaseId: bigint): Promise<string | undefined> {
+    const state = await leaseState(leaseId).catch(() => undefined)
+    if (state === undefined) return undefined
+    return ackLapse(state, latestAcks.get(leaseId), {
+      nowSec: chainNow(),
+      servedSec: servedSec(leaseId),
+      policy: ackPolicy,
+    })
+  }
+
+  function lapseBody(leaseId: bigint, reason: string) {
+    return {
+      error: 'acknowledge to continue',
+      lease: leaseId.toString(),
+      reason,
+      acknowledge: `POST ${originOf(leaseId)}${ownPrefix}ack {"servedSec": <uint40>, "at": <chain seconds>, "signature": "0x… (EIP-712 Usage)"}`,
+    }
+  }
+
   function cookie(value: string, maxAgeSeconds: number): string {
     return [
       `${cookieName}=${value}`,
@@ -314,6 +436,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
         { error: 'unavailable', reason: `lease ${leaseId}'s container is not running on this gateway yet` },
         { 'retry-after': '5' },
       )
+    const lapsed = await lapse(leaseId)
+    if (lapsed !== undefined) return replyJson(res, 503, lapseBody(leaseId, lapsed))
     forwardRequest(req, res, { leaseId, upstream, meter, agent, cookieName, proto: scheme })
   }
 
@@ -329,6 +453,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
         error: 'unavailable',
         reason: `lease ${leaseId} is not served`,
       })
+    const lapsed = await lapse(leaseId)
+    if (lapsed !== undefined) return replyJsonOnSocket(socket, 503, lapseBody(leaseId, lapsed))
     const service = forwardUpgrade(req, socket, head, { leaseId, upstream, meter, cookieName, proto: scheme })
     webSockets.add(leaseId, service, session)
   }
@@ -376,6 +502,9 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
 
   function stopServing(leaseId: bigint) {
     upstreams.delete(leaseId)
+    const entry = served.get(leaseId)
+    if (entry?.since !== undefined)
+      served.set(leaseId, { beforeMs: entry.beforeMs + clock.now() - entry.since, since: undefined })
     webSockets.cut(leaseId)
   }
 
@@ -391,9 +520,18 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     url,
     publicHost,
     leaseUrl: originOf,
-    serveLease(leaseId, upstream) {
+    serveLease(leaseId, upstream, resume) {
       upstreams.set(leaseId, { host: upstream.host, port: upstream.port })
+      const entry = served.get(leaseId)
+      if (entry === undefined)
+        served.set(leaseId, { beforeMs: (resume?.servedSec ?? 0) * 1000, since: clock.now() })
+      else if (entry.since === undefined) served.set(leaseId, { ...entry, since: clock.now() })
+      const known = latestAcks.get(leaseId)
+      if (resume?.lastAck !== undefined && (known === undefined || resume.lastAck.at > known.at))
+        latestAcks.set(leaseId, resume.lastAck)
     },
+    servedSec,
+    latestAck: (leaseId) => latestAcks.get(leaseId),
     stopServing,
     usage: (leaseId) => meter.usage(leaseId),
     close,

@@ -42,6 +42,8 @@ function slowAgent() {
   const agent: Agent = {
     address: '0x0000000000000000000000000000000000000001',
     tasks: () => [],
+    leases: () => [],
+    leaseGateway: undefined,
     stop: () => {
       stops++
       return done

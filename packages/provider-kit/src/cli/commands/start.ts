@@ -33,7 +33,14 @@ export function agentSettingsOf(
   token: TokenInfo,
 ): Pick<
   AgentOptions,
-  'policy' | 'withdraw' | 'limits' | 'pollingInterval' | 'rescanInterval' | 'submitMarginSec' | 'dataDir'
+  | 'policy'
+  | 'withdraw'
+  | 'limits'
+  | 'pollingInterval'
+  | 'rescanInterval'
+  | 'submitMarginSec'
+  | 'dataDir'
+  | 'leases'
 > {
   const policy: Policy = {
     sources: config.policy.sources,
@@ -61,6 +68,18 @@ export function agentSettingsOf(
     pollingInterval: config.agent.pollingIntervalMs,
     rescanInterval: config.agent.rescanIntervalMs,
     submitMarginSec: config.agent.submitMarginSec,
+    leases: {
+      enabled: config.leases.enabled,
+      minPricePerHour: baseUnits(config.leases.minPricePerHour, token, 'leases.minPricePerHour'),
+      maxPenaltySec: config.leases.maxPenaltySec,
+      maxConcurrent: config.leases.maxConcurrent,
+      redeemEveryMs: config.leases.redeemEveryMs,
+      gateway: {
+        hostname: config.leases.gateway.host,
+        port: config.leases.gateway.port,
+        publicHost: config.leases.gateway.publicHost,
+      },
+    },
   }
 }
 

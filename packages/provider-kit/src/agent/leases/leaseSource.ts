@@ -1,0 +1,65 @@
+import { type Deployment, getSource, imageDigestOf } from '@gridforge/sdk'
+import { type ContentStore, getBytes } from '@gridforge/sdk/storage'
+import type { Account, Chain, Client, Transport } from 'viem'
+import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
+import type { LeaseContainerSpec, LeaseLimits, LeaseNetwork } from '../../runtime/LeaseRuntime.js'
+
+/**
+ * What a lease container runs when its source's metadata does not say: the service listens on 8080,
+ * the container has no network beyond the gateway, 1 CPU and 1 GiB, its files in `/workspace`.
+ */
+export const leaseDefaults = {
+  port: 8080,
+  network: 'none' as LeaseNetwork,
+  workdir: '/workspace',
+  limits: { memoryBytes: 1024 ** 3, cpus: 1, pids: 512, tmpBytes: 256 * 1024 ** 2, workdirBytes: 1024 ** 3 },
+} as const
+
+/**
+ * The container spec of a lease of `sourceId`: the source's image (checked against its on-chain
+ * digest by the runtime), command, port, network and resources from its metadata (`kind: "lease"`
+ * documents, see templates/jupyter-lease/lease.json), else {@link leaseDefaults}.
+ */
+export async function leaseContainerSpec(parameters: {
+  client: Client<Transport, Chain, Account>
+  deployment: Deployment
+  store: ContentStore
+  runtime: ContainerRuntime
+  leaseId: bigint
+  sourceId: number
+  limits?: Partial<LeaseLimits> | undefined
+  allowEgress: boolean
+  signal?: AbortSignal | undefined
+}): Promise<LeaseContainerSpec> {
+  const { client, deployment, store, runtime, leaseId, sourceId, signal } = parameters
+  const source = await getSource(client, { deployment, sourceId })
+  const bytes = await getBytes(store, source.metadata, { maxBytes: 64 * 1024, signal })
+  const metadata = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
+  if (typeof metadata.image !== 'string') throw new Error(`source ${sourceId}'s metadata names no image`)
+  if (imageDigestOf(metadata.image) !== source.imageDigest)
+    throw new Error(`source ${sourceId}'s metadata names ${metadata.image}, not the digest on chain`)
+  const image = await runtime.prepareImage({ image: metadata.image, imageDigest: source.imageDigest, signal })
+  const network = metadata.network === 'egress' ? 'egress' : leaseDefaults.network
+  if (network === 'egress' && !parameters.allowEgress)
+    throw new Error(`source ${sourceId} asks for egress, which the policy does not allow`)
+  const resources = (metadata.resources ?? {}) as { cpus?: unknown; memoryMiB?: unknown }
+  const env: Record<string, string> = { GRIDFORGE_LEASE_ID: leaseId.toString() }
+  for (const [name, value] of Object.entries((metadata.env ?? {}) as Record<string, unknown>))
+    if (typeof value === 'string') env[name] = value
+  return {
+    leaseId,
+    image: image.ref,
+    command: Array.isArray(metadata.command) ? metadata.command.map(String) : undefined,
+    env,
+    port: typeof metadata.port === 'number' ? metadata.port : leaseDefaults.port,
+    workdir: typeof metadata.workdir === 'string' ? metadata.workdir : leaseDefaults.workdir,
+    gpus: [],
+    network,
+    limits: {
+      ...leaseDefaults.limits,
+      ...(typeof resources.cpus === 'number' ? { cpus: resources.cpus } : {}),
+      ...(typeof resources.memoryMiB === 'number' ? { memoryBytes: resources.memoryMiB * 1024 ** 2 } : {}),
+      ...parameters.limits,
+    },
+  }
+}

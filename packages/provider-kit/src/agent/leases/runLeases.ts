@@ -1,0 +1,326 @@
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deployment } from '@gridforge/sdk'
+import type { ContentStore } from '@gridforge/sdk/storage'
+import type { Account, Chain, Client, Log, Transport } from 'viem'
+import { getBlock, getLogs } from 'viem/actions'
+import {
+  type ChainLeaseParams,
+  leaseEvents,
+  readLease,
+  readLeaseEnd,
+  readLeaseParams,
+} from '../../lease/leaseChain.js'
+import { type LeaseGateway, startLeaseGateway } from '../../lease/leaseGateway.js'
+import { onChainLeaseAuthority } from '../../lease/onChainLeaseAuthority.js'
+import type { Logger } from '../../logger.js'
+import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
+import { dockerLeaseRuntime } from '../../runtime/dockerLeaseRuntime.js'
+import type { LeaseRuntime } from '../../runtime/LeaseRuntime.js'
+import type { LeasePolicy } from '../AgentOptions.js'
+import { firstBlockAtOrAfter } from '../backlog.js'
+import { messageOf } from '../errorKind.js'
+import { writeDurably } from '../journal.js'
+import { type LeaseEntry, openLeaseJournal } from './leaseJournal.js'
+import { leaseContainerSpec } from './leaseSource.js'
+import { type LeaseContext, leaseSteps } from './leaseSteps.js'
+
+type LeaseLog = Log<bigint, number, false, undefined, true, typeof leaseEvents>
+
+/** The leases' side of a running agent. */
+export interface RunningLeases {
+  gateway: LeaseGateway
+  /** Leases not done. */
+  leases(): bigint[]
+  /** Stops following and closes the gateway; lease containers keep running and leases are not ended. */
+  stop(): Promise<void>
+}
+
+/** A request is taken only this long before its `acceptBy` (a first start reads the requests of the last 30 days). */
+const maxAcceptWindowSec = 30n * 86_400n
+
+/**
+ * Runs the agent's leases: follows `LeaseRequested` (from a journaled cursor; a first start reads
+ * the requests that may still be accepted), accepts what the policy allows, and moves each lease's
+ * journal entry through its steps (see `leaseSteps.ts`) on every new block range and every
+ * `pollingInterval`. A restart resumes every entry: a running container is re-attached, never
+ * restarted; stopping ends no lease.
+ */
+export async function runLeases(parameters: {
+  client: Client<Transport, Chain, Account>
+  deployment: Deployment
+  store: ContentStore
+  runtime: ContainerRuntime
+  policy: LeasePolicy
+  sources: readonly number[] | undefined
+  allowEgress: boolean
+  owner: string
+  dataDir: string
+  pollingInterval: number
+  transact: <T>(send: () => Promise<T>) => Promise<T>
+  logger: Logger
+  signal: AbortSignal
+}): Promise<RunningLeases> {
+  const { client, deployment, policy, logger, signal, pollingInterval } = parameters
+  const leaseMarket = deployment.contracts.leases
+  const address = client.account.address
+  const minPricePerSec = policy.minPricePerSec ?? (policy.minPricePerHour ?? 0n) / 3_600n
+  const maxPenaltySec = policy.maxPenaltySec ?? 3_600
+  const maxConcurrent = policy.maxConcurrent ?? 1
+  const leases: LeaseRuntime =
+    policy.runtime ?? dockerLeaseRuntime({ owner: `${parameters.owner}:leases`, logger })
+  const journal = await openLeaseJournal(join(parameters.dataDir, 'leases'))
+  const entries = new Map<string, LeaseEntry>()
+  for (const entry of await journal.list()) if (entry.step !== 'done') entries.set(entry.leaseId, entry)
+
+  // Chain time, moved on by the wall clock between blocks: what acknowledgements are checked against.
+  let chainOffsetMs = 0
+  const chainNow = () => Math.floor((Date.now() + chainOffsetMs) / 1000)
+  const latest = await getBlock(client, { blockTag: 'latest' })
+  chainOffsetMs = Number(latest.timestamp) * 1000 - Date.now()
+
+  const gateway = await startLeaseGateway({
+    chainId: client.chain.id,
+    leaseMarket,
+    provider: address,
+    authority: onChainLeaseAuthority({ client, leaseMarket, chainNow, cacheMs: 1_000 }),
+    hostname: policy.gateway?.hostname,
+    port: policy.gateway?.port,
+    publicHost: policy.gateway?.publicHost,
+    publicScheme: policy.gateway?.publicScheme,
+    leaseCheckMs: 1_000,
+    // Kept in the data directory: renters' sessions outlive a restart of the agent.
+    secret: await gatewaySecret(join(parameters.dataDir, 'lease-gateway.key')),
+    chainNow,
+    readChainTime: async () => {
+      const block = await getBlock(client, { blockTag: 'latest' })
+      chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
+      return Number(block.timestamp)
+    },
+    acks: policy.acks,
+    logger,
+    // Journaled before the renter is told it was accepted: a restart redeems it all the same.
+    onAck: async (leaseId, ack) => {
+      const entry = entries.get(leaseId.toString())
+      if (entry === undefined) return
+      const next = { ...entry, lastAck: ack }
+      entries.set(entry.leaseId, next)
+      await journal.write(next)
+    },
+  })
+
+  const params = new Map<number, Promise<ChainLeaseParams>>()
+  const paramsOf = (version: number) => {
+    let found = params.get(version)
+    if (found === undefined) {
+      found = readLeaseParams(client, leaseMarket, version)
+      found.catch(() => params.delete(version))
+      params.set(version, found)
+    }
+    return found
+  }
+
+  const context: LeaseContext = {
+    client,
+    leaseMarket,
+    address,
+    leases,
+    gateway,
+    logger,
+    transact: parameters.transact,
+    redeemEveryMs: policy.redeemEveryMs ?? 6 * 3_600_000,
+    now: () => Date.now(),
+    containerSpec: (leaseId, sourceId) =>
+      leaseContainerSpec({
+        client,
+        deployment,
+        store: parameters.store,
+        runtime: parameters.runtime,
+        leaseId,
+        sourceId,
+        limits: policy.limits,
+        allowEgress: parameters.allowEgress,
+        signal,
+      }),
+  }
+
+  // A `serving` entry of an earlier run is served again: re-attached to its container.
+  for (const entry of entries.values())
+    if (entry.step === 'serving') entries.set(entry.leaseId, { ...entry, step: 'starting' })
+
+  /** Moves one lease through its steps until one waits; each new state journaled before the next step. */
+  const busy = new Set<string>()
+  async function advance(leaseId: string): Promise<void> {
+    if (busy.has(leaseId)) return
+    busy.add(leaseId)
+    try {
+      for (let steps = 0; steps < 8 && !signal.aborted; steps++) {
+        const entry = entries.get(leaseId)
+        if (entry === undefined || entry.step === 'done') return
+        const id = BigInt(leaseId)
+        const [lease, end, block] = await Promise.all([
+          readLease(client, leaseMarket, id),
+          readLeaseEnd(client, leaseMarket, id),
+          getBlock(client, { blockTag: 'latest' }),
+        ])
+        const nowSec = Number(block.timestamp)
+        chainOffsetMs = nowSec * 1000 - Date.now()
+        const view = { lease, end, params: await paramsOf(lease.paramsVersion), nowSec }
+        const next = await leaseSteps[entry.step](context, entry, view)
+        if (next === entry) return
+        await journal.write(next)
+        if (next.step === 'done') entries.delete(leaseId)
+        else entries.set(leaseId, next)
+        if (next.step === entry.step && next.txHash === entry.txHash) return
+      }
+    } catch (error) {
+      logger.warn('lease step failed, retrying', { leaseId, error: messageOf(error) })
+    } finally {
+      busy.delete(leaseId)
+    }
+  }
+
+  const lookAll = () => Promise.all([...entries.keys()].map(advance))
+
+  /** Accepts a request when the policy allows: journaled `accepting` first, then the step sends it. */
+  async function consider(log: LeaseLog & { eventName: 'LeaseRequested' }): Promise<void> {
+    const { leaseId, sourceId, maxPricePerSec, penaltySec, acceptBy } = log.args
+    const key = leaseId.toString()
+    if (entries.has(key)) return
+    const refusal =
+      parameters.sources !== undefined && !parameters.sources.includes(Number(sourceId))
+        ? `source ${sourceId} is not one of the policy's`
+        : BigInt(maxPricePerSec) < minPricePerSec
+          ? `price ${maxPricePerSec}/s is under the floor ${minPricePerSec}/s`
+          : Number(penaltySec) > maxPenaltySec
+            ? `penalty ${penaltySec} s is over the policy's ${maxPenaltySec} s`
+            : [...entries.values()].filter((entry) => entry.step !== 'done').length >= maxConcurrent
+              ? `already ${maxConcurrent} leases`
+              : BigInt(acceptBy) <= BigInt(chainNow())
+                ? 'its acceptBy has passed'
+                : undefined
+    if (refusal !== undefined) {
+      logger.info('lease request refused', { leaseId, refusal })
+      return
+    }
+    // The renter's maximum price: what it offered; the floor only decides whether to accept.
+    const entry: LeaseEntry = {
+      version: 1,
+      leaseId: key,
+      step: 'accepting',
+      sourceId: Number(sourceId),
+      pricePerSec: maxPricePerSec.toString(),
+    }
+    await journal.write(entry)
+    entries.set(key, entry)
+    void advance(key)
+  }
+
+  async function onLogs(logs: LeaseLog[]): Promise<void> {
+    for (const log of logs) {
+      if (log.eventName === 'LeaseRequested')
+        await consider(log as LeaseLog & { eventName: 'LeaseRequested' })
+      else if (entries.has(log.args.leaseId.toString())) void advance(log.args.leaseId.toString())
+    }
+  }
+
+  const cursorFile = join(parameters.dataDir, 'lease-cursor.json')
+  const market = `${client.chain.id}:${leaseMarket}`.toLowerCase()
+  let next: bigint =
+    (await readLeaseCursor(cursorFile, market)) ??
+    (await firstBlockAtOrAfter(
+      client,
+      latest.timestamp - maxAcceptWindowSec,
+      BigInt(deployment.blockNumber),
+      latest.number,
+    ))
+
+  void lookAll()
+  const following = (async () => {
+    let failures = 0
+    while (!signal.aborted) {
+      try {
+        const block = await getBlock(client, { blockTag: 'latest' })
+        const head = block.number
+        chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
+        while (next <= head && !signal.aborted) {
+          const toBlock: bigint = next + 4_999n < head ? next + 4_999n : head
+          const logs = (await getLogs(client, {
+            address: leaseMarket,
+            events: leaseEvents,
+            fromBlock: next,
+            toBlock,
+            strict: true,
+          })) as LeaseLog[]
+          await onLogs(logs)
+          next = toBlock + 1n
+          await writeDurably(
+            cursorFile,
+            `${JSON.stringify({ version: 1, market, block: toBlock.toString() })}\n`,
+          )
+        }
+        await lookAll()
+        failures = 0
+      } catch (error) {
+        if (signal.aborted) break
+        failures++
+        logger.warn('following leases failed, retrying', { error: messageOf(error) })
+      }
+      await pause(Math.min(30_000, pollingInterval * 2 ** Math.min(failures, 6)), signal)
+    }
+  })()
+
+  logger.info('leases started', {
+    gateway: gateway.url,
+    publicHost: gateway.publicHost,
+    resumed: entries.size,
+  })
+  return {
+    gateway,
+    leases: () => [...entries.keys()].map(BigInt),
+    async stop() {
+      await following
+      await gateway.close()
+    },
+  }
+}
+
+/** The gateway's session key: read, or made (32 random bytes, readable by the agent's user only). */
+async function gatewaySecret(file: string): Promise<Uint8Array> {
+  try {
+    const key = await readFile(file)
+    if (key.length === 32) return key
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const key = randomBytes(32)
+  await writeFile(file, key, { mode: 0o600 })
+  return key
+}
+
+async function readLeaseCursor(file: string, market: string): Promise<bigint | undefined> {
+  try {
+    const cursor = JSON.parse(await readFile(file, 'utf8')) as {
+      version: number
+      market: string
+      block: string
+    }
+    return cursor.version === 1 && cursor.market === market ? BigInt(cursor.block) + 1n : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
