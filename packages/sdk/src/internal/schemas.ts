@@ -93,3 +93,18 @@ export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
   context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
   return z.NEVER
 })
+
+/** A lease id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
+export const leaseId = /* @__PURE__ */ z.transform((input: unknown, context) => {
+  const value =
+    typeof input === 'bigint'
+      ? input
+      : typeof input === 'number' && Number.isSafeInteger(input)
+        ? BigInt(input)
+        : typeof input === 'string' && /^\d{1,78}$/.test(input)
+          ? BigInt(input)
+          : undefined
+  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
+  context.issues.push({ code: 'custom', message: 'expected a lease id: a whole number from 1', input })
+  return z.NEVER
+})
