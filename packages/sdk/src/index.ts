@@ -85,6 +85,7 @@ export {
   type AcceptLeaseReturnType,
   acceptLease,
 } from './leases/acceptLease.js'
+export { allLeaseErrors, leaseHints } from './leases/allLeaseErrors.js'
 export {
   type ApproveLeaseMarketErrorType,
   type ApproveLeaseMarketParameters,
@@ -235,7 +236,7 @@ export {
   type WithdrawLeaseBalanceReturnType,
   withdrawLeaseBalance,
 } from './leases/withdrawLeaseBalance.js'
-export { type LeaseSettlement, leaseHints } from './leases/write.js'
+export type { LeaseSettlement } from './leases/write.js'
 export {
   type ClaimCreatorFeesErrorType,
   type ClaimCreatorFeesParameters,

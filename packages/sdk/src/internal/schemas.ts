@@ -79,6 +79,13 @@ export const bytes32 = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
     : { error: 'expected 32 bytes as hex: 0x followed by 64 hex digits' },
 )
 
+/** A 65-byte ECDSA signature as 0x-prefixed hex (r, s, v). */
+export const signature = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
+  typeof input === 'string' && /^0x[0-9a-fA-F]{130}$/.test(input)
+    ? { value: input as `0x${string}` }
+    : { error: 'expected a 65-byte signature: 0x followed by 130 hex digits' },
+)
+
 /** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
 export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
   const value =

@@ -9,6 +9,7 @@ import { optional, validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { getLease } from './getLease.js'
 import { writeLease } from './write.js'
 
@@ -64,6 +65,7 @@ export async function acceptLease(
   if (price >= 2n ** 80n)
     throw new InvalidParametersError({ action, fields: [{ path: 'pricePerSec', message: 'is too large' }] })
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [acceptLeaseFunction],
     functionName: 'acceptLease',

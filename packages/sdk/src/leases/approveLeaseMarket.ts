@@ -1,12 +1,11 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
-import * as z from 'zod/mini'
 import { Approval, approve, ERC20InvalidSpender } from '../abis/gridToken.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { tokenHints } from '../errors/hints/staking.js'
 import type { EventNotFoundErrorType, TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import {
   findEvent,
   type WriteOptions,
@@ -37,7 +36,7 @@ export type ApproveLeaseMarketErrorType =
   | EventNotFoundErrorType
   | Error
 
-const schema = (decimals: number) => z.object({ amount: s.amount(decimals) })
+const fields = (decimals: number) => ({ amount: s.amount(decimals) })
 
 /**
  * Lets the lease market pull up to `amount` of the sender's tokens, for the
@@ -58,7 +57,7 @@ export async function approveLeaseMarket(
   const { deployment } = parameters
   const token = deployment.token ?? gridToken
   const action = 'approveLeaseMarket'
-  const params = validate(action, schema(token.decimals), parameters)
+  const params = validateFields(action, fields(token.decimals), parameters)
   const receipt = await writeAndWait(client, {
     action,
     hints: tokenHints,

@@ -5,11 +5,12 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { EventNotFoundError } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import type { WriteOptions, WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { LeaseEndReason } from '../types/lease.js'
-import { leaseIdSchema } from './leaseIdSchema.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
+import { leaseIdFields } from './leaseIdFields.js'
 import { endReasonName, type LeaseSettlement, settlementIn, writeLease } from './write.js'
 
 export type CloseLeaseParameters = DeploymentParameter &
@@ -58,8 +59,9 @@ export async function closeLease(
 ): Promise<CloseLeaseReturnType> {
   const { deployment } = parameters
   const action = 'closeLease'
-  const { leaseId } = validate(action, leaseIdSchema, parameters)
+  const { leaseId } = validateFields(action, leaseIdFields, parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [closeLeaseFunction],
     functionName: 'closeLease',

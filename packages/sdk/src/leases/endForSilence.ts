@@ -1,13 +1,13 @@
 import type { Account, Chain, Client, Hex, Transport } from 'viem'
-import * as z from 'zod/mini'
 import { endForSilence as endForSilenceFunction, LeaseEnded } from '../abis/leaseMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import { EventNotFoundError, type TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { optional, validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { type LeaseSettlement, settlementIn, writeLease } from './write.js'
 
 export type EndForSilenceParameters = DeploymentParameter &
@@ -34,16 +34,10 @@ export type EndForSilenceErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = z.object({
+const fields = {
   leaseId: s.leaseId,
-  usage: z.optional(
-    z.object({
-      servedSec: s.uint(40),
-      at: s.uint(40),
-      signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature')),
-    }),
-  ),
-})
+  usage: optional({ servedSec: s.uint(40), at: s.uint(40), signature: s.signature }),
+}
 
 /**
  * Ends a lease for renter silence (provider only), once its latest
@@ -61,8 +55,9 @@ export async function endForSilence(
 ): Promise<EndForSilenceReturnType> {
   const { deployment } = parameters
   const action = 'endForSilence'
-  const { leaseId, usage } = validate(action, schema, parameters)
+  const { leaseId, usage } = validateFields(action, fields, parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [endForSilenceFunction],
     functionName: 'endForSilence',

@@ -9,6 +9,7 @@ import { validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { Duration } from '../utils/duration.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { maxLeaseDurationSec } from './leaseRequest.js'
 import { writeLease } from './write.js'
 
@@ -57,6 +58,7 @@ export async function extendLease(
       fields: [{ path: 'by', message: 'must be from 1s to 365d (the whole lease at most 365d)' }],
     })
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [extend],
     functionName: 'extend',

@@ -6,7 +6,7 @@ import { leaseMarketHints } from '../errors/hints/leaseMarket.js'
 import { LeaseNotFoundError, type LeaseNotFoundErrorType } from '../errors/lease.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { optional, validateFields } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Lease, leaseStatuses } from '../types/lease.js'
@@ -47,7 +47,7 @@ export interface RawLease {
   reportedAt: number
 }
 
-const schema = z.object({ leaseId: s.leaseId, blockNumber: z.optional(z.bigint()) })
+const fields = { leaseId: s.leaseId, blockNumber: optional(z.bigint()) }
 
 /** A raw lease with its status and reason as names. */
 export function toLease(leaseId: bigint, raw: RawLease): Lease {
@@ -76,7 +76,7 @@ export async function getLease(
   parameters: GetLeaseParameters,
 ): Promise<GetLeaseReturnType> {
   const action = 'getLease'
-  const { leaseId, blockNumber } = validate(action, schema, parameters)
+  const { leaseId, blockNumber } = validateFields(action, fields, parameters)
   try {
     const raw = await read<RawLease>(client, {
       action,

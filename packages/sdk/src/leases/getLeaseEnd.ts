@@ -6,7 +6,7 @@ import { leaseMarketHints } from '../errors/hints/leaseMarket.js'
 import { LeaseNotFoundError, type LeaseNotFoundErrorType } from '../errors/lease.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { optional, validateFields } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import type { LeaseEndReason } from '../types/lease.js'
@@ -34,7 +34,7 @@ export type GetLeaseEndErrorType =
   | ContractRevertedErrorType
   | Error
 
-const schema = z.object({ leaseId: s.leaseId, blockNumber: z.optional(z.bigint()) })
+const fields = { leaseId: s.leaseId, blockNumber: optional(z.bigint()) }
 
 /**
  * Reads when a lease ends (or ended) and why, as the contract sees it now.
@@ -49,7 +49,7 @@ export async function getLeaseEnd(
   parameters: GetLeaseEndParameters,
 ): Promise<GetLeaseEndReturnType> {
   const action = 'getLeaseEnd'
-  const { leaseId, blockNumber } = validate(action, schema, parameters)
+  const { leaseId, blockNumber } = validateFields(action, fields, parameters)
   try {
     const [endsAt, reason] = await read<readonly [number, number]>(client, {
       action,

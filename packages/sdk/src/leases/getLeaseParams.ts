@@ -1,11 +1,9 @@
 import type { Account, Chain, Client, Transport } from 'viem'
-import * as z from 'zod/mini'
 import { paramsAt as paramsAtFunction, params as paramsFunction } from '../abis/leaseMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
-import { leaseMarketHints } from '../errors/hints/leaseMarket.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { optional, validateFields } from '../internal/validate.js'
 import { read } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 
@@ -31,7 +29,7 @@ export interface GetLeaseParamsReturnType {
 
 export type GetLeaseParamsErrorType = InvalidParametersErrorType | ContractRevertedErrorType | Error
 
-const schema = z.object({ version: z.optional(s.uint(16)) })
+const fields = { version: optional(s.uint(16)) }
 
 /**
  * Reads the lease market's parameters: those new leases take, or those of a
@@ -48,8 +46,9 @@ export async function getLeaseParams(
   parameters: GetLeaseParamsParameters,
 ): Promise<GetLeaseParamsReturnType> {
   const action = 'getLeaseParams'
-  const { version } = validate(action, schema, parameters)
-  const request = { action, hints: leaseMarketHints, address: parameters.deployment.contracts.leases }
+  const { version } = validateFields(action, fields, parameters)
+  // Neither view reverts: no hints to bundle.
+  const request = { action, hints: {}, address: parameters.deployment.contracts.leases }
   return version === undefined
     ? read(client, { ...request, abi: [paramsFunction], functionName: 'params' })
     : read(client, { ...request, abi: [paramsAtFunction], functionName: 'paramsAt', args: [version] })

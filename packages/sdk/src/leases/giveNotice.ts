@@ -3,10 +3,11 @@ import { giveNotice as giveNoticeFunction, NoticeGiven } from '../abis/leaseMark
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { leaseIdSchema } from './leaseIdSchema.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
+import { leaseIdFields } from './leaseIdFields.js'
 import { writeLease } from './write.js'
 
 export type GiveNoticeParameters = DeploymentParameter & WriteOptions & { leaseId: number | bigint }
@@ -37,8 +38,9 @@ export async function giveNotice(
   parameters: GiveNoticeParameters,
 ): Promise<GiveNoticeReturnType> {
   const action = 'giveNotice'
-  const { leaseId } = validate(action, leaseIdSchema, parameters)
+  const { leaseId } = validateFields(action, leaseIdFields, parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [giveNoticeFunction],
     functionName: 'giveNotice',

@@ -1,13 +1,13 @@
 import type { Account, Chain, Client, Hex, Transport } from 'viem'
-import * as z from 'zod/mini'
 import { redeemUsage as redeemUsageFunction, UsageRedeemed } from '../abis/leaseMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import * as s from '../internal/schemas.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { type LeaseSettlement, settlementIn, writeLease } from './write.js'
 
 export type RedeemUsageParameters = DeploymentParameter &
@@ -38,14 +38,7 @@ export type RedeemUsageErrorType =
   | TransactionRevertedErrorType
   | Error
 
-const schema = z.object({
-  leaseId: s.leaseId,
-  servedSec: s.uint(40),
-  at: s.uint(40),
-  signature: z
-    .string()
-    .check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'expected a 65-byte signature: 0x + 130 hex digits')),
-})
+const fields = { leaseId: s.leaseId, servedSec: s.uint(40), at: s.uint(40), signature: s.signature }
 
 /**
  * Redeems a usage acknowledgement (anyone may send it; the provider is paid):
@@ -64,8 +57,9 @@ export async function redeemUsage(
 ): Promise<RedeemUsageReturnType> {
   const { deployment } = parameters
   const action = 'redeemUsage'
-  const { leaseId, servedSec, at, signature } = validate(action, schema, parameters)
+  const { leaseId, servedSec, at, signature } = validateFields(action, fields, parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [redeemUsageFunction],
     functionName: 'redeemUsage',

@@ -1,6 +1,7 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
 import { LeaseRequested, requestLease as requestLeaseFunction } from '../abis/leaseMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { leaseRequestHints } from '../errors/hints/leaseRequest.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
 import { validateFields } from '../internal/validate.js'
@@ -11,6 +12,7 @@ import { type Amount, gridToken } from '../utils/amount.js'
 import type { Duration } from '../utils/duration.js'
 import { getLeaseParams } from './getLeaseParams.js'
 import { type LeaseRequestArgs, leaseRequestFields, toLeaseRequest } from './leaseRequest.js'
+import { leaseRequestErrors } from './requestErrors.js'
 import { writeLease } from './write.js'
 
 export type RequestLeaseParameters = DeploymentParameter &
@@ -112,6 +114,8 @@ export async function requestLease(
     action,
     abi: [requestLeaseFunction],
     functionName: 'requestLease',
+    errors: leaseRequestErrors,
+    hints: leaseRequestHints,
     args: [request],
   })
   return {

@@ -1,9 +1,11 @@
 import type { Account, Chain, Client, Transport } from 'viem'
 import { requestLeaseWithPermit as requestLeaseWithPermitFunction } from '../abis/leaseMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
+import { leaseRequestHints } from '../errors/hints/leaseRequest.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
+import { leaseRequestErrors } from './requestErrors.js'
 import {
   prepareLeaseRequest,
   type RequestLeaseParameters,
@@ -57,6 +59,8 @@ export async function requestLeaseWithPermit(
     action,
     abi: [requestLeaseWithPermitFunction],
     functionName: 'requestLeaseWithPermit',
+    errors: leaseRequestErrors,
+    hints: leaseRequestHints,
     args: [request, { value, deadline, v, r, s }],
   })
   return {

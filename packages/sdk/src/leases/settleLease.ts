@@ -4,10 +4,11 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { TransactionRevertedErrorType } from '../errors/transaction.js'
 import { EventNotFoundError } from '../errors/transaction.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
+import { validateFields } from '../internal/validate.js'
 import type { WriteOptions, WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
-import { leaseIdSchema } from './leaseIdSchema.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
+import { leaseIdFields } from './leaseIdFields.js'
 import { type LeaseSettlement, settlementIn, writeLease } from './write.js'
 
 export type SettleLeaseParameters = DeploymentParameter & WriteOptions & { leaseId: number | bigint }
@@ -36,8 +37,9 @@ export async function settleLease(
   parameters: SettleLeaseParameters,
 ): Promise<SettleLeaseReturnType> {
   const action = 'settleLease'
-  const { leaseId } = validate(action, leaseIdSchema, parameters)
+  const { leaseId } = validateFields(action, leaseIdFields, parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [settleLeaseFunction],
     functionName: 'settleLease',

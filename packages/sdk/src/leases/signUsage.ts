@@ -1,7 +1,7 @@
 import type { Account, Address, Hex, LocalAccount } from 'viem'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
-import { validate } from '../internal/validate.js'
-import { usageDomain, usageSchema, usageTypes } from './usage.js'
+import { validateFields } from '../internal/validate.js'
+import { usageDomain, usageFields, usageTypes } from './usage.js'
 
 export type SignUsageParameters = {
   /** The lease's ack signer: the session key named at request ({@link createLeaseSessionKey}), or the renter. */
@@ -43,7 +43,7 @@ export type SignUsageErrorType = InvalidParametersErrorType | Error
  * })
  */
 export async function signUsage(parameters: SignUsageParameters): Promise<SignUsageReturnType> {
-  const { leaseId, servedSec, at } = validate('signUsage', usageSchema, parameters)
+  const { leaseId, servedSec, at } = validateFields('signUsage', usageFields, parameters)
   return parameters.account.signTypedData({
     domain: usageDomain(parameters),
     types: usageTypes,

@@ -8,6 +8,7 @@ import { validateFields } from '../internal/validate.js'
 import { findEvent, type WriteOptions, type WriteResult } from '../internal/write.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { writeLease } from './write.js'
 
 export type TopUpLeaseParameters = DeploymentParameter &
@@ -53,6 +54,7 @@ export async function topUpLease(
   const action = 'topUpLease'
   const params = validateFields(action, topUpFields((deployment.token ?? gridToken).decimals), parameters)
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [topUp],
     functionName: 'topUp',

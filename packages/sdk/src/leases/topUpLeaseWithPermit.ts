@@ -7,6 +7,7 @@ import { validateFields } from '../internal/validate.js'
 import { findEvent } from '../internal/write.js'
 import { gridToken } from '../utils/amount.js'
 import { type PermitNotSupportedErrorType, signPermit } from '../wallet/signPermit.js'
+import { allLeaseErrors } from './allLeaseErrors.js'
 import { leasePermitLifetimeSec } from './requestLeaseWithPermit.js'
 import { type TopUpLeaseParameters, type TopUpLeaseReturnType, topUpFields } from './topUpLease.js'
 import { writeLease } from './write.js'
@@ -47,6 +48,7 @@ export async function topUpLeaseWithPermit(
     deadline: leasePermitLifetimeSec,
   })
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [topUpWithPermit],
     functionName: 'topUpWithPermit',

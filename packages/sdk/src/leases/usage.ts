@@ -1,5 +1,4 @@
 import type { Address, Hex } from 'viem'
-import * as z from 'zod/mini'
 import * as s from '../internal/schemas.js'
 
 /** A usage acknowledgement: "by time `at` I had `servedSec` seconds of service" on lease `leaseId`. Cumulative. */
@@ -31,8 +30,8 @@ export function usageDomain({ chainId, leaseMarket }: { chainId: number; leaseMa
 }
 
 /** An acknowledgement's fields. */
-export const usageSchema = /* @__PURE__ */ z.object({
+export const usageFields = {
   leaseId: s.leaseId,
   servedSec: s.uint(40),
   at: s.uint(40),
-})
+}

@@ -9,7 +9,8 @@ import { findEvent, read, type WriteOptions, type WriteResult } from '../interna
 import type { DeploymentParameter } from '../types/deployment.js'
 import { type Amount, gridToken } from '../utils/amount.js'
 import { accountAddress } from '../wallet/account.js'
-import { leaseHints, writeLease } from './write.js'
+import { allLeaseErrors, leaseHints } from './allLeaseErrors.js'
+import { writeLease } from './write.js'
 
 export type WithdrawLeaseBalanceParameters = DeploymentParameter &
   WriteOptions & {
@@ -72,6 +73,7 @@ export async function withdrawLeaseBalance(
       fields: [{ path: 'amount', message: `${sender} has no lease market balance to withdraw` }],
     })
   const receipt = await writeLease(client, parameters, {
+    ...allLeaseErrors,
     action,
     abi: [withdrawTo],
     functionName: 'withdrawTo',

@@ -1,36 +1,36 @@
 import type { Abi, Account, Chain, Client, TransactionReceipt, Transport } from 'viem'
 import { parseEventLogs } from 'viem'
-import { errors as tokenErrors } from '../abis/gridToken.js'
-import { LeaseSettled, errors as leaseMarketErrors } from '../abis/leaseMarket.js'
+import { LeaseSettled } from '../abis/leaseMarket.js'
 import type { RevertHints } from '../errors/contract.js'
-import { leaseMarketHints } from '../errors/hints/leaseMarket.js'
-import { tokenHints } from '../errors/hints/staking.js'
 import { type WriteOptions, writeAndWait, writeOptions } from '../internal/write.js'
 import type { Deployment, DeploymentParameter } from '../types/deployment.js'
 import { type LeaseEndReason, leaseEndReasons } from '../types/lease.js'
 import { gridToken } from '../utils/amount.js'
 
 /**
- * The lease market's hints, and the token's: a deposit or a top-up pulls
- * tokens, so an allowance or a permit that falls short reverts in the token.
- */
-export const leaseHints: RevertHints = { ...tokenHints, ...leaseMarketHints }
-
-/**
  * The one write path of the lease actions: a call to the deployment's lease
- * market whose reverts are decoded with {@link leaseHints} (amounts in the
+ * market whose reverts are decoded with the hints given (`allLeaseErrors`, or a subset) (amounts in the
  * deployment's token units), then the receipt.
  */
 export function writeLease(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   parameters: DeploymentParameter & WriteOptions,
-  request: { action: string; abi: Abi; functionName: string; args: readonly unknown[] },
+  request: {
+    action: string
+    abi: Abi
+    functionName: string
+    args: readonly unknown[]
+    /** The errors to decode and their hints: `allLeaseErrors`, or a subset that keeps a bundle small. */
+    errors: Abi
+    hints: RevertHints
+  },
 ): Promise<TransactionReceipt> {
   const { deployment } = parameters
+  const { errors, hints, ...call } = request
   return writeAndWait(client, {
-    ...request,
-    abi: [...request.abi, ...leaseMarketErrors, ...tokenErrors],
-    hints: leaseHints,
+    ...call,
+    abi: [...call.abi, ...errors],
+    hints,
     token: deployment.token ?? gridToken,
     address: deployment.contracts.leases,
     ...writeOptions(parameters),

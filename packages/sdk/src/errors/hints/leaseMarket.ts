@@ -1,6 +1,7 @@
 import { leaseEndReasons, leaseStatuses } from '../../types/lease.js'
 import { formatDuration } from '../../utils/duration.js'
 import { amountArg, type RevertHints } from '../contract.js'
+import { leaseRequestHints } from './leaseRequest.js'
 
 const time = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString()
 const statusName = (value: unknown) => leaseStatuses[Number(value)] ?? `status ${value}`
@@ -25,7 +26,12 @@ export const leaseParamBounds = {
 } as const
 
 /** What to do about each LeaseMarket error (and the Ownable and token errors it can pass on). */
+// The request's own hints live with requestLease's bundle; these two are LeaseMarket's.
+const { LeaseMarketDepositTooSmall, LeaseMarketSourceInactive } = leaseRequestHints
+
 export const leaseMarketHints: RevertHints = {
+  LeaseMarketDepositTooSmall: LeaseMarketDepositTooSmall,
+  LeaseMarketSourceInactive: LeaseMarketSourceInactive,
   LeaseMarketZeroAddress: () => 'an address must not be the zero address',
   LeaseMarketUnknownLease: ([leaseId]) =>
     `lease ${leaseId} does not exist: check the lease id and that the deployment is the one it was requested on`,
@@ -45,10 +51,6 @@ export const leaseMarketHints: RevertHints = {
     `minUptimeBps ${minUptimeBps} is out of bounds: pass 0 (no threshold) to 10000 (100%)`,
   LeaseMarketAcceptByOutOfBounds: ([acceptBy, latest]) =>
     `acceptBy ${time(acceptBy)} must be in the future and no later than ${time(latest)} (the chain's clock counts)`,
-  LeaseMarketDepositTooSmall: ([deposit, needed], { token }) =>
-    `a deposit of ${amountArg(deposit, token)} is less than the ${amountArg(needed, token)} needed (maxPricePerSec × ackGrace): deposit more or ask for a lower price`,
-  LeaseMarketSourceInactive: ([sourceId]) =>
-    `source ${sourceId} is deactivated: lease an active source, or ask its owner to reactivate it`,
   LeaseMarketRequestExpired: ([leaseId, acceptBy]) =>
     `nobody accepted lease ${leaseId} before ${time(acceptBy)}: settle it (settleLease) to refund the deposit, and request again`,
   LeaseMarketPriceAboveMax: ([pricePerSec, maxPricePerSec], { token }) =>
