@@ -21,6 +21,8 @@ const deploymentFileSchema = z.object({
     staking: address,
     providers: address,
     market: address,
+    // Optional: deployment files written before the lease market have none (the lease commands say so).
+    leases: address.optional(),
     timelock: address.optional(),
   }),
   token: z.object({ symbol: z.string().min(1), decimals: z.number().int().min(0).max(36) }).optional(),

@@ -41,8 +41,14 @@ const { viem, ignition, networkHelpers } = connection
 const { token, sources, staking, providers, leases } = await ignition.deploy(LocalGridforgeModule)
 const publicClient = await viem.getPublicClient()
 const chainId = await publicClient.getChainId()
-const [owner, renter, provider] = await viem.getWalletClients()
-if (owner === undefined || renter === undefined || provider === undefined) throw new Error('needs 3 accounts')
+const wallets = await viem.getWalletClients()
+function wallet(index: number) {
+  const found = wallets[index]
+  if (found === undefined) throw new Error(`bench-lease-gas needs account #${index}`)
+  return found
+}
+const renter = wallet(1)
+const provider = wallet(2)
 
 async function gas(hash: Promise<Hash>): Promise<bigint> {
   const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })

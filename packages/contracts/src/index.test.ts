@@ -222,7 +222,7 @@ describe('deployments', () => {
     const any = getDeployment(31337 as number)
     expectTypeOf(any).toEqualTypeOf<GridforgeDeployment>()
     expectTypeOf<ContractName>().toEqualTypeOf<
-      'token' | 'sources' | 'staking' | 'providers' | 'market' | 'timelock'
+      'token' | 'sources' | 'staking' | 'providers' | 'market' | 'leases' | 'timelock'
     >()
   })
 

@@ -17,7 +17,24 @@ export {
   type UseClaimRewardsReturnType,
   useClaimRewards,
 } from './hooks/useClaimRewards.js'
+export {
+  type UseCloseLeaseParameters,
+  type UseCloseLeaseReturnType,
+  useCloseLease,
+} from './hooks/useCloseLease.js'
 export { type UseDepositParameters, type UseDepositReturnType, useDeposit } from './hooks/useDeposit.js'
+export {
+  type UseExtendLeaseParameters,
+  type UseExtendLeaseReturnType,
+  useExtendLease,
+} from './hooks/useExtendLease.js'
+export { type UseLeaseParameters, type UseLeaseReturnType, useLease } from './hooks/useLease.js'
+export {
+  type UseLeaseCostParameters,
+  type UseLeaseCostReturnType,
+  useLeaseCost,
+} from './hooks/useLeaseCost.js'
+export { type UseLeasesParameters, type UseLeasesReturnType, useLeases } from './hooks/useLeases.js'
 export {
   type UseNetworkStatsParameters,
   type UseNetworkStatsReturnType,
@@ -30,6 +47,11 @@ export {
 } from './hooks/useProtocolParams.js'
 export { type UseProviderParameters, type UseProviderReturnType, useProvider } from './hooks/useProvider.js'
 export { type UseReceiptParameters, type UseReceiptReturnType, useReceipt } from './hooks/useReceipt.js'
+export {
+  type UseRequestLeaseParameters,
+  type UseRequestLeaseReturnType,
+  useRequestLease,
+} from './hooks/useRequestLease.js'
 export { type UseRewardsParameters, type UseRewardsReturnType, useRewards } from './hooks/useRewards.js'
 export { type UseSourceParameters, type UseSourceReturnType, useSource } from './hooks/useSource.js'
 export { type UseSourcesParameters, type UseSourcesReturnType, useSources } from './hooks/useSources.js'
@@ -46,6 +68,11 @@ export {
 } from './hooks/useSubmitTask.js'
 export { type UseTaskParameters, type UseTaskReturnType, useTask } from './hooks/useTask.js'
 export { type UseTasksParameters, type UseTasksReturnType, useTasks } from './hooks/useTasks.js'
+export {
+  type UseTopUpLeaseParameters,
+  type UseTopUpLeaseReturnType,
+  useTopUpLease,
+} from './hooks/useTopUpLease.js'
 export { type UseUnbondParameters, type UseUnbondReturnType, useUnbond } from './hooks/useUnbond.js'
 export {
   type UseWalletBalanceParameters,

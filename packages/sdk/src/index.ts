@@ -19,6 +19,13 @@ export {
   type RevertHint,
   type RevertHints,
 } from './errors/contract.js'
+export { leaseMarketHints, leaseParamBounds } from './errors/hints/leaseMarket.js'
+export {
+  LeaseGatewayError,
+  type LeaseGatewayErrorType,
+  LeaseNotFoundError,
+  type LeaseNotFoundErrorType,
+} from './errors/lease.js'
 export {
   TaskCancelledError,
   type TaskCancelledErrorType,
@@ -92,6 +99,164 @@ export {
 } from './indexer/errors.js'
 export type { IndexerParameter } from './indexer/withIndexer.js'
 export type { WriteOptions, WriteResult } from './internal/write.js'
+export {
+  type AcceptLeaseErrorType,
+  type AcceptLeaseParameters,
+  type AcceptLeaseReturnType,
+  acceptLease,
+} from './leases/acceptLease.js'
+export { allLeaseErrors, leaseHints } from './leases/allLeaseErrors.js'
+export {
+  type ApproveLeaseMarketErrorType,
+  type ApproveLeaseMarketParameters,
+  type ApproveLeaseMarketReturnType,
+  approveLeaseMarket,
+} from './leases/approveLeaseMarket.js'
+export {
+  type CloseLeaseErrorType,
+  type CloseLeaseParameters,
+  type CloseLeaseReturnType,
+  closeLease,
+} from './leases/closeLease.js'
+export {
+  type CreateLeaseSessionKeyReturnType,
+  createLeaseSessionKey,
+} from './leases/createLeaseSessionKey.js'
+export {
+  type EndForSilenceErrorType,
+  type EndForSilenceParameters,
+  type EndForSilenceReturnType,
+  endForSilence,
+} from './leases/endForSilence.js'
+export {
+  type ExtendLeaseErrorType,
+  type ExtendLeaseParameters,
+  type ExtendLeaseReturnType,
+  extendLease,
+} from './leases/extendLease.js'
+export type { FetchFunction } from './leases/gatewayFetch.js'
+export {
+  type GetLeaseErrorType,
+  type GetLeaseParameters,
+  type GetLeaseReturnType,
+  getLease,
+} from './leases/getLease.js'
+export {
+  type GetLeaseCostErrorType,
+  type GetLeaseCostParameters,
+  type GetLeaseCostReturnType,
+  getLeaseCost,
+} from './leases/getLeaseCost.js'
+export {
+  type GetLeaseEndErrorType,
+  type GetLeaseEndParameters,
+  type GetLeaseEndReturnType,
+  getLeaseEnd,
+} from './leases/getLeaseEnd.js'
+export {
+  type GetLeaseParamsErrorType,
+  type GetLeaseParamsParameters,
+  type GetLeaseParamsReturnType,
+  getLeaseParams,
+} from './leases/getLeaseParams.js'
+export {
+  type GiveNoticeErrorType,
+  type GiveNoticeParameters,
+  type GiveNoticeReturnType,
+  giveNotice,
+} from './leases/giveNotice.js'
+export { type LeaseCost, leaseCost } from './leases/leaseCost.js'
+export {
+  type LeaseRequestArgs,
+  leaseRequestFields,
+  maxAcceptWindowSec,
+  maxLeaseDurationSec,
+  maxLeasePenaltySec,
+  toLeaseRequest,
+} from './leases/leaseRequest.js'
+export {
+  type CreateLeaseSignInMessageParameters,
+  createLeaseSignInMessage,
+  type LeaseRef,
+  leaseResource,
+  parseLeaseResource,
+} from './leases/leaseSignInMessage.js'
+export { gatewayPrefix, type LeaseUrlParameters, leaseUrl } from './leases/leaseUrl.js'
+export {
+  type ListLeasesErrorType,
+  type ListLeasesParameters,
+  type ListLeasesReturnType,
+  listLeases,
+} from './leases/listLeases.js'
+export {
+  type RedeemUsageErrorType,
+  type RedeemUsageParameters,
+  type RedeemUsageReturnType,
+  redeemUsage,
+} from './leases/redeemUsage.js'
+export {
+  type ReportOfflineErrorType,
+  type ReportOfflineParameters,
+  type ReportOfflineReturnType,
+  reportOffline,
+} from './leases/reportOffline.js'
+export {
+  type RequestLeaseErrorType,
+  type RequestLeaseParameters,
+  type RequestLeaseReturnType,
+  requestLease,
+} from './leases/requestLease.js'
+export {
+  type RequestLeaseWithPermitErrorType,
+  type RequestLeaseWithPermitParameters,
+  type RequestLeaseWithPermitReturnType,
+  requestLeaseWithPermit,
+} from './leases/requestLeaseWithPermit.js'
+export {
+  type SettleLeaseErrorType,
+  type SettleLeaseParameters,
+  type SettleLeaseReturnType,
+  settleLease,
+} from './leases/settleLease.js'
+export {
+  type SignInToLeaseErrorType,
+  type SignInToLeaseParameters,
+  type SignInToLeaseReturnType,
+  signInToLease,
+} from './leases/signInToLease.js'
+export {
+  type SignUsageErrorType,
+  type SignUsageParameters,
+  type SignUsageReturnType,
+  signUsage,
+} from './leases/signUsage.js'
+export {
+  type StartUsageAcknowledgerParameters,
+  type StartUsageAcknowledgerReturnType,
+  startUsageAcknowledger,
+  type UsageAcknowledger,
+  type UsageAcknowledgerStop,
+} from './leases/startUsageAcknowledger.js'
+export {
+  type TopUpLeaseErrorType,
+  type TopUpLeaseParameters,
+  type TopUpLeaseReturnType,
+  topUpLease,
+} from './leases/topUpLease.js'
+export {
+  type TopUpLeaseWithPermitErrorType,
+  type TopUpLeaseWithPermitParameters,
+  type TopUpLeaseWithPermitReturnType,
+  topUpLeaseWithPermit,
+} from './leases/topUpLeaseWithPermit.js'
+export { type SignedUsage, type Usage, usageDomain, usageTypes } from './leases/usage.js'
+export {
+  type WithdrawLeaseBalanceErrorType,
+  type WithdrawLeaseBalanceParameters,
+  type WithdrawLeaseBalanceReturnType,
+  withdrawLeaseBalance,
+} from './leases/withdrawLeaseBalance.js'
+export type { LeaseSettlement } from './leases/write.js'
 export {
   type ClaimCreatorFeesErrorType,
   type ClaimCreatorFeesParameters,
@@ -590,6 +755,13 @@ export {
   watchTasks,
 } from './tasks/watchTasks.js'
 export type { Deployment, DeploymentParameter } from './types/deployment.js'
+export {
+  type Lease,
+  type LeaseEndReason,
+  type LeaseStatus,
+  leaseEndReasons,
+  leaseStatuses,
+} from './types/lease.js'
 export type { Requirements } from './types/requirements.js'
 export type {
   AuditResolution,

@@ -1,61 +1,14 @@
 import { type Address, type Client, type Hex, verifyMessage } from 'viem'
-import { createSiweMessage, parseSiweMessage, validateSiweMessage, verifySiweMessage } from 'viem/siwe'
+import { parseSiweMessage, validateSiweMessage, verifySiweMessage } from 'viem/siwe'
 import type { LeaseRef } from './LeaseAuthority.js'
 import { leaseResource, parseLeaseResource, sameLease } from './leaseResource.js'
 
-export interface CreateLeaseSignInMessageParameters {
-  /** The renter's address. */
-  address: Address
-  /** The lease's address on the gateway, e.g. `https://7.leases.example.com` (the nonce answer's `uri`). */
-  uri: string
-  lease: LeaseRef
-  /** A nonce from the gateway's `GET /_gridforge/nonce`. */
-  nonce: string
-  /** When the signature stops being good; the session ends then at the latest. */
-  expirationTime: Date
-  issuedAt?: Date | undefined
-  statement?: string | undefined
-}
-
 /**
- * The Sign-In with Ethereum (EIP-4361) message a renter signs to use a lease
- * through a provider's gateway: `domain` is the lease's host on the gateway,
- * and its `resources` name the lease (see {@link leaseResource}), so the
- * signature opens that lease on that gateway and nothing else.
- *
- * @example
- * const info = await (await fetch('https://7.leases.example.com/_gridforge/nonce')).json()
- * const message = createLeaseSignInMessage({
- *   address: account.address, uri: info.uri, nonce: info.nonce,
- *   lease: { chainId: info.chainId, leaseMarket: info.leaseMarket, leaseId: 7n },
- *   expirationTime: new Date(Date.now() + 3_600_000),
- * })
- * const signature = await account.signMessage({ message })
- * await fetch('https://7.leases.example.com/_gridforge/login', { method: 'POST', body: JSON.stringify({ message, signature }) })
+ * The Sign-In with Ethereum message a renter signs for a lease: built by the
+ * SDK (`createLeaseSignInMessage`, which `signInToLease` uses), checked here
+ * by {@link verifyLeaseSignIn}: one builder for both sides.
  */
-export function createLeaseSignInMessage({
-  address,
-  uri,
-  lease,
-  nonce,
-  expirationTime,
-  issuedAt = new Date(),
-  statement = `Use lease ${lease.leaseId} through its provider's gateway.`,
-}: CreateLeaseSignInMessageParameters): string {
-  const url = new URL(uri)
-  return createSiweMessage({
-    address,
-    chainId: lease.chainId,
-    domain: url.host,
-    uri: url.origin,
-    nonce,
-    version: '1',
-    issuedAt,
-    expirationTime,
-    statement,
-    resources: [leaseResource(lease)],
-  })
-}
+export { type CreateLeaseSignInMessageParameters, createLeaseSignInMessage } from '@gridforge/sdk'
 
 export interface VerifyLeaseSignInParameters {
   message: string

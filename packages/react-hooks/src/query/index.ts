@@ -18,6 +18,14 @@ export {
   claimRewardsMutationOptions,
 } from './claimRewards.js'
 export {
+  type CloseLeaseData,
+  type CloseLeaseMutationErrorType,
+  type CloseLeaseOptions,
+  type CloseLeaseVariables,
+  closeLeaseInvalidates,
+  closeLeaseMutationOptions,
+} from './closeLease.js'
+export {
   type DepositData,
   type DepositMutationErrorType,
   type DepositOptions,
@@ -25,6 +33,30 @@ export {
   depositInvalidates,
   depositMutationOptions,
 } from './deposit.js'
+export {
+  type ExtendLeaseData,
+  type ExtendLeaseMutationErrorType,
+  type ExtendLeaseOptions,
+  type ExtendLeaseVariables,
+  extendLeaseInvalidates,
+  extendLeaseMutationOptions,
+} from './extendLease.js'
+export {
+  type GetLeaseData,
+  type GetLeaseOptions,
+  type GetLeaseQueryKey,
+  type GetLeaseVariables,
+  getLeaseQueryKey,
+  getLeaseQueryOptions,
+} from './getLease.js'
+export {
+  type GetLeaseCostData,
+  type GetLeaseCostOptions,
+  type GetLeaseCostQueryKey,
+  type GetLeaseCostVariables,
+  getLeaseCostQueryKey,
+  getLeaseCostQueryOptions,
+} from './getLeaseCost.js'
 export {
   type GetNetworkStatsData,
   type GetNetworkStatsOptions,
@@ -98,6 +130,14 @@ export {
   getWalletBalanceQueryOptions,
 } from './getWalletBalance.js'
 export {
+  type ListLeasesData,
+  type ListLeasesOptions,
+  type ListLeasesQueryKey,
+  type ListLeasesVariables,
+  listLeasesQueryKey,
+  listLeasesQueryOptions,
+} from './listLeases.js'
+export {
   type ListSourcesData,
   type ListSourcesOptions,
   type ListSourcesQueryKey,
@@ -113,6 +153,14 @@ export {
   listTasksQueryKey,
   listTasksQueryOptions,
 } from './listTasks.js'
+export {
+  type RequestLeaseData,
+  type RequestLeaseMutationErrorType,
+  type RequestLeaseOptions,
+  type RequestLeaseVariables,
+  requestLeaseInvalidates,
+  requestLeaseMutationOptions,
+} from './requestLease.js'
 export {
   type RequestUnbondData,
   type RequestUnbondMutationErrorType,
@@ -137,6 +185,14 @@ export {
   submitTaskInvalidates,
   submitTaskMutationOptions,
 } from './submitTask.js'
+export {
+  type TopUpLeaseData,
+  type TopUpLeaseMutationErrorType,
+  type TopUpLeaseOptions,
+  type TopUpLeaseVariables,
+  topUpLeaseInvalidates,
+  topUpLeaseMutationOptions,
+} from './topUpLease.js'
 export type {
   MutationOptionsOf,
   MutationParameter,
@@ -155,6 +211,7 @@ export {
   watchTaskQueries,
   watchTasksQueries,
 } from './watch.js'
+export { type WatchLeaseQueriesParameters, watchLeaseQueries } from './watchLease.js'
 export {
   type WithdrawData,
   type WithdrawMutationErrorType,

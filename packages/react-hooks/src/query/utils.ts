@@ -122,9 +122,9 @@ export function queryKey<const name extends string, parameters extends Record<st
   const defined = Object.fromEntries(
     Object.entries(parameters)
       .filter(([, value]) => value !== undefined)
-      // Task ids are keyed as bigints, so `7` and `7n` share an entry and match
-      // the ids (bigints) that events carry when a watcher invalidates a task.
-      .map(([name, value]) => [name, name === 'taskId' ? asBigInt(value) : value]),
+      // Task and lease ids are keyed as bigints, so `7` and `7n` share an entry and match
+      // the ids (bigints) that events carry when a watcher invalidates a task or a lease.
+      .map(([name, value]) => [name, name === 'taskId' || name === 'leaseId' ? asBigInt(value) : value]),
   )
   return [
     gridforgeQueryKeyPrefix,

@@ -11,6 +11,7 @@ import {
 } from '@gridforge/cli-kit'
 import { BaseError } from '../errors/base.js'
 import { ContractRevertedError } from '../errors/contract.js'
+import { LeaseNotFoundError } from '../errors/lease.js'
 import {
   TaskCancelledError,
   TaskDeadlinePassedError,
@@ -45,6 +46,7 @@ import {
   StorageRequestError,
   StorageTimeoutError,
 } from '../storage/errors.js'
+import { LeaseAcceptTimeoutError } from './commands/lease.js'
 
 /** Exit codes of `gridforge` (also in `gridforge --help` and the CLI README). */
 export const exitCodes = {
@@ -118,6 +120,8 @@ const rules: readonly ExitCodeRule[] = [
   [TaskDeadlinePassedError, exitCodes.taskNotCompleted],
   [TaskRevealClosedError, exitCodes.taskNotCompleted],
   [WaitForTaskTimeoutError, exitCodes.timeout],
+  [LeaseAcceptTimeoutError, exitCodes.timeout],
+  [LeaseNotFoundError, exitCodes.usage],
   [ReceiptVerificationFailedError, exitCodes.verificationFailed],
   // A sealed output: the wrong key or store is the user's to fix; an envelope that does not hold is not.
   [SealedOutputKeyError, exitCodes.usage],

@@ -79,6 +79,13 @@ export const bytes32 = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
     : { error: 'expected 32 bytes as hex: 0x followed by 64 hex digits' },
 )
 
+/** A 65-byte ECDSA signature as 0x-prefixed hex (r, s, v). */
+export const signature = /* @__PURE__ */ parsed<`0x${string}`>((input) =>
+  typeof input === 'string' && /^0x[0-9a-fA-F]{130}$/.test(input)
+    ? { value: input as `0x${string}` }
+    : { error: 'expected a 65-byte signature: 0x followed by 130 hex digits' },
+)
+
 /** A task id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
 export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
   const value =
@@ -91,5 +98,20 @@ export const taskId = /* @__PURE__ */ z.transform((input: unknown, context) => {
           : undefined
   if (value !== undefined && value > 0n && value < 2n ** 256n) return value
   context.issues.push({ code: 'custom', message: 'expected a task id: a whole number from 1', input })
+  return z.NEVER
+})
+
+/** A lease id: a positive bigint, safe integer or decimal string (as a CLI passes it), as a bigint. */
+export const leaseId = /* @__PURE__ */ z.transform((input: unknown, context) => {
+  const value =
+    typeof input === 'bigint'
+      ? input
+      : typeof input === 'number' && Number.isSafeInteger(input)
+        ? BigInt(input)
+        : typeof input === 'string' && /^\d{1,78}$/.test(input)
+          ? BigInt(input)
+          : undefined
+  if (value !== undefined && value > 0n && value < 2n ** 256n) return value
+  context.issues.push({ code: 'custom', message: 'expected a lease id: a whole number from 1', input })
   return z.NEVER
 })

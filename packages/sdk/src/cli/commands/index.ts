@@ -1,4 +1,5 @@
 import type { CommandGroup } from '../program.js'
+import { leaseCommands } from './lease.js'
 import { receiptCommands } from './receipt.js'
 import { sourceCommands } from './source.js'
 import { stakeCommands } from './stake.js'
@@ -10,6 +11,7 @@ import { walletCommands } from './wallet.js'
 export const commandGroups: readonly CommandGroup[] = [
   sourceCommands,
   taskCommands,
+  leaseCommands,
   receiptCommands,
   walletCommands,
   stakeCommands,

@@ -4,6 +4,35 @@ import { type GetOwnershipParameters, getOwnership } from '../../governance/getO
 import { type RenounceOwnershipParameters, renounceOwnership } from '../../governance/renounceOwnership.js'
 import { type TransferOwnershipParameters, transferOwnership } from '../../governance/transferOwnership.js'
 import type { IndexerClient } from '../../indexer/createIndexerClient.js'
+import { type AcceptLeaseParameters, acceptLease } from '../../leases/acceptLease.js'
+import { type ApproveLeaseMarketParameters, approveLeaseMarket } from '../../leases/approveLeaseMarket.js'
+import { type CloseLeaseParameters, closeLease } from '../../leases/closeLease.js'
+import { type EndForSilenceParameters, endForSilence } from '../../leases/endForSilence.js'
+import { type ExtendLeaseParameters, extendLease } from '../../leases/extendLease.js'
+import { type GetLeaseParameters, getLease } from '../../leases/getLease.js'
+import { type GetLeaseCostParameters, getLeaseCost } from '../../leases/getLeaseCost.js'
+import { type GetLeaseEndParameters, getLeaseEnd } from '../../leases/getLeaseEnd.js'
+import { type GetLeaseParamsParameters, getLeaseParams } from '../../leases/getLeaseParams.js'
+import { type GiveNoticeParameters, giveNotice } from '../../leases/giveNotice.js'
+import { type ListLeasesParameters, listLeases } from '../../leases/listLeases.js'
+import { type RedeemUsageParameters, redeemUsage } from '../../leases/redeemUsage.js'
+import { type ReportOfflineParameters, reportOffline } from '../../leases/reportOffline.js'
+import { type RequestLeaseParameters, requestLease } from '../../leases/requestLease.js'
+import {
+  type RequestLeaseWithPermitParameters,
+  requestLeaseWithPermit,
+} from '../../leases/requestLeaseWithPermit.js'
+import { type SettleLeaseParameters, settleLease } from '../../leases/settleLease.js'
+import { type SignInToLeaseParameters, signInToLease } from '../../leases/signInToLease.js'
+import { type TopUpLeaseParameters, topUpLease } from '../../leases/topUpLease.js'
+import {
+  type TopUpLeaseWithPermitParameters,
+  topUpLeaseWithPermit,
+} from '../../leases/topUpLeaseWithPermit.js'
+import {
+  type WithdrawLeaseBalanceParameters,
+  withdrawLeaseBalance,
+} from '../../leases/withdrawLeaseBalance.js'
 import { type ClaimCreatorFeesParameters, claimCreatorFees } from '../../market/claimCreatorFees.js'
 import { type GetCollateralParameters, getCollateral } from '../../market/getCollateral.js'
 import { type GetCreatorFeesParameters, getCreatorFees } from '../../market/getCreatorFees.js'
@@ -225,6 +254,54 @@ export type GridforgeActions = {
   signPermit: (...parameters: BoundArgs<SignPermitParameters>) => ReturnType<typeof signPermit>
   /** {@inheritDoc withdraw} */
   withdraw: (...parameters: BoundArgs<WithdrawParameters>) => ReturnType<typeof withdraw>
+  /** {@inheritDoc approveLeaseMarket} */
+  approveLeaseMarket: (
+    ...parameters: BoundArgs<ApproveLeaseMarketParameters>
+  ) => ReturnType<typeof approveLeaseMarket>
+  /** {@inheritDoc requestLease} */
+  requestLease: (...parameters: BoundArgs<RequestLeaseParameters>) => ReturnType<typeof requestLease>
+  /** {@inheritDoc requestLeaseWithPermit} */
+  requestLeaseWithPermit: (
+    ...parameters: BoundArgs<RequestLeaseWithPermitParameters>
+  ) => ReturnType<typeof requestLeaseWithPermit>
+  /** {@inheritDoc acceptLease} */
+  acceptLease: (...parameters: BoundArgs<AcceptLeaseParameters>) => ReturnType<typeof acceptLease>
+  /** {@inheritDoc topUpLease} */
+  topUpLease: (...parameters: BoundArgs<TopUpLeaseParameters>) => ReturnType<typeof topUpLease>
+  /** {@inheritDoc topUpLeaseWithPermit} */
+  topUpLeaseWithPermit: (
+    ...parameters: BoundArgs<TopUpLeaseWithPermitParameters>
+  ) => ReturnType<typeof topUpLeaseWithPermit>
+  /** {@inheritDoc extendLease} */
+  extendLease: (...parameters: BoundArgs<ExtendLeaseParameters>) => ReturnType<typeof extendLease>
+  /** {@inheritDoc closeLease} */
+  closeLease: (...parameters: BoundArgs<CloseLeaseParameters>) => ReturnType<typeof closeLease>
+  /** {@inheritDoc reportOffline} */
+  reportOffline: (...parameters: BoundArgs<ReportOfflineParameters>) => ReturnType<typeof reportOffline>
+  /** {@inheritDoc giveNotice} */
+  giveNotice: (...parameters: BoundArgs<GiveNoticeParameters>) => ReturnType<typeof giveNotice>
+  /** {@inheritDoc redeemUsage} */
+  redeemUsage: (...parameters: BoundArgs<RedeemUsageParameters>) => ReturnType<typeof redeemUsage>
+  /** {@inheritDoc endForSilence} */
+  endForSilence: (...parameters: BoundArgs<EndForSilenceParameters>) => ReturnType<typeof endForSilence>
+  /** {@inheritDoc settleLease} */
+  settleLease: (...parameters: BoundArgs<SettleLeaseParameters>) => ReturnType<typeof settleLease>
+  /** {@inheritDoc withdrawLeaseBalance} */
+  withdrawLeaseBalance: (
+    ...parameters: BoundArgs<WithdrawLeaseBalanceParameters>
+  ) => ReturnType<typeof withdrawLeaseBalance>
+  /** {@inheritDoc getLease} */
+  getLease: (...parameters: BoundArgs<GetLeaseParameters>) => ReturnType<typeof getLease>
+  /** {@inheritDoc getLeaseEnd} */
+  getLeaseEnd: (...parameters: BoundArgs<GetLeaseEndParameters>) => ReturnType<typeof getLeaseEnd>
+  /** {@inheritDoc getLeaseCost} */
+  getLeaseCost: (...parameters: BoundArgs<GetLeaseCostParameters>) => ReturnType<typeof getLeaseCost>
+  /** {@inheritDoc getLeaseParams} */
+  getLeaseParams: (...parameters: BoundArgs<GetLeaseParamsParameters>) => ReturnType<typeof getLeaseParams>
+  /** {@inheritDoc listLeases} */
+  listLeases: (...parameters: BoundArgs<ListLeasesParameters>) => ReturnType<typeof listLeases>
+  /** {@inheritDoc signInToLease} */
+  signInToLease: (...parameters: BoundArgs<SignInToLeaseParameters>) => ReturnType<typeof signInToLease>
   /** {@inheritDoc cancelTask} */
   cancelTask: (...parameters: BoundArgs<CancelTaskParameters>) => ReturnType<typeof cancelTask>
   /** {@inheritDoc claimTask} */
@@ -385,6 +462,26 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       getWalletBalance: (parameters) => getWalletBalance(client, bind(parameters)),
       signPermit: (parameters) => signPermit(client, bind(parameters)),
       withdraw: (parameters) => withdraw(client, bind(parameters)),
+      approveLeaseMarket: (parameters) => approveLeaseMarket(client, bind(parameters)),
+      requestLease: (parameters) => requestLease(client, bind(parameters)),
+      requestLeaseWithPermit: (parameters) => requestLeaseWithPermit(client, bind(parameters)),
+      acceptLease: (parameters) => acceptLease(client, bind(parameters)),
+      topUpLease: (parameters) => topUpLease(client, bind(parameters)),
+      topUpLeaseWithPermit: (parameters) => topUpLeaseWithPermit(client, bind(parameters)),
+      extendLease: (parameters) => extendLease(client, bind(parameters)),
+      closeLease: (parameters) => closeLease(client, bind(parameters)),
+      reportOffline: (parameters) => reportOffline(client, bind(parameters)),
+      giveNotice: (parameters) => giveNotice(client, bind(parameters)),
+      redeemUsage: (parameters) => redeemUsage(client, bind(parameters)),
+      endForSilence: (parameters) => endForSilence(client, bind(parameters)),
+      settleLease: (parameters) => settleLease(client, bind(parameters)),
+      withdrawLeaseBalance: (parameters) => withdrawLeaseBalance(client, bind(parameters)),
+      getLease: (parameters) => getLease(client, bind(parameters)),
+      getLeaseEnd: (parameters) => getLeaseEnd(client, bind(parameters)),
+      getLeaseCost: (parameters) => getLeaseCost(client, bind(parameters)),
+      getLeaseParams: (parameters) => getLeaseParams(client, bind(parameters)),
+      listLeases: (parameters) => listLeases(client, bind(parameters)),
+      signInToLease: (parameters) => signInToLease(client, bind(parameters)),
       cancelTask: (parameters) => cancelTask(client, bind(parameters)),
       claimTask: (parameters) => claimTask(client, bind(parameters)),
       commitResult: (parameters) => commitResult(client, bind(parameters)),

@@ -18,7 +18,8 @@ export const stakingHints: RevertHints = {
   StakingTooManyTiers: ([count, max]) => `${count} discount tiers: pass at most ${max}`,
   StakingInvalidTier: ([index]) =>
     `discount tier ${index}: minStake must be above zero and above the previous tier's, discountBps at most 5000 and not below the previous tier's`,
-  StakingNotMarket: () => 'only the TaskMarket (and the LeaseMarket, once named) can lock, unlock or slash stake',
+  StakingNotMarket: () =>
+    'only the TaskMarket (and the LeaseMarket, once named) can lock, unlock or slash stake',
   StakingLeaseMarketAlreadySet: ([leaseMarket]) =>
     `the lease market is already ${leaseMarket} and is set once: deploy a new system to use another`,
   StakingNotLeaseMarket: ([account]) =>
