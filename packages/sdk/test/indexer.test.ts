@@ -41,7 +41,11 @@ beforeAll(async () => {
   const [clientWallet, providerWallet, started] = await Promise.all([
     fundedClient(),
     fundedClient(),
-    startIndexer({ rpcUrl: devnet().rpcUrl, deploymentFile, pgliteDir: path.join(workDir, 'pglite') }),
+    startIndexer({
+      rpcUrl: devnet().rpcUrl,
+      deploymentFile,
+      database: { pgliteDir: path.join(workDir, 'pglite') },
+    }),
   ])
   indexerProcess = started
   indexer = createIndexerClient({ url: started.url, onFallback: (fallback) => fallbacks.push(fallback) })

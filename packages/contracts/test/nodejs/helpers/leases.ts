@@ -50,8 +50,26 @@ export interface RequestOverrides {
   acceptBy?: number
 }
 
+/** What {@link leaseSetup} returns: the cast and the helpers bound to it. */
+export interface LeaseSetup {
+  sourceId: number
+  provider: Wallet
+  renter: Wallet
+  chainId: number
+  request(overrides?: RequestOverrides, wallet?: Wallet): Promise<bigint>
+  accept(leaseId: bigint, price?: bigint, wallet?: Wallet): Promise<number>
+  ack(
+    leaseId: bigint,
+    servedSec: number,
+    at: number,
+    signer?: { signTypedData: typeof SESSION_KEY.signTypedData },
+  ): Promise<Hex>
+  redeem(leaseId: bigint, servedSec: number, at: number, wallet?: Wallet): Promise<Hex>
+  at(timestamp: number): Promise<void>
+}
+
 /** A source, a provider registered and subscribed to it, and a renter; `leases` helpers bound to them. */
-export async function leaseSetup(gf: Gridforge) {
+export async function leaseSetup(gf: Gridforge): Promise<LeaseSetup> {
   const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
   const provider = defined(gf.providerWallets[0], 'provider wallet')
   await gf.registerProvider(provider, { sourceIds: [sourceId] })
