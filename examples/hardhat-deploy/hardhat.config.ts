@@ -27,6 +27,7 @@ export default defineConfig({
       '@gridforge/contracts/contracts/ProviderRegistry.sol',
       '@gridforge/contracts/contracts/TaskAudits.sol',
       '@gridforge/contracts/contracts/TaskMarket.sol',
+      '@gridforge/contracts/contracts/LeaseMarket.sol',
       // The timelock-governed module (ignition/modules/Gridforge.ts) also deploys OpenZeppelin's
       // TimelockController and reads the asset through IERC20.
       '@openzeppelin/contracts/governance/TimelockController.sol',

@@ -2,7 +2,7 @@
  * Writes an Ignition deployment of Gridforge as a Gridforge deployment JSON,
  * `deployments/<deployment id>.json`:
  *
- *   { "chainId", "module", "blockNumber", "contracts": { token, sources, staking, providers, market, timelock? },
+ *   { "chainId", "module", "blockNumber", "contracts": { token, sources, staking, providers, market, leases, timelock? },
  *     "token": { "symbol", "decimals" } }
  *
  * the file `gridforge --deployment`, the provider config's `[chain] deployment` and the SDK's
@@ -63,7 +63,7 @@ if (timelock !== undefined) {
     'function owner() view returns (address)',
     'function pendingOwner() view returns (address)',
   ])
-  for (const address of [contracts.staking, contracts.providers, contracts.market]) {
+  for (const address of [contracts.staking, contracts.providers, contracts.market, contracts.leases]) {
     const [owner, pending] = await Promise.all([
       client.readContract({ address, abi: ownable, functionName: 'owner' }),
       client.readContract({ address, abi: ownable, functionName: 'pendingOwner' }),

@@ -69,6 +69,7 @@ describe('examples/hardhat-deploy', () => {
       token: { symbol: 'GRID', decimals: 18 },
     })
     expect(Object.keys(local.contracts).sort()).toEqual([
+      'leases',
       'market',
       'providers',
       'sources',
