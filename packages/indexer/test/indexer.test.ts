@@ -763,10 +763,9 @@ describe('a restart', () => {
     const [p1, p2] = market.providers
     // It resumed (Ponder's crash recovery) instead of starting over.
     expect(indexer.output.some((line) => line.includes('Detected crash recovery'))).toBe(true)
-    // On PostgreSQL a stop releases the schema's lock, so the restart does not wait for it to expire
-    // (PGlite's does: Ponder 0.17.7 leaves it locked).
-    if (name === 'PostgreSQL')
-      expect(indexer.output.filter((line) => line.includes('Schema is locked'))).toEqual([])
+    // Whether the restart first waited for the schema's lock is not checked: on PostgreSQL a clean stop releases
+    // it, but a stop that outlasts the stop timeout on a loaded machine leaves it to expire (seen in CI), and the
+    // restart then waits and resumes all the same — which is what this test is about.
     expect(await answer('/tasks', 'TaskPage')).toEqual({
       items: summaries(7, 6, 5, 4, 3, 2, 1),
       nextCursor: null,

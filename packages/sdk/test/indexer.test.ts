@@ -1,21 +1,24 @@
 /**
  * The SDK against the real indexer: `ponder start` (the indexer package's own
- * test helper) over the shared test chain, and the list and statistics actions
- * read through it equal to the same actions reading the chain's logs, for the
- * same chain state.
+ * test helper) over a devnet of this file's own, and the list and statistics
+ * actions read through it equal to the same actions reading the chain's logs,
+ * for the same chain state. Not the shared test chain: the indexer would have
+ * to backfill every other test file's history first (hours, rate-limited).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createPublicClient } from 'viem'
+import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, publicActions } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../../contracts/scripts/devnet.js'
 import { type IndexerProcess, startIndexer } from '../../indexer/test/indexerProcess.js'
 import { createIndexerClient, type IndexerFallback } from '../src/indexer/createIndexerClient.js'
 import { getNetworkStats } from '../src/market/getNetworkStats.js'
 import { listSources } from '../src/sources/listSources.js'
 import { listTasks } from '../src/tasks/listTasks.js'
-import { deployment, devnet, fundedClient, transport } from './chain.js'
+import type { Deployment } from '../src/types/deployment.js'
 import {
   cancel,
   claim,
@@ -26,23 +29,46 @@ import {
   submitFixtureTasks,
 } from './fixtures.js'
 
+let chain: Devnet
 let indexerProcess: IndexerProcess
 let workDir: string
 const fallbacks: IndexerFallback[] = []
 let indexer: ReturnType<typeof createIndexerClient>
-const reader = createPublicClient({ chain: hardhat, transport: transport() })
+let reader: ReturnType<typeof createPublicClient>
+const deployment = (): Deployment => chain.deployment
+
+/** Hardhat account `index` of this file's devnet, with 1,000 GRID from the deployer (account 0). */
+async function fundedClient(index: number) {
+  const transport = http(chain.rpcUrl)
+  const deployer = createWalletClient({
+    account: privateKeyToAccount(chain.privateKeys[0] as `0x${string}`),
+    chain: hardhat,
+    transport,
+  }).extend(publicActions)
+  const account = privateKeyToAccount(chain.privateKeys[index] as `0x${string}`)
+  const hash = await deployer.writeContract({
+    address: deployment().contracts.token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [account.address, parseUnits('1000', 18)],
+  })
+  await deployer.waitForTransactionReceipt({ hash })
+  return createWalletClient({ account, chain: hardhat, transport }).extend(publicActions)
+}
 let client: `0x${string}`
 let provider: `0x${string}`
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'gridforge-sdk-indexer-'))
+  chain = await startDevnet()
+  reader = createPublicClient({ chain: hardhat, transport: http(chain.rpcUrl) })
   const deploymentFile = path.join(workDir, 'deployment.json')
-  await writeFile(deploymentFile, JSON.stringify(devnet().deployment))
-  const [clientWallet, providerWallet, started] = await Promise.all([
-    fundedClient(),
-    fundedClient(),
+  await writeFile(deploymentFile, JSON.stringify(chain.deployment))
+  const clientWallet = await fundedClient(1)
+  const providerWallet = await fundedClient(2)
+  const [started] = await Promise.all([
     startIndexer({
-      rpcUrl: devnet().rpcUrl,
+      rpcUrl: chain.rpcUrl,
       deploymentFile,
       database: { pgliteDir: path.join(workDir, 'pglite') },
     }),
@@ -68,6 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await indexerProcess?.stop()
+  await chain?.stop()
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
 
