@@ -14,7 +14,10 @@ export const maxAcceptWindowSec = 30 * 86_400
 const maxUint80 = 2n ** 80n - 1n
 const maxUint96 = 2n ** 96n - 1n
 
-/** A lease request's fields (amounts parse to base units, durations to seconds). */
+/**
+ * A lease request's fields (amounts parse to base units, durations to seconds).
+ * @internal Shared by the request actions and the CLI.
+ */
 export const leaseRequestFields = (decimals: number) => ({
   sourceId: s.uint(32),
   maxPricePerSec: optional(s.positiveAmount(decimals)),
@@ -49,6 +52,7 @@ export interface LeaseRequestArgs {
  * a penalty of at most 7 days, an acceptance deadline within 30 days, and a
  * deposit that covers `ackGrace` of service at the maximum price (less could
  * not even be acknowledged before it ran out).
+ * @internal Shared by the request actions and the CLI.
  */
 export function toLeaseRequest(
   params: ValidLeaseRequestFields,
