@@ -51,6 +51,7 @@ export type {
   AgentConfig,
   AuditsConfig,
   ChainConfig,
+  LeasesConfig,
   LimitsConfig,
   PolicyConfig,
   ProviderConfig,

@@ -50,7 +50,7 @@ export interface CreateLeaseSignInMessageParameters {
  * gateway, and its `resources` name the lease ({@link leaseResource}), so the
  * signature opens that lease on that gateway and nothing else. The gateway
  * (`@gridforge/provider-kit`'s `verifyLeaseSignIn`) checks exactly these
- * fields. {@link signInToLease} builds, signs and posts it for you.
+ * fields. `signInToLease` builds, signs and posts it for you.
  *
  * @example
  * const message = createLeaseSignInMessage({
