@@ -10,8 +10,7 @@
 # end-to-end test) are checked first, in a second: when one is missing and this shell may install it (root,
 # with apt), scripts/docker.sh and scripts/chromium.sh bring it; otherwise it stops before any long step and
 # prints the exact command to run. A Docker engine that already answers is left alone. The PostgreSQL server
-# binaries (the indexer's tests on a real server) come the same way, from scripts/postgres.sh install; where
-# they cannot, those tests are skipped, which only CI (CI=true) refuses.
+# binaries (the indexer's tests on a real server) come the same way, from scripts/postgres.sh install.
 # Strict mode only when executed: a sourced script must not change the caller's shell options.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then set -euo pipefail; fi
 
@@ -79,12 +78,9 @@ _gf_test_prerequisites() {
   bash "$root/scripts/docker.sh" || return 1
   bash "$root/scripts/chromium.sh" || return 1
   # The PostgreSQL server binaries, for the indexer's tests on a real server (scripts/postgres.sh starts one
-  # of its own). Where they are missing and cannot be installed (exit 3), those tests skip, except in CI.
-  local postgres_status=0
-  bash "$root/scripts/postgres.sh" install || postgres_status=$?
-  if [ "$postgres_status" -eq 3 ] && [ "${CI:-}" != "true" ]; then
-    echo "setup: the indexer's PostgreSQL tests will be skipped (sudo bash scripts/postgres.sh install to run them)" >&2
-  elif [ "$postgres_status" -ne 0 ]; then
+  # of its own): brought like Docker and Chromium, or a stop with the command to run.
+  if ! bash "$root/scripts/postgres.sh" install; then
+    echo "setup: the indexer's tests need PostgreSQL's server binaries: sudo bash scripts/postgres.sh install" >&2
     return 1
   fi
 }

@@ -153,8 +153,7 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
         if (extraSec == 0) revert LeaseMarketZeroAmount();
         uint256 length = uint256(l.endsAt) + extraSec;
         if (l.status == LeaseStatus.Active) {
-            (uint40 end,) = _endOf(l);
-            if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
+            _requireRunning(leaseId, l);
             // A notice or a pending report fixes how the lease ends; the renter cannot move that.
             if (l.reason != EndReason.None) revert LeaseMarketEndFixed(leaseId, l.reason);
             if (l.reportedAt != 0) revert LeaseMarketReportPending(leaseId, l.reportedAt);
@@ -206,8 +205,7 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
     function reportOffline(uint256 leaseId) external {
         LeaseData storage l = _active(leaseId);
         if (msg.sender != l.renter) revert LeaseMarketNotRenter(leaseId, msg.sender);
-        (uint40 end,) = _endOf(l);
-        if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
+        _requireRunning(leaseId, l);
         if (l.reportedAt != 0) revert LeaseMarketReportPending(leaseId, l.reportedAt);
         LeaseParams storage terms = _paramsAt[l.paramsVersion];
         // A provider that redeemed recently has shown service: no report until that proof is offlineAfter old, so
@@ -262,8 +260,7 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
         LeaseData storage l = _active(leaseId);
         if (msg.sender != l.provider) revert LeaseMarketNotProvider(leaseId, msg.sender);
         if (l.reason != EndReason.None) revert LeaseMarketEndFixed(leaseId, l.reason);
-        (uint40 end,) = _endOf(l);
-        if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
+        _requireRunning(leaseId, l);
         uint256 noticeEnd = block.timestamp + _paramsAt[l.paramsVersion].noticePeriod;
         // The lease ends sooner anyway: there is nothing to give notice of.
         if (noticeEnd >= l.endsAt) revert LeaseMarketEndFixed(leaseId, EndReason.Expired);
@@ -464,8 +461,7 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
         if (amount == 0) revert LeaseMarketZeroAmount();
         LeaseData storage l = _lease(leaseId);
         if (l.status == LeaseStatus.Active) {
-            (uint40 end,) = _endOf(l);
-            if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
+            _requireRunning(leaseId, l);
         } else if (l.status != LeaseStatus.Requested) {
             revert LeaseMarketWrongStatus(leaseId, l.status);
         }
@@ -612,6 +608,12 @@ contract LeaseMarket is ILeaseMarket, Ownable2Step, ReentrancyGuardTransient, EI
         uint256 funded = uint256(l.startedAt) + l.servedSec + l.deposit / l.price;
         if (funded < end) return (uint40(funded), EndReason.OutOfDeposit);
         if (reason == EndReason.None) reason = EndReason.Expired;
+    }
+
+    /// @dev Reverts once an accepted lease has reached its end (see _endOf).
+    function _requireRunning(uint256 leaseId, LeaseData storage l) private view {
+        (uint40 end,) = _endOf(l);
+        if (block.timestamp >= end) revert LeaseMarketEnded(leaseId, end);
     }
 
     /// @dev The last proof of service: the latest redeemed acknowledgement, or the start.
