@@ -1,3 +1,4 @@
+import { usageDomain, usageTypes } from '@gridforge/sdk'
 import { type Address, type Hex, isHex, verifyTypedData } from 'viem'
 import type { LeaseRef, LeaseState } from './LeaseAuthority.js'
 
@@ -12,22 +13,11 @@ export interface UsageAck {
   signature: Hex
 }
 
-/** The EIP-712 domain, types and message of an acknowledgement, as the lease market checks them. */
+/** The EIP-712 domain, types and message of an acknowledgement, as the lease market checks them (the SDK's). */
 export function usageTypedData(lease: LeaseRef, { servedSec, at }: { servedSec: number; at: number }) {
   return {
-    domain: {
-      name: 'Gridforge LeaseMarket',
-      version: '1',
-      chainId: lease.chainId,
-      verifyingContract: lease.leaseMarket,
-    },
-    types: {
-      Usage: [
-        { name: 'leaseId', type: 'uint256' },
-        { name: 'servedSec', type: 'uint40' },
-        { name: 'at', type: 'uint40' },
-      ],
-    },
+    domain: usageDomain(lease),
+    types: usageTypes,
     primaryType: 'Usage',
     message: { leaseId: lease.leaseId, servedSec, at },
   } as const
