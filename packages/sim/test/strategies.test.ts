@@ -160,14 +160,16 @@ describe('strategies', () => {
   })
 
   it('lazy provider: an audit overturns its garbage, slashes its collateral and hands the client the right result', async () => {
-    // Every provider online: with a provider offline a later round can go unfilled, and an audit that runs out of
-    // rounds is Unresolved (nobody paid or slashed), which is not what this test is about.
+    // Every provider online and idle between tasks: a later round nobody can join (offline, or every GPU busy
+    // running tasks and other audits) moves on to the next, and an audit that runs out of rounds is Unresolved
+    // (nobody paid or slashed), which is not what this test is about. An hour between tasks leaves GPUs free.
     const params = smallParams({
       k2Share: 0,
       k3Share: 0,
       meteredShare: 0,
       auditBps: 10_000,
       onlineProbability: 1,
+      arrivalSpacingSec: 3600,
     })
     const { record, world } = await play(lazyProviderStrategy, params)
     const lazy = world.cast.providers[0] as Address
