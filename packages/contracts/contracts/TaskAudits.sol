@@ -248,7 +248,7 @@ contract TaskAudits is TaskMarketBase {
         Settlement memory s;
         // Every winner is paid for the same runtime, the winners' (lower) median: one replica alone cannot
         // raise the bill of a metered task.
-        uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas);
+        uint32 runtime = winners == 0 ? 0 : _medianRuntime(_runtimes[taskId], winners, replicas, false);
         // Replicas that agree on a failure are paid the source's failure terms.
         bool failed = failureOf(winner) != FailureKind.None;
         if (failed) t.flags |= FAILED;
@@ -468,7 +468,10 @@ contract TaskAudits is TaskMarketBase {
         (bytes32 found, uint256 votes, uint256 runnerUp) = _auditTally(taskId, t.replicas, end);
         if (a.round == 1) {
             if (_filled(taskId, a) == 0) return _settleAudit(t, taskId, a, AuditVerdict.Lapsed, bytes32(0));
-            if (votes == 1 && _confirms(t, taskId, found)) {
+            // Alone, round 1's auditor confirms the result and, on a metered result, the runtime billed (within
+            // the tolerance of its own). Either disagreement escalates: one auditor's word is not enough to
+            // slash on.
+            if (votes == 1 && _confirms(t, taskId, found) && _confirmsRuntime(t, taskId, a.firstSlot)) {
                 return _settleAudit(t, taskId, a, AuditVerdict.Upheld, found);
             }
         } else if (votes >= 2 && votes > runnerUp) {
@@ -496,6 +499,24 @@ contract TaskAudits is TaskMarketBase {
             else if (count > other) other = count;
         }
         return votes > 1 && votes > other;
+    }
+
+    /// @dev Whether an audit measures the runtime billed: a metered held result whose audits rerun the workload (a
+    /// validator's runtime says nothing about the workload's).
+    function _measuresRuntime(TaskData storage t) private view returns (bool) {
+        return t.replicas == 1 && t.flags & (METERED | VALIDATED) == METERED;
+    }
+
+    /// @dev Whether the held result's billed runtime is within the tolerance of the runtime `slot`'s auditor found.
+    function _confirmsRuntime(TaskData storage t, uint256 taskId, uint8 slot) private view returns (bool) {
+        if (!_measuresRuntime(t)) return true;
+        uint256 runtimes = _runtimes[taskId];
+        return _tolerated(uint32(runtimes), uint32(runtimes >> (32 * slot)));
+    }
+
+    /// @dev Whether `billed` is at most `measured` plus the tolerance.
+    function _tolerated(uint32 billed, uint32 measured) private pure returns (bool) {
+        return uint256(billed) * BPS <= uint256(measured) * (BPS + RUNTIME_TOLERANCE_BPS);
     }
 
     /// @dev Whether the result the auditors found is the one handed in: a held result's tag, or in a dispute the
@@ -558,7 +579,7 @@ contract TaskAudits is TaskMarketBase {
         Settlement memory s;
         bool stands;
         uint256 clientShare;
-        if (t.replicas == 1) (stands, pot, clientShare) = _settleHeld(s, t, taskId, verdict, pot);
+        if (t.replicas == 1) (stands, pot, clientShare) = _settleHeld(s, t, taskId, verdict, winners, pot);
         else (stands, pot, clientShare, truth) = _settleDisputed(s, t, taskId, verdict, truth, pot);
         TaskStatus status = stands ? TaskStatus.Completed : TaskStatus.Failed;
         t.status = status;
@@ -595,25 +616,37 @@ contract TaskAudits is TaskMarketBase {
 
     /// @dev The provider of a held k = 1 result: paid when it stands (upheld, or lapsed), its whole bond slashed into
     /// the pot when overturned, its bond released when unresolved. When it stands the client pays one auditor too
-    /// (clientShare = max: see _payAuditors).
-    function _settleHeld(Settlement memory s, TaskData storage t, uint256 taskId, AuditVerdict verdict, uint256 pot)
-        private
-        returns (bool stands, uint256, uint256 clientShare)
-    {
+    /// (clientShare = max: see _payAuditors). An upheld metered result billed above what its auditors (`winners`)
+    /// measured is settled by _settleOverstated.
+    function _settleHeld(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        AuditVerdict verdict,
+        uint8 winners,
+        uint256 pot
+    ) private returns (bool stands, uint256, uint256 clientShare) {
         ClaimData storage c = _claims[taskId][0];
         address provider = c.provider;
         uint256 collateral = t.collateral;
         bool failed = t.flags & FAILED != 0;
+        uint32 runtime = uint32(_runtimes[taskId]);
         stands = verdict == AuditVerdict.Upheld || verdict == AuditVerdict.Lapsed;
         if (stands) {
-            uint32 runtime = uint32(_runtimes[taskId]);
+            clientShare = type(uint256).max;
+            if (verdict == AuditVerdict.Upheld && _measuresRuntime(t)) {
+                // The upper median: one auditor who under-reports cannot lower it.
+                uint32 measured = _medianRuntime(_runtimes[taskId], winners, AUDIT_SLOTS, true);
+                if (runtime > measured) {
+                    pot += _settleOverstated(s, t, taskId, provider, runtime, measured, failed);
+                    return (stands, pot, clientShare);
+                }
+            }
             // The completion was recorded when the result came in.
             _payReplica(s, t, taskId, 0, provider, _payment(t, runtime, failed), runtime, false, failed);
-            clientShare = type(uint256).max;
         } else if (verdict == AuditVerdict.Overturned) {
             c.status = SlotStatus.Forfeited;
             emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
-            uint32 runtime = uint32(_runtimes[taskId]);
             _registry().recordOverturned(provider, collateral, _payment(t, runtime, failed), failed);
             _stakingContract().slash(provider, collateral);
             pot += collateral;
@@ -621,6 +654,45 @@ contract TaskAudits is TaskMarketBase {
             _stakingContract().unlock(provider, collateral);
         }
         return (stands, pot, clientShare);
+    }
+
+    /// @dev A held metered result, right, but billed for more runtime than its audit measured. Returns what joins
+    /// the audit's pot.
+    /// - Within the tolerance (as round 1 confirms it): paid as billed, but it forfeits the excess ÷ p (the task's
+    ///   audit probability) to the treasury. Billing more than the audit would measure then earns nothing in
+    ///   expectation: the excess (1 − p) of the time, less excess ÷ p p of the time. The treasury, not the client,
+    ///   takes it, so a client's own auditor gains nothing by reporting a short runtime.
+    /// - Beyond it (only after an escalation, against the upper median of at least two independent runs): a lie,
+    ///   like a wrong result. Paid what was measured; its whole bond is slashed into the pot. With the bond at
+    ///   least (1/p − 1) × the payment, no overstatement pays: (1 − p) × excess < p × bond.
+    function _settleOverstated(
+        Settlement memory s,
+        TaskData storage t,
+        uint256 taskId,
+        address provider,
+        uint32 billed,
+        uint32 measured,
+        bool failed
+    ) private returns (uint256 toPot) {
+        uint256 collateral = t.collateral;
+        uint256 forfeit = collateral;
+        if (_tolerated(billed, measured)) {
+            uint256 payment = _payment(t, billed, failed);
+            uint256 excess = payment - _payment(t, measured, failed);
+            uint256 fine = (excess * BPS + t.auditBps - 1) / t.auditBps;
+            if (fine < forfeit) forfeit = fine;
+            _credit(s, t, taskId, 0, provider, payment);
+            s.toTreasury += forfeit;
+            if (collateral != forfeit) _stakingContract().unlock(provider, collateral - forfeit);
+        } else {
+            _claims[taskId][0].status = SlotStatus.Forfeited;
+            _credit(s, t, taskId, 0, provider, _payment(t, measured, failed));
+            emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
+            _registry().recordFailure(provider, true, collateral);
+            toPot = collateral;
+        }
+        emit ITaskMarket.RuntimeOverstated(taskId, provider, billed, measured, forfeit);
+        if (forfeit != 0) _stakingContract().slash(provider, forfeit);
     }
 
     /// @dev The replicas of a dispute. Decided: those that revealed `truth` are paid (their lower median runtime),
@@ -649,7 +721,7 @@ contract TaskAudits is TaskMarketBase {
         }
         if (winners == 0) return (false, pot, 0, truth);
 
-        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, replicas);
+        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, replicas, false);
         bool failed = failureOf(truth) != FailureKind.None;
         if (failed) t.flags |= FAILED;
         uint256 payment = _payment(t, runtime, failed);
@@ -672,7 +744,7 @@ contract TaskAudits is TaskMarketBase {
         uint256 clientShare,
         bool failed
     ) private {
-        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end);
+        uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end, false);
         uint256 count = _count(winners);
         (uint256 each, uint256 fromClient) =
             _auditorPay(_payment(t, runtime, failed), count, pot, clientShare, t.replicas == 1);

@@ -25,6 +25,9 @@ abstract contract TaskMarketBase {
     uint8 internal constant VALIDATED = 4;
     /// @dev TaskData.flags: the result handed in (k = 1) or agreed on (k > 1) is a failure report.
     uint8 internal constant FAILED = 8;
+    /// @dev How far above an audit's measured runtime a metered k = 1 result's billed runtime may be before it
+    /// counts as a lie (10%): the spread between two runs of one source on hardware that meets its requirements.
+    uint256 internal constant RUNTIME_TOLERANCE_BPS = 1_000;
 
     /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
     /// settlement reads; slot 2 holds what only claims, metering and reveals need.
@@ -231,6 +234,15 @@ abstract contract TaskMarketBase {
         bool record,
         bool failed
     ) internal {
+        _credit(s, t, taskId, slot, provider, payment);
+        _stakingContract().unlock(provider, t.collateral);
+        if (record) _registry().recordCompletion(provider, runtime, payment, failed);
+    }
+
+    /// @dev Credits one replica `payment` in `s`, less the fee (rebate, creator, stakers, treasury).
+    function _credit(Settlement memory s, TaskData storage t, uint256 taskId, uint8 slot, address provider, uint256 payment)
+        internal
+    {
         MarketParams storage terms = _paramsAt[t.paramsVersion];
         uint256 fee = payment * terms.protocolFeeBps / BPS;
         uint256 rebate = fee * t.discountBps / BPS;
@@ -245,9 +257,6 @@ abstract contract TaskMarketBase {
         s.toStakers += toStakers;
         s.toTreasury += net - toCreator - toStakers;
         emit ITaskMarket.ReplicaPaid(taskId, provider, slot, payment, fee);
-
-        _stakingContract().unlock(provider, t.collateral);
-        if (record) _registry().recordCompletion(provider, runtime, payment, failed);
     }
 
     /// @dev Slashes one claim's collateral into `s`: part to the client, the rest to the treasury. Outvoted: the
@@ -316,12 +325,12 @@ abstract contract TaskMarketBase {
         if (limit < runtime) runtime = limit;
     }
 
-    /// @dev The lower median of the runtimes (32-bit lanes of `packed`) of the slots in `mask`. At most 7 lanes,
-    /// sorted by insertion.
-    function _medianRuntime(uint256 packed, uint8 mask, uint8 replicas) internal pure returns (uint32) {
+    /// @dev The median of the runtimes (32-bit lanes of `packed`) of the slots in `mask` below `slots`: of an even
+    /// count, the lower one, or the `upper`. At most 7 lanes, sorted by insertion.
+    function _medianRuntime(uint256 packed, uint8 mask, uint8 slots, bool upper) internal pure returns (uint32) {
         uint32[7] memory sorted;
         uint256 n;
-        for (uint8 i; i < replicas; ++i) {
+        for (uint8 i; i < slots; ++i) {
             if (mask & (1 << i) == 0) continue;
             uint32 value = uint32(packed >> (32 * i));
             uint256 j = n++;
@@ -331,7 +340,7 @@ abstract contract TaskMarketBase {
             }
             sorted[j] = value;
         }
-        return sorted[(n - 1) / 2];
+        return sorted[upper ? n / 2 : (n - 1) / 2];
     }
 
     function _requireCID(string calldata cid) internal pure {

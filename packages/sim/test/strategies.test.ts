@@ -19,6 +19,7 @@ import { honeypotClientStrategy } from '../src/strategies/honeypotClient.js'
 import { lazyAuditorStrategy } from '../src/strategies/lazyAuditor.js'
 import { lazyProviderStrategy } from '../src/strategies/lazyProvider.js'
 import { meteringInflaterStrategy } from '../src/strategies/meteringInflater.js'
+import { meteringSkimmerStrategy } from '../src/strategies/meteringSkimmer.js'
 import { reputationFarmerStrategy, reputationFarming } from '../src/strategies/reputationFarmer.js'
 import { captureRate, sybilAccounts, sybilOperatorStrategy } from '../src/strategies/sybilOperator.js'
 import type { Strategy } from '../src/strategies/types.js'
@@ -371,15 +372,58 @@ describe('strategies', () => {
     for (const task of gated) expect(task.delivered.get(farmer)).not.toBe(task.correct)
   })
 
-  it('metering inflater: bills more than the runtime it used on metered tasks', async () => {
+  it('metering inflater: bills more than it used where nobody measures it, and loses its bond where an audit does', async () => {
     const params = smallParams({ meteredShare: 1, k2Share: 0, k3Share: 0 })
     const inflated = await play(meteringInflaterStrategy, params)
     const honest = await runMarket(inflated.world, params, 5, undefined)
     const inflater = inflated.world.cast.providers[0] as Address
-    // The same work, a larger bill.
+    // Not drawn: the same work, a larger bill.
+    const own = inflated.record.tasks.filter((t) => t.delivered.has(inflater))
+    expect(own.some((t) => t.audit?.drawn === false)).toBe(true)
     expect(inflated.record.ledger.account(inflater).internal).toBeGreaterThan(
       honest.ledger.account(inflater).internal,
     )
+    // Every audit: far beyond the tolerance, so round 1 escalates and the reruns' measure slashes the bond.
+    const audited = await play(meteringInflaterStrategy, {
+      ...params,
+      auditBps: 10_000,
+      onlineProbability: 1,
+      arrivalSpacingSec: 3600,
+    })
+    const measured = audited.record.tasks.filter(
+      (t) => t.delivered.has(inflater) && t.audit?.verdict === 'Upheld',
+    )
+    expect(measured.length).toBeGreaterThan(0)
+    for (const task of measured) {
+      expect(task.audit?.overstated?.bond).toBe(true)
+      expect(task.audit?.overstated?.measuredSec).toBe(Math.min(task.runtimeSec, task.maxRuntimeSec))
+    }
+    expect(audited.record.ledger.account(inflater).staked).toBeLessThan(grid(params.providerStake))
+  })
+
+  it('metering skimmer: an audit confirms its 9% alone, and it forfeits the excess ÷ p', async () => {
+    const params = smallParams({
+      meteredShare: 1,
+      k2Share: 0,
+      k3Share: 0,
+      auditBps: 10_000,
+      onlineProbability: 1,
+      arrivalSpacingSec: 3600,
+    })
+    const { record, world } = await play(meteringSkimmerStrategy, params)
+    const skimmer = world.cast.providers[0] as Address
+    const measured = record.tasks.filter((t) => t.delivered.has(skimmer) && t.audit?.verdict === 'Upheld')
+    expect(measured.length).toBeGreaterThan(0)
+    for (const task of measured) {
+      const overstated = task.audit?.overstated
+      expect(overstated?.bond).toBe(false)
+      // Confirmed in round 1: one auditor, no escalation.
+      expect(task.audit?.seats.size).toBe(1)
+      // p = 1: the fine is the excess itself, so the skim is handed back whole.
+      const excessSec = (overstated?.billedSec ?? 0) - (overstated?.measuredSec ?? 0)
+      expect(excessSec).toBeGreaterThan(0)
+      expect(overstated?.forfeit).toBe(BigInt(excessSec) * task.pricePerSecond)
+    }
   })
 
   it('lazy auditor: reveals the seal it sees without re-running, never matches an output, and is outvoted', async () => {

@@ -254,6 +254,12 @@ interface ITaskMarket {
     /// @notice Emitted when a better stake-weighted ticket takes `provider`'s seat on a task with k > 1 replicas
     /// while its seats are raced for; its collateral is unlocked.
     event ClaimReplaced(uint256 indexed taskId, address indexed provider, uint8 slot, uint256 score);
+    /// @notice Emitted when an audit upholds a metered result billed for more runtime than its auditors measured:
+    /// within the tolerance, `forfeit` (the excess ÷ the audit probability) goes to the treasury; beyond it, the
+    /// whole bond is slashed (see ProviderSlashed) and the task paid for `measuredSec`.
+    event RuntimeOverstated(
+        uint256 indexed taskId, address indexed provider, uint32 billedSec, uint32 measuredSec, uint256 forfeit
+    );
     /// @notice Emitted when an audit ends; `resultDigest` is the result the auditors' majority found (0 if none).
     event AuditResolved(uint256 indexed taskId, AuditVerdict verdict, bytes32 resultDigest);
     /// @notice Emitted once per task when it reaches a final status; `refund` went back to the client's balance.

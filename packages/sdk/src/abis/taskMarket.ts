@@ -213,6 +213,19 @@ export const RevealOpened = {
   type: 'event',
 } as const
 
+export const RuntimeOverstated = {
+  anonymous: false,
+  inputs: [
+    { indexed: true, name: 'taskId', type: 'uint256' },
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'billedSec', type: 'uint32' },
+    { indexed: false, name: 'measuredSec', type: 'uint32' },
+    { indexed: false, name: 'forfeit', type: 'uint256' },
+  ],
+  name: 'RuntimeOverstated',
+  type: 'event',
+} as const
+
 export const SlotReopened = {
   anonymous: false,
   inputs: [

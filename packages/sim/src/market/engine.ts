@@ -179,6 +179,11 @@ export interface AuditTrack {
   lostRaces: number
   verdict?: Verdict
   resolvedAt?: number
+  /**
+   * The audit upheld a metered result billed for more runtime than it measured (RuntimeOverstated): what it
+   * measured and what the provider forfeited (a fine within the tolerance, the whole bond beyond it).
+   */
+  overstated?: { billedSec: number; measuredSec: number; forfeit: bigint; bond: boolean }
 }
 
 export interface AuditRound {
@@ -873,6 +878,13 @@ export class Engine {
       else if (event.eventName === 'AuditResolved') {
         audit.verdict = verdicts[event.args.verdict]
         audit.resolvedAt = this.now
+      } else if (event.eventName === 'RuntimeOverstated') {
+        const { billedSec, measuredSec, forfeit, provider } = event.args
+        // Beyond the tolerance the provider's bond is slashed as well: ProviderSlashed for slot 0 comes first.
+        const bond = parseEventLogs({ abi: taskMarketAbi, logs, eventName: 'ProviderSlashed' }).some(
+          (slashed) => slashed.args.slot === 0 && same(slashed.args.provider, provider),
+        )
+        audit.overstated = { billedSec, measuredSec, forfeit, bond }
       }
     }
     await this.#settled(task, receipt)

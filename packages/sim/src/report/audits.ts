@@ -1,7 +1,8 @@
 /**
  * What the audits of held single-replica results did over a set of runs: how many results were held and how
  * many drawn, how long the draw took (blocks and seconds from submitResult to releaseResult), how long a drawn
- * audit took (seconds from the release that opened it to AuditResolved), and the verdicts; and the disputes (the
+ * audit took (seconds from the release that opened it to AuditResolved), the verdicts and the metered runtimes
+ * the audits found overstated; and the disputes (the
  * replicas of a k > 1 task revealed different results) and their verdicts.
  */
 import type { SimTask, Verdict } from '../market/engine.js'
@@ -16,6 +17,9 @@ export interface AuditSample {
   verdicts: Partial<Record<Verdict, number>>
   /** joinAudit transactions that lost the ticket race. */
   lostRaces: number
+  /** Upheld metered results billed above what the audit measured: fined (within the tolerance), bond slashed. */
+  overstatedFined: number
+  overstatedSlashed: number
   /** Disputes (k > 1 replicas that revealed different results) and their verdicts. */
   disputes: number
   disputeVerdicts: Partial<Record<Verdict, number>>
@@ -30,6 +34,8 @@ export function emptyAuditSample(): AuditSample {
     auditSec: [],
     verdicts: {},
     lostRaces: 0,
+    overstatedFined: 0,
+    overstatedSlashed: 0,
     disputes: 0,
     disputeVerdicts: {},
   }
@@ -57,6 +63,8 @@ export function addAudits(into: AuditSample, tasks: readonly SimTask[]): AuditSa
       if (audit.resolvedAt !== undefined) into.auditSec.push(audit.resolvedAt - audit.releasedAt)
     }
     if (audit.verdict !== undefined) into.verdicts[audit.verdict] = (into.verdicts[audit.verdict] ?? 0) + 1
+    if (audit.overstated?.bond === true) into.overstatedSlashed++
+    else if (audit.overstated !== undefined) into.overstatedFined++
   }
   return into
 }
@@ -94,6 +102,8 @@ export function auditMeasures(sample: AuditSample): Record<string, number> {
     verdict_unresolved: verdict('Unresolved'),
     verdict_lapsed: verdict('Lapsed'),
     lost_ticket_races: sample.lostRaces,
+    runtime_overstated_fined: sample.overstatedFined,
+    runtime_overstated_slashed: sample.overstatedSlashed,
     disputes: sample.disputes,
     dispute_upheld: dispute('Upheld'),
     dispute_overturned: dispute('Overturned'),
@@ -110,6 +120,7 @@ export function auditLines(measures: Readonly<Record<string, number>>, runs: num
     `  draw latency (submitResult → releaseResult): ${m('draw_latency_blocks_mean')} blocks, ${m('draw_latency_sec_mean')} s on average (at most ${m('draw_latency_blocks_max')} blocks, ${m('draw_latency_sec_max')} s)`,
     `  audit latency (release → AuditResolved): ${m('audit_latency_sec_mean')} s on average, median ${m('audit_latency_sec_median')} s, at most ${m('audit_latency_sec_max')} s`,
     `  verdicts: ${m('verdict_not_drawn')} not drawn, ${m('verdict_upheld')} upheld, ${m('verdict_overturned')} overturned, ${m('verdict_unresolved')} unresolved, ${m('verdict_lapsed')} lapsed; ${m('lost_ticket_races')} joins lost the ticket race`,
+    `  metered runtime billed above the audit's measure: ${m('runtime_overstated_fined')} fined (within the tolerance), ${m('runtime_overstated_slashed')} bond slashed (beyond it)`,
     `  disputes (k > 1 replicas that disagreed, audited): ${m('disputes')}: ${m('dispute_upheld')} upheld a replica's result, ${m('dispute_overturned')} overturned them all, ${m('dispute_unresolved')} unresolved, ${m('dispute_lapsed')} lapsed`,
   ]
 }

@@ -11,6 +11,7 @@ import { honeypotClientStrategy } from './honeypotClient.js'
 import { lazyAuditorStrategy } from './lazyAuditor.js'
 import { lazyProviderStrategy } from './lazyProvider.js'
 import { meteringInflaterStrategy } from './meteringInflater.js'
+import { meteringSkimmerStrategy } from './meteringSkimmer.js'
 import { reputationFarmerStrategy } from './reputationFarmer.js'
 import { sybilOperatorStrategy } from './sybilOperator.js'
 import type { Strategy } from './types.js'
@@ -26,6 +27,7 @@ export const strategies: readonly Strategy[] = [
   claimAndAbandonStrategy,
   reputationFarmerStrategy,
   meteringInflaterStrategy,
+  meteringSkimmerStrategy,
   lazyAuditorStrategy,
   colludingAuditorStrategy,
   honestClientStrategy,

@@ -8,7 +8,8 @@ const MARGIN_SEC = 5
 /**
  * Metering inflater: runs metered tasks honestly but holds the result until just before the claim is due
  * and reports the whole window as runtime (the chain caps it at the time since the claim); honest on
- * fixed-price tasks.
+ * fixed-price tasks. Where an audit measures the runtime, that is far beyond the tolerance: the audit escalates
+ * and the bond is slashed.
  */
 export function meteringInflater(): ProviderBehaviour {
   const honest = honestProvider()
