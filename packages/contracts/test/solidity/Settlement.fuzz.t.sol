@@ -879,14 +879,18 @@ contract SettlementFuzzTest is TestBase {
         vm.prank(PROVIDER);
         market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, reported);
         _releaseDrawn(taskId);
+        // Each auditor runs as long as the provider did before it commits: it measures the runtime billed (an
+        // auditor's runtime counts from its join to its commit).
         _join(taskId, PROVIDER_2);
         _closeJoining(taskId);
+        vm.warp(vm.getBlockTimestamp() + elapsed);
         _auditCommit(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST);
         _auditReveal(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST, reported);
         if (escalate) {
             _join(taskId, PROVIDER_3);
             _join(taskId, PROVIDER_4);
             _closeJoining(taskId);
+            vm.warp(vm.getBlockTimestamp() + elapsed);
             _auditCommit(taskId, PROVIDER_3, DIGEST);
             _auditCommit(taskId, PROVIDER_4, DIGEST);
             _auditReveal(taskId, PROVIDER_3, DIGEST, reported);
@@ -900,6 +904,87 @@ contract SettlementFuzzTest is TestBase {
         // The client paid the provider and at most one auditor: never more than its escrow.
         assertLe(clientBefore, market.balanceOf(CLIENT) + 2 * uint256(maxPayment), "client paid more than escrow");
         _assertMarketLedger(0);
+    }
+
+    /// @notice A metered held result billed for more runtime than it used never pays in expectation. The same
+    /// work (`measured` seconds by every auditor) is billed honestly and overstated (`billed`), unaudited and
+    /// audited, at the task's audit probability p: (1 − p) × what overstating adds unaudited + p × what it adds
+    /// audited ≤ 0. Within the 10% tolerance the audit confirms it alone and the excess ÷ p is forfeited; beyond
+    /// it the audit escalates and the bond goes. What the provider keeps counts its stake too.
+    function testFuzz_overstatedRuntimeNeverPays(
+        uint96 maxPayment,
+        uint80 pricePerSecond,
+        uint16 auditBps,
+        uint32 measured,
+        uint32 billed
+    ) public {
+        // A bond of up to (1/p − 1) × maxPayment must fit the providers' stake at the lowest p.
+        maxPayment = uint96(bound(maxPayment, 1, MAX_PAYMENT / 100));
+        pricePerSecond = uint80(bound(pricePerSecond, 1, uint256(maxPayment)));
+        auditBps = uint16(bound(auditBps, market.params().auditBps, BPS));
+        measured = uint32(bound(measured, 1, MAX_RUNTIME - 1));
+        billed = uint32(bound(billed, measured + 1, MAX_RUNTIME));
+
+        uint32 opaque = _publish(0, false);
+        int256 unaudited = _keeps(_metered(opaque, maxPayment, pricePerSecond, 0), billed, measured)
+            - _keeps(_metered(opaque, maxPayment, pricePerSecond, 0), measured, measured);
+        uint32 deterministic = _publish(0, true);
+        int256 audited = _keeps(_metered(deterministic, maxPayment, pricePerSecond, auditBps), billed, measured)
+            - _keeps(_metered(deterministic, maxPayment, pricePerSecond, auditBps), measured, measured);
+        assertTrue(
+            int256(BPS - auditBps) * unaudited + int256(uint256(auditBps)) * audited <= 0,
+            "overstating the runtime pays in expectation"
+        );
+        _assertMarketLedger(0);
+    }
+
+    function _metered(uint32 sourceId, uint96 maxPayment, uint80 pricePerSecond, uint16 auditBps)
+        internal
+        returns (uint256 taskId)
+    {
+        TaskParams memory p =
+            Fixture.task(sourceId, maxPayment, pricePerSecond, 1, uint40(vm.getBlockTimestamp() + 1 days));
+        if (auditBps != 0) p.auditBps = auditBps;
+        vm.prank(CLIENT);
+        taskId = market.submitTask(p);
+    }
+
+    /// @dev PROVIDER runs `taskId` and bills `billed` seconds; a held result is drawn and its auditors each measure
+    /// `measured` (escalating as the market asks). Returns what PROVIDER keeps: its balance and stake since.
+    function _keeps(uint256 taskId, uint32 billed, uint32 measured) internal returns (int256) {
+        int256 before = int256(market.balanceOf(PROVIDER) + staking.stakeOf(PROVIDER).staked);
+        vm.prank(PROVIDER);
+        market.claimTask(taskId);
+        vm.warp(vm.getBlockTimestamp() + billed);
+        vm.prank(PROVIDER);
+        market.submitResult(taskId, sealOf(taskId, DIGEST), CID, CID, billed);
+        if (market.getTask(taskId).status == TaskStatus.Held) {
+            // Released past 256 blocks: the hash the draw reads is gone and the result counts as drawn.
+            vm.roll(market.getSlots(taskId)[0].dueAt + 258);
+            market.releaseResult(taskId);
+            _measure(taskId, PROVIDER_2, measured);
+            if (market.getTask(taskId).status == TaskStatus.Auditing) {
+                _join(taskId, PROVIDER_3);
+                _join(taskId, PROVIDER_4);
+                _closeJoining(taskId);
+                vm.warp(vm.getBlockTimestamp() + measured);
+                _auditCommit(taskId, PROVIDER_3, DIGEST);
+                _auditCommit(taskId, PROVIDER_4, DIGEST);
+                _auditReveal(taskId, PROVIDER_3, DIGEST, measured);
+                _auditReveal(taskId, PROVIDER_4, DIGEST, measured);
+            }
+            assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
+        }
+        return int256(market.balanceOf(PROVIDER) + staking.stakeOf(PROVIDER).staked) - before;
+    }
+
+    /// @dev `auditor` joins the open round alone, runs `runtime` seconds, commits DIGEST and reveals it.
+    function _measure(uint256 taskId, address auditor, uint32 runtime) internal {
+        _join(taskId, auditor);
+        _closeJoining(taskId);
+        vm.warp(vm.getBlockTimestamp() + runtime);
+        _auditCommit(taskId, auditor, DIGEST);
+        _auditReveal(taskId, auditor, DIGEST, runtime);
     }
 
     /// @notice Sealed results: an auditor that answers a held result's audit with the seal it read from the chain
