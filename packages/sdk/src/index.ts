@@ -768,6 +768,7 @@ export type {
   AuditRound,
   ProviderSlash,
   ReplicaPayment,
+  RuntimeOverstatement,
   SettledStatus,
   TaskSettlement,
   TaskSettlementRecord,

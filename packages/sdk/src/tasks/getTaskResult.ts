@@ -6,6 +6,7 @@ import {
   ReplicaPaid,
   ResultRevealed,
   ResultSubmitted,
+  RuntimeOverstated,
   TaskFinalized,
 } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
@@ -130,7 +131,7 @@ export async function getTaskResult(
     fromBlock: fromBlock ?? BigInt(deployment.blockNumber),
     blockRange,
   }
-  const [task, submitted, revealed, finalized, paid, slashed, resolved] = await Promise.all([
+  const [task, submitted, revealed, finalized, paid, slashed, resolved, overstated] = await Promise.all([
     getTask(client, { deployment, taskId }),
     getLogsPaginated(client, { ...range, event: ResultSubmitted }),
     getLogsPaginated(client, { ...range, event: ResultRevealed }),
@@ -138,6 +139,7 @@ export async function getTaskResult(
     getLogsPaginated(client, { ...range, event: ReplicaPaid }),
     getLogsPaginated(client, { ...range, event: ProviderSlashed }),
     getLogsPaginated(client, { ...range, event: AuditResolved }),
+    getLogsPaginated(client, { ...range, event: RuntimeOverstated }),
   ])
 
   let settlement: TaskSettlementRecord | undefined
@@ -146,7 +148,13 @@ export async function getTaskResult(
     const inSettlement = <log extends { transactionHash: Hash }>(logs: log[]) =>
       logs.filter((log) => log.transactionHash === final.transactionHash)
     const settled = decodeSettlement(
-      [final, ...inSettlement(paid), ...inSettlement(slashed), ...inSettlement(resolved)],
+      [
+        final,
+        ...inSettlement(paid),
+        ...inSettlement(slashed),
+        ...inSettlement(resolved),
+        ...inSettlement(overstated),
+      ],
       taskId,
     )
     if (settled) settlement = { ...settled, hash: final.transactionHash, blockNumber: final.blockNumber }

@@ -10,6 +10,7 @@ import {
   AuditRoundOpened,
   ProviderSlashed,
   ReplicaPaid,
+  RuntimeOverstated,
   TaskFinalized,
 } from '../abis/taskMarket.js'
 import { EventNotFoundError } from '../errors/transaction.js'
@@ -18,6 +19,7 @@ import type {
   AuditRound,
   ProviderSlash,
   ReplicaPayment,
+  RuntimeOverstatement,
   SettledStatus,
   TaskSettlement,
 } from '../types/settlement.js'
@@ -31,11 +33,26 @@ const settledStatuses: Record<number, SettledStatus> = {
   7: 'Expired',
 }
 
-/** The events a settlement writes (`AuditResolved` only when an audit ends). */
-export const settlementEvents = [TaskFinalized, ReplicaPaid, ProviderSlashed, AuditResolved] as const
+/**
+ * The events a settlement writes (`AuditResolved` only when an audit ends, `RuntimeOverstated` when it found a
+ * metered runtime overstated).
+ */
+export const settlementEvents = [
+  TaskFinalized,
+  ReplicaPaid,
+  ProviderSlashed,
+  AuditResolved,
+  RuntimeOverstated,
+] as const
 
 type DecodedLog = ParseEventLogsReturnType<
-  [typeof TaskFinalized, typeof ReplicaPaid, typeof ProviderSlashed, typeof AuditResolved],
+  [
+    typeof TaskFinalized,
+    typeof ReplicaPaid,
+    typeof ProviderSlashed,
+    typeof AuditResolved,
+    typeof RuntimeOverstated,
+  ],
   undefined,
   true
 >[number]
@@ -48,7 +65,7 @@ export type SettlementLog = NameAndArgs<DecodedLog>
 
 /**
  * The settlement of `taskId` from `TaskFinalized`, `ReplicaPaid`,
- * `ProviderSlashed` and `AuditResolved` logs (pass only those of the settling
+ * `ProviderSlashed`, `AuditResolved` and `RuntimeOverstated` logs (pass only those of the settling
  * transaction); `undefined` without a `TaskFinalized` for the task. A task
  * settled by `releaseResult` or by the end of its audit pays its provider in
  * slot 0 and its auditors in slots 1 and on; the end of a dispute pays the
@@ -58,6 +75,7 @@ export type SettlementLog = NameAndArgs<DecodedLog>
 export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint): TaskSettlement | undefined {
   let settlement: TaskSettlement | undefined
   let audit: AuditResolution | undefined
+  let overstated: RuntimeOverstatement | undefined
   const payments: ReplicaPayment[] = []
   const slashes: ProviderSlash[] = []
   for (const log of logs) {
@@ -81,7 +99,11 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
       audit = {
         verdict: auditVerdicts[verdict] ?? 'none',
         resultDigest: resultDigest === zeroHash ? undefined : resultDigest,
+        overstated: undefined,
       }
+    } else if (log.eventName === 'RuntimeOverstated') {
+      const { provider, billedSec, measuredSec, forfeit } = log.args
+      overstated = { provider, billedSec, measuredSec, forfeit }
     } else if (log.eventName === 'ReplicaPaid') {
       const { slot, provider, payment, fee } = log.args
       payments.push({ slot, provider, payment, fee })
@@ -94,7 +116,7 @@ export function decodeSettlement(logs: readonly SettlementLog[], taskId: bigint)
   // An audit that upheld a failed run names its digest; the settlement itself does not.
   const upheld = audit?.verdict === 'upheld' ? audit.resultDigest : undefined
   const failure = settlement.failure ?? (upheld === undefined ? undefined : parseFailure(upheld))
-  return { ...settlement, failure, audit }
+  return { ...settlement, failure, audit: audit && { ...audit, overstated } }
 }
 
 /**

@@ -46,6 +46,26 @@ export interface AuditResolution {
    * what auditors reveal); `undefined` when none (`unresolved`, `lapsed`).
    */
   resultDigest: Hex | undefined
+  /**
+   * An upheld metered result billed for more runtime than its auditors
+   * measured; `undefined` when the runtime held (or nothing was measured).
+   */
+  overstated: RuntimeOverstatement | undefined
+}
+
+/**
+ * What an audit found of a metered result's runtime (`RuntimeOverstated`).
+ * Within 10% of what it measured the result is paid as billed and the
+ * provider forfeits the excess ÷ the audit probability (`forfeit`, to the
+ * treasury); beyond that, after an escalation, it is paid `measuredSec` and
+ * its whole bond is slashed (`forfeit`, also in `slashes`).
+ */
+export interface RuntimeOverstatement {
+  provider: Address
+  billedSec: number
+  /** The upper median of the runtimes the auditors who found the result revealed. */
+  measuredSec: number
+  forfeit: bigint
 }
 
 /** An audit round that opened (`AuditRoundOpened`): eligible providers `joinAudit` it until `joinDeadline`. */
