@@ -146,6 +146,7 @@ try {
     database,
     timeoutMs: 3 * 60 * 60_000,
     onOutput: (line) => {
+      if (line.includes('Failed')) log(`indexer: ${line.slice(0, 600)}`)
       const msg = (JSON.parse(line.startsWith('{') ? line : '{}') as { msg?: string }).msg
       if (msg === undefined || !milestoneMessages.has(msg)) return
       milestones[msg] ??= Math.round(performance.now() - syncStarted) / 1000

@@ -38,6 +38,17 @@ const localChainIds = new Set([31337, 1337])
 const addressPattern = /^0x[0-9a-fA-F]{40}$/
 const contractRoles = ['token', 'sources', 'staking', 'providers', 'market'] as const
 
+/** `GRIDFORGE_RPC_URL` (default `http://127.0.0.1:8545`). @throws {IndexerSettingsError} when not an http(s) URL. */
+export function readRpcUrl(env: Record<string, string | undefined>): string {
+  const rpcUrl = env.GRIDFORGE_RPC_URL?.trim() || 'http://127.0.0.1:8545'
+  if (!/^https?:\/\/\S+$/.test(rpcUrl))
+    throw new IndexerSettingsError(
+      'GRIDFORGE_RPC_URL',
+      `expected an http(s) URL, got ${JSON.stringify(rpcUrl)}`,
+    )
+  return rpcUrl
+}
+
 /**
  * Reads the settings:
  * - `GRIDFORGE_RPC_URL`: the chain node's HTTP JSON-RPC URL (default `http://127.0.0.1:8545`);
@@ -53,12 +64,7 @@ export function readSettings(
   env: Record<string, string | undefined>,
   { defaultDeploymentPath }: { defaultDeploymentPath: string },
 ): IndexerSettings {
-  const rpcUrl = env.GRIDFORGE_RPC_URL?.trim() || 'http://127.0.0.1:8545'
-  if (!/^https?:\/\/\S+$/.test(rpcUrl))
-    throw new IndexerSettingsError(
-      'GRIDFORGE_RPC_URL',
-      `expected an http(s) URL, got ${JSON.stringify(rpcUrl)}`,
-    )
+  const rpcUrl = readRpcUrl(env)
 
   const deploymentSource = env.GRIDFORGE_DEPLOYMENT?.trim() || defaultDeploymentPath
   const deployment = readDeployment(deploymentSource)

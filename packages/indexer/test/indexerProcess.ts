@@ -84,16 +84,22 @@ export async function startIndexer({
     },
   )
   const output: string[] = []
-  const record = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      if (line.trim() === '') continue
-      output.push(line)
-      if (output.length > 300) output.shift()
-      onOutput?.(line)
+  // A chunk ends anywhere, a long line may span several: each stream keeps its unfinished line.
+  const recorder = () => {
+    let partial = ''
+    return (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines) {
+        if (line.trim() === '') continue
+        output.push(line)
+        if (output.length > 300) output.shift()
+        onOutput?.(line)
+      }
     }
   }
-  child.stdout?.on('data', record)
-  child.stderr?.on('data', record)
+  child.stdout?.on('data', recorder())
+  child.stderr?.on('data', recorder())
 
   // Ponder takes longer than the devnet to shut down (it flushes PGlite).
   const stop = () => stopProcess(child, 10_000)

@@ -20,6 +20,7 @@ import {
   updateSlotClaim,
   when,
 } from './records.js'
+import { submittedTerms } from './terms.js'
 
 const zeroDigest: Hex = `0x${'0'.repeat(64)}`
 
@@ -31,13 +32,8 @@ function failureColumns(digest: Hex) {
 
 ponder.on('TaskMarket:TaskSubmitted', async ({ event, context }) => {
   const { taskId, client, sourceId, inputCID, resultKey, escrow } = event.args
-  // The terms are not in the event: read them as they were at the submission.
-  const terms = await context.client.readContract({
-    abi: context.contracts.TaskMarket.abi,
-    address: context.contracts.TaskMarket.address,
-    functionName: 'getTask',
-    args: [taskId],
-  })
+  // The terms are not in the event: read them as they were at the submission (a block's submissions at once).
+  const terms = await submittedTerms(context, taskId, event.block.number)
   const { stakerShareBps } = await readMarket(context.db)
   const at = when(event)
   await context.db.insert(schema.task).values({
