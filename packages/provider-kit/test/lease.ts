@@ -42,6 +42,8 @@ export interface Answer {
   status: number
   headers: IncomingHttpHeaders
   body: string
+  /** `performance.now()` when the answer's first bytes (its status line and headers) arrived. */
+  firstByteAt: number
 }
 
 /**
@@ -63,6 +65,7 @@ export function send(
     const req = request(
       { host: hostname, port, method, path, headers: { ...headers, host }, setHost: false },
       (res) => {
+        const firstByteAt = performance.now()
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () =>
@@ -70,6 +73,7 @@ export function send(
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: Buffer.concat(chunks).toString(),
+            firstByteAt,
           }),
         )
         res.on('error', reject)
