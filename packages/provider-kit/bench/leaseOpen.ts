@@ -90,7 +90,7 @@ const { sourceId } = await publishSource(deployer, {
     minGpus: 0,
     minVramMiB: 0,
     minComputeCapability: 0,
-    maxRuntimeSec: 0,
+    maxRuntimeSec: 3_600,
     deterministic: false,
   },
 })
