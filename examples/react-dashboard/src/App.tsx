@@ -1,4 +1,5 @@
 import { Header } from './components/Header'
+import { LeasePage } from './components/LeasePage'
 import { Overview } from './components/Overview'
 import { PageErrorBoundary } from './components/PageErrorBoundary'
 import { TaskPage } from './components/TaskPage'
@@ -6,14 +7,25 @@ import { useRoute } from './route'
 
 export function App() {
   const route = useRoute()
-  const page = route.page === 'task' ? `task-${route.taskId}` : 'overview'
+  const page =
+    route.page === 'task'
+      ? `task-${route.taskId}`
+      : route.page === 'lease'
+        ? `lease-${route.leaseId}`
+        : 'overview'
   return (
     <>
       <Header />
       <main>
         {/* Keyed by page: a failed page is retried when another one is opened. */}
         <PageErrorBoundary key={page}>
-          {route.page === 'task' ? <TaskPage taskId={route.taskId} /> : <Overview />}
+          {route.page === 'task' ? (
+            <TaskPage taskId={route.taskId} />
+          ) : route.page === 'lease' ? (
+            <LeasePage leaseId={route.leaseId} />
+          ) : (
+            <Overview />
+          )}
         </PageErrorBoundary>
       </main>
     </>

@@ -1,14 +1,21 @@
 import { useSyncExternalStore } from 'react'
 
-/** The dashboard's pages: `#/` (overview) and `#/tasks/<id>`. */
-export type Route = { page: 'overview' } | { page: 'task'; taskId: bigint }
+/** The dashboard's pages: `#/` (overview), `#/tasks/<id>` and `#/leases/<id>`. */
+export type Route =
+  | { page: 'overview' }
+  | { page: 'task'; taskId: bigint }
+  | { page: 'lease'; leaseId: bigint }
 
 const taskPath = /^#\/tasks\/(\d+)\/?$/
+const leasePath = /^#\/leases\/(\d+)\/?$/
 
 /** The page a location hash names; anything unknown is the overview. */
 export function parseRoute(hash: string): Route {
-  const match = taskPath.exec(hash)
-  return match?.[1] === undefined ? { page: 'overview' } : { page: 'task', taskId: BigInt(match[1]) }
+  const task = taskPath.exec(hash)?.[1]
+  if (task !== undefined) return { page: 'task', taskId: BigInt(task) }
+  const lease = leasePath.exec(hash)?.[1]
+  if (lease !== undefined) return { page: 'lease', leaseId: BigInt(lease) }
+  return { page: 'overview' }
 }
 
 /** The href of a task's page. */

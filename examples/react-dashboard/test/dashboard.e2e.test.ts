@@ -13,7 +13,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getDeployment } from '@gridforge/contracts'
 import { probeDocker } from '@gridforge/provider-kit'
-import { getReceipt, getTask } from '@gridforge/sdk'
+import {
+  acceptLease,
+  approveLeaseMarket,
+  closeLease,
+  getReceipt,
+  getTask,
+  requestLease,
+} from '@gridforge/sdk'
 import { computeCid, getBytes, kuboStore } from '@gridforge/sdk/storage'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { createPublicClient, formatUnits, http, parseUnits } from 'viem'
@@ -45,6 +52,8 @@ let appUrl: string
 let outDir: string | undefined
 let taskId: string
 let outputCid: string
+/** The local network's provider, which the lease step accepts a lease as (its agent takes no leases). */
+const providerPrivateKey = generatePrivateKey()
 const savedEnv = new Map<string, string | undefined>()
 
 /** What the page and the network said, saved next to the screenshots when a step fails. */
@@ -78,7 +87,7 @@ beforeAll(async () => {
       log: (line) => evidence.network.push(line),
       pollingInterval: 100,
       // Its own provider account: a `pnpm dev` network (account #2) may be running on the same Docker engine.
-      providerPrivateKey: generatePrivateKey(),
+      providerPrivateKey,
     }),
   )
   expect(network.runtime, 'the provider agent should run tasks in Docker containers').toBe('docker')
@@ -323,6 +332,58 @@ describe('dashboard (headless Chromium)', () => {
         (text) => text === '0 GRID',
         'the market balance spent',
       )
+    }))
+
+  it('shows a lease: its status, cost meter, uptime and, once closed, why it ended', () =>
+    step('lease', async () => {
+      const { deployment, sourceIds } = live()
+      const renter = live().wallet(live().devPrivateKey)
+      const provider = live().wallet(providerPrivateKey)
+      await approveLeaseMarket(renter, { deployment, amount: '5' })
+      const { leaseId } = await requestLease(renter, {
+        deployment,
+        sourceId: sourceIds.wordCount,
+        maxPricePerSec: '0.001',
+        duration: '1h',
+        deposit: '5',
+      })
+      await page.goto(`${appUrl}#/leases/${leaseId}`)
+      await waitForText(
+        page.getByTestId('lease-status'),
+        (text) => text === 'Requested',
+        'the lease requested',
+      )
+      await acceptLease(provider, { deployment, leaseId })
+      await waitForText(
+        page.getByTestId('lease-status'),
+        (text) => text === 'Active',
+        'the lease accepted, live',
+      )
+      // The meter runs with the chain's blocks (each transaction mines one here).
+      await approveLeaseMarket(renter, { deployment, amount: '5' })
+      await waitForText(
+        page.getByTestId('lease-accrued'),
+        (text) => parseUnits(text.split(' GRID')[0] ?? '0', 18) > 0n,
+        'the cost meter running',
+      )
+      await waitForText(
+        page.getByTestId('lease-uptime'),
+        (text) => text.startsWith('0.0 %'),
+        'no usage acknowledged',
+      )
+      await page.getByLabel("Provider's lease gateway").fill('http://leases.localhost:8480')
+      await waitForText(
+        page.getByTestId('lease-url'),
+        (text) => text.startsWith(`http://${leaseId}.leases.localhost:8480`),
+        'the access URL',
+      )
+      await closeLease(renter, { deployment, leaseId })
+      await waitForText(
+        page.getByTestId('lease-reason'),
+        (text) => text.includes('closed by the renter'),
+        'the end reason, live',
+      )
+      await screenshot('dashboard-lease.png')
     }))
 
   it('raised no uncaught error in the page', () => {
