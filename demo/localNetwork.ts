@@ -193,7 +193,10 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
     const { runtime, imageDigest, kind } = await sourceImage(detail, warn)
     const image = `gridforge-demo/wordcount@sha256:${imageDigest.slice(2)}`
 
-    step('sources', 'Publishing the word-count and SHA-256 sources (metadata on the store, digest on chain)')
+    step(
+      'sources',
+      'Publishing the word-count, SHA-256 and web-page lease sources (metadata on the store, digest on chain)',
+    )
     const sourceIds = await publishLocalSources(deployer, {
       deployment,
       store,
@@ -216,7 +219,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
         deployment,
         host,
         profile,
-        sourceIds: [sourceIds.wordCount, sourceIds.sha256],
+        sourceIds: [sourceIds.wordCount, sourceIds.sha256, sourceIds.webPage],
       })
       const account = chain.privateKeys.indexOf(providerKeys[index] as Hex)
       detail(`registered ${wallet.account.address}${account < 0 ? '' : ` (account #${account})`}`)
@@ -236,6 +239,19 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
         // No `sources`: the subscriptions decide, and the providers join every source published with
         // the local image (below), so a source a client publishes runs here too (examples/node-client).
         policy: { concurrency: 2 },
+        // Leases of the web page source, on a gateway of its own (a free port) per agent: lease
+        // containers need Docker.
+        ...(kind === 'docker'
+          ? {
+              leases: {
+                enabled: true,
+                sources: [sourceIds.webPage],
+                minPricePerSec: 1n,
+                maxConcurrent: 4,
+                redeemEveryMs: 60_000,
+              },
+            }
+          : {}),
         pollingInterval,
         rescanInterval: 10 * pollingInterval,
         logger:
@@ -267,7 +283,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
       pollingInterval,
       onLogs: (logs) => {
         for (const { args } of logs) {
-          const known = args.sourceId === sourceIds.wordCount || args.sourceId === sourceIds.sha256
+          const known = Object.values(sourceIds).includes(args.sourceId)
           if (args.sourceId !== undefined && !known && args.imageDigest === imageDigest)
             for (const wallet of wallets) void joinSource(wallet, args.sourceId)
         }
@@ -346,8 +362,21 @@ export function describeLocalNetwork(network: LocalNetwork): string {
   return [
     `  chain      ${network.rpcUrl} (chain id ${network.chainId}), market ${network.deployment.contracts.market}`,
     `  store      ${network.storeUrl} (Kubo RPC subset, trustless gateway)`,
-    `  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256)`,
-    ...network.providers.map((provider) => `  provider   ${provider.address} (${runtime})`),
+    `  sources    #${network.sourceIds.wordCount} word count (output: words), #${network.sourceIds.sha256} SHA-256 (output: sha256), #${network.sourceIds.webPage} web page (a lease)`,
+    ...network.providers.map((provider) => {
+      const gateway = provider.agent.leaseGateway
+      // Browsers resolve every *.localhost name to this host; Node and curl may not (curl --resolve).
+      const leases =
+        gateway === undefined
+          ? ''
+          : `; leases on http://${gateway.publicHost}, lease <id> at http://<id>.${gateway.publicHost}/ in a browser`
+      return `  provider   ${provider.address} (${runtime}${leases})`
+    }),
+    ...(network.providers.some(({ agent }) => agent.leaseGateway !== undefined)
+      ? [
+          `  lease      gridforge lease open --source ${network.sourceIds.webPage} --max-price-per-hour 0.36 --duration 1h --deposit 1`,
+        ]
+      : []),
     `  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)`,
   ].join('\n')
 }

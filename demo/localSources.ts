@@ -1,4 +1,4 @@
-/** The sources every local network publishes, and how it publishes them. */
+/** The sources every local network publishes (two batch sources and a lease source), and how. */
 import { type Deployment, publishSource } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Hex } from 'viem'
@@ -10,11 +10,32 @@ export interface LocalSourceIds {
   wordCount: number
   /** The SHA-256 of the input in hex (`sha256` in the output); logs `hashed`. */
   sha256: number
+  /**
+   * A lease source: busybox `httpd` serving a page that names the lease, on port 8080 behind the
+   * provider's lease gateway (the agents lease it out when they run Docker containers).
+   */
+  webPage: number
 }
+
+/** The lease source's metadata fields besides the image: how the agent runs its container. */
+export const webPageLease = {
+  name: 'Web page (lease)',
+  description: 'A tiny web server rented by the second: the page names the lease it serves.',
+  kind: 'lease',
+  command: [
+    'sh',
+    '-c',
+    'mkdir -p /tmp/www && echo "Gridforge lease $GRIDFORGE_LEASE_ID, served by busybox httpd" > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www',
+  ],
+  port: 8080,
+  resources: { cpus: 0.5, memoryMiB: 64 },
+  network: 'none',
+  license: 'MIT',
+} as const
 
 /** What each local source is: its metadata's name, description and command, run in the local image. */
 export const localSources: Record<
-  keyof LocalSourceIds,
+  Exclude<keyof LocalSourceIds, 'webPage'>,
   { name: string; description: string; command: string[] }
 > = {
   wordCount: {
@@ -73,5 +94,15 @@ export async function publishLocalSources(
     log(`source ${sourceId} (${name}): ${metadata}`)
     ids[key as keyof LocalSourceIds] = sourceId
   }
+  const metadata = await store.putJson({ ...webPageLease, image })
+  const { sourceId } = await publishSource(publisher, {
+    deployment,
+    imageDigest,
+    metadata,
+    // Nothing to re-run: a lease is checked by its renter's acknowledgements, not by audits.
+    requirements: { maxRuntimeSec: '5m', deterministic: false },
+  })
+  log(`source ${sourceId} (${webPageLease.name}): ${metadata}`)
+  ids.webPage = sourceId
   return ids as LocalSourceIds
 }

@@ -50,12 +50,12 @@ describe('examples/node-client', () => {
       )
     })
     const lines = stdout.trim().split('\n')
-    // Sources 1 and 2 are the network's own: the example publishes source 3 and submits task 1.
-    expect(lines[0]).toMatch(/^source 3, task 1: Completed, output bafy[a-z2-7]+$/)
+    // Sources 1 to 3 are the network's own: the example publishes source 4 and submits task 1.
+    expect(lines[0]).toMatch(/^source 4, task 1: Completed, output bafy[a-z2-7]+$/)
     expect(lines[1]).toBe(`receipt verified, signed by the provider ${network.providerAddress}`)
     expect(lines[2]).toBe('output: HELLO GRIDFORGE')
     expect(lines).toHaveLength(3)
     // The network's provider joined the new source because it uses the network's image.
-    expect(networkLog.some((line) => /joined source 3\b/.test(line))).toBe(true)
+    expect(networkLog.some((line) => /joined source 4\b/.test(line))).toBe(true)
   })
 })

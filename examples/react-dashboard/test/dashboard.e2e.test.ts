@@ -13,14 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getDeployment } from '@gridforge/contracts'
 import { probeDocker } from '@gridforge/provider-kit'
-import {
-  acceptLease,
-  approveLeaseMarket,
-  closeLease,
-  getReceipt,
-  getTask,
-  requestLease,
-} from '@gridforge/sdk'
+import { approveLeaseMarket, closeLease, getReceipt, getTask, requestLease } from '@gridforge/sdk'
 import { computeCid, getBytes, kuboStore } from '@gridforge/sdk/storage'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { createPublicClient, formatUnits, http, parseUnits } from 'viem'
@@ -52,8 +45,6 @@ let appUrl: string
 let outDir: string | undefined
 let taskId: string
 let outputCid: string
-/** The local network's provider, which the lease step accepts a lease as (its agent takes no leases). */
-const providerPrivateKey = generatePrivateKey()
 const savedEnv = new Map<string, string | undefined>()
 
 /** What the page and the network said, saved next to the screenshots when a step fails. */
@@ -87,7 +78,7 @@ beforeAll(async () => {
       log: (line) => evidence.network.push(line),
       pollingInterval: 100,
       // Its own provider account: a `pnpm dev` network (account #2) may be running on the same Docker engine.
-      providerPrivateKey,
+      providerPrivateKey: generatePrivateKey(),
     }),
   )
   expect(network.runtime, 'the provider agent should run tasks in Docker containers').toBe('docker')
@@ -334,30 +325,31 @@ describe('dashboard (headless Chromium)', () => {
       )
     }))
 
-  it('shows a lease: its status, cost meter, uptime and, once closed, why it ended', () =>
+  it("shows a lease of the network's web page source: accepted by the agent, its cost meter, uptime, access URL and, once closed, why it ended", () =>
     step('lease', async () => {
-      const { deployment, sourceIds } = live()
+      const { deployment, sourceIds, providers } = live()
       const renter = live().wallet(live().devPrivateKey)
-      const provider = live().wallet(providerPrivateKey)
+      const gateway = providers[0]?.agent.leaseGateway
+      expect(gateway, "the provider agent's lease gateway").toBeDefined()
       await approveLeaseMarket(renter, { deployment, amount: '5' })
       const { leaseId } = await requestLease(renter, {
         deployment,
-        sourceId: sourceIds.wordCount,
+        sourceId: sourceIds.webPage,
         maxPricePerSec: '0.001',
         duration: '1h',
         deposit: '5',
       })
       await page.goto(`${appUrl}#/leases/${leaseId}`)
-      await waitForText(
-        page.getByTestId('lease-status'),
-        (text) => text === 'Requested',
-        'the lease requested',
-      )
-      await acceptLease(provider, { deployment, leaseId })
+      // The local provider's agent leases the web page source out: it accepts and starts the container.
       await waitForText(
         page.getByTestId('lease-status'),
         (text) => text === 'Active',
         'the lease accepted, live',
+      )
+      await waitForText(
+        page.getByTestId('lease-provider'),
+        (text) => text === providers[0]?.address,
+        'the local provider serving it',
       )
       // The meter runs with the chain's blocks (each transaction mines one here).
       await approveLeaseMarket(renter, { deployment, amount: '5' })
@@ -371,11 +363,12 @@ describe('dashboard (headless Chromium)', () => {
         (text) => text.startsWith('0.0 %'),
         'no usage acknowledged',
       )
-      await page.getByLabel("Provider's lease gateway").fill('http://leases.localhost:8480')
+      // What renters are told: the gateway's public host (a browser resolves <id>.localhost to this host).
+      await page.getByLabel("Provider's lease gateway").fill(`http://${gateway?.publicHost}`)
       await waitForText(
         page.getByTestId('lease-url'),
-        (text) => text.startsWith(`http://${leaseId}.leases.localhost:8480`),
-        'the access URL',
+        (text) => text === `http://${leaseId}.${gateway?.publicHost}/`,
+        'the access URL on the gateway',
       )
       await closeLease(renter, { deployment, leaseId })
       await waitForText(

@@ -82,7 +82,7 @@ export function LeasePage({ leaseId }: { leaseId: bigint }) {
               {lease.status === 'Requested' ? (
                 <span className="muted">waiting for a provider to accept by {time(lease.acceptBy)}</span>
               ) : (
-                <code>{lease.provider}</code>
+                <code data-testid="lease-provider">{lease.provider}</code>
               )}
             </dd>
             <dt>Price</dt>

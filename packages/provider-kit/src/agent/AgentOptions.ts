@@ -48,6 +48,11 @@ export interface AuditPolicy {
 export interface LeasePolicy {
   /** Take leases (default false). */
   enabled?: boolean | undefined
+  /**
+   * The sources whose lease requests the agent takes (default: the policy's `sources`, else every
+   * subscribed one). Name the interactive ones when the provider also runs batch sources.
+   */
+  sources?: readonly number[] | undefined
   /** Least price per second of a lease, token base units (default 0). */
   minPricePerSec?: bigint | undefined
   /** The same floor per hour, used when `minPricePerSec` is unset. */

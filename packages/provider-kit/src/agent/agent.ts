@@ -152,7 +152,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
           store: options.store,
           runtime,
           policy: options.leases,
-          sources: options.policy?.sources,
+          sources: options.leases.sources ?? options.policy?.sources,
           allowEgress: policy.allowEgress,
           owner: context.owner,
           dataDir: options.dataDir,
