@@ -161,6 +161,8 @@ ${line('dataDir', options.dataDir === undefined ? undefined : quote(options.data
 # Rent this host's GPUs by the second (lease market): the agent accepts lease requests for
 # the [policy] sources, runs each in its own container and serves it through the lease gateway.
 # enabled = true
+# Only these sources' leases (the interactive ones). Default: the [policy] sources.
+# sources = [3]
 # Least price of an hour of lease, token units.
 # minPricePerHour = ${quote(configDefaults.leaseMinPricePerHour)}
 # Largest penalty (seconds of the lease's price) a lease may name if this host goes offline.

@@ -54,6 +54,7 @@ describe('parseConfig', () => {
       register: { stake: undefined, sources: [] },
       leases: {
         enabled: false,
+        sources: undefined,
         minPricePerHour: '0',
         maxPenaltySec: 3_600,
         maxConcurrent: 1,
@@ -61,6 +62,22 @@ describe('parseConfig', () => {
         gateway: { host: '127.0.0.1', port: 8480, publicHost: undefined },
       },
     })
+  })
+
+  it('leases out only the [leases] sources when it names them', () => {
+    const config = parseText(`
+[chain]
+chainId = 31337
+
+[policy]
+sources = [1, 2, 3]
+
+[leases]
+enabled = true
+sources = [3]
+`)
+    expect(config.policy.sources).toEqual([1, 2, 3])
+    expect(config.leases).toMatchObject({ enabled: true, sources: [3] })
   })
 
   it('resolves sizes, intervals and paths', () => {

@@ -105,6 +105,8 @@ export interface WithdrawConfig {
 /** `[leases]`: which leases the agent takes and where its lease gateway listens. */
 export interface LeasesConfig {
   enabled: boolean
+  /** Sources leased out; `undefined`: the [policy] sources, else every subscribed one. */
+  sources: number[] | undefined
   /** Least price of an hour of lease, token units. */
   minPricePerHour: TokenAmount
   /** Largest penalty a lease may name, seconds of its price. */
@@ -345,6 +347,7 @@ export function configFileSchema(paths: PathContext) {
         }),
         leases: table({
           enabled: bool.default(false),
+          sources: sourceIds.optional(),
           minPricePerHour: amount.default(configDefaults.leaseMinPricePerHour),
           maxPenalty: interval.default(parseInterval(configDefaults.leaseMaxPenalty) ?? 0),
           maxConcurrent: wholeNumber(1).default(1),
@@ -422,6 +425,7 @@ export function toProviderConfig(file: string, value: ConfigFile): ProviderConfi
     register: { stake: register.stake, sources: register.sources ?? policy.sources ?? [] },
     leases: {
       enabled: leases.enabled,
+      sources: leases.sources,
       minPricePerHour: leases.minPricePerHour,
       maxPenaltySec: Math.floor(leases.maxPenalty / 1000),
       maxConcurrent: leases.maxConcurrent,

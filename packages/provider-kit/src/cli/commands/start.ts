@@ -70,6 +70,7 @@ export function agentSettingsOf(
     submitMarginSec: config.agent.submitMarginSec,
     leases: {
       enabled: config.leases.enabled,
+      sources: config.leases.sources,
       minPricePerHour: baseUnits(config.leases.minPricePerHour, token, 'leases.minPricePerHour'),
       maxPenaltySec: config.leases.maxPenaltySec,
       maxConcurrent: config.leases.maxConcurrent,
