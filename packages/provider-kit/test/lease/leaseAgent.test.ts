@@ -5,13 +5,14 @@
 import { leaseMarketAbi, stakingAbi } from '@gridforge/contracts'
 import { type Address, erc20Abi, type Hex, parseEventLogs } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { deployment, fundedClient, testClient } from '../../../sdk/test/chain.js'
 import { readLease } from '../../src/lease/leaseChain.js'
 import { usageTypedData } from '../../src/lease/usageAck.js'
 import { containerLabels } from '../../src/runtime/ContainerRuntime.js'
 import { dockerLeaseRuntime } from '../../src/runtime/dockerLeaseRuntime.js'
 import { leaseLabels } from '../../src/runtime/LeaseRuntime.js'
+import { devnetConfig, ensureBuilt, runCli, workspace } from '../cli/run.js'
 import { docker } from '../docker.js'
 import {
   publishTestImageSource,
@@ -29,6 +30,8 @@ const penaltySec = 600
 const leaseMarket = () => deployment().contracts.leases
 const sessionKey = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
+/** The provider's key: `gridforge-provider lease notice` signs with it too. */
+const providerKey = generatePrivateKey()
 
 let store: Awaited<ReturnType<typeof testStore>>['store']
 let sourceId: number
@@ -191,7 +194,7 @@ beforeAll(async () => {
       network: 'none',
     }),
   })
-  provider = await testProviderClient([sourceId])
+  provider = await testProviderClient([sourceId], { privateKey: providerKey })
   await startLeaseAgent()
 }, 120_000)
 
@@ -367,6 +370,43 @@ describe('leases', () => {
     // Restarted, the agent sees the lease settled and removes its container.
     await startLeaseAgent()
     await until(async () => (await containerOf(id)) === undefined, 20_000, 'the container removed')
+  })
+
+  test('`gridforge-provider lease notice`: served and paid through the notice, then ProviderNotice, settled and removed', async () => {
+    await ensureBuilt()
+    const space = await workspace()
+    try {
+      await space.write(devnetConfig(space, inject('devnet').rpcUrl))
+      const env = { GRIDFORGE_PRIVATE_KEY: providerKey, GRIDFORGE_PROVIDER_CONFIG: space.config }
+      const noticeRenter = await fundedClient()
+      const id = await openLease(noticeRenter, price * 7_200n)
+      await until(async () => (await containerOf(id))?.running === true, 20_000, 'the container running')
+      // Only the lease's provider may: another account is told so before any transaction.
+      const stranger = await runCli(['lease', 'notice', String(id)], {
+        env: { ...env, GRIDFORGE_PRIVATE_KEY: generatePrivateKey() },
+      })
+      expect(stranger.code).not.toBe(0)
+      expect(stranger.stderr).toContain('only its provider gives notice')
+
+      const given = await runCli(['lease', 'notice', String(id), '--json'], { env, timeout: 60_000 })
+      expect(given.code, given.stderr).toBe(0)
+      const { endsAt } = JSON.parse(given.stdout) as { endsAt: number }
+      const params = await provider.readContract({
+        address: leaseMarket(),
+        abi: leaseMarketAbi,
+        functionName: 'params',
+      })
+      // The notice period from the notice's block (blocks since may have moved the clock on).
+      expect(endsAt).toBeGreaterThan(await chainTime())
+      expect(endsAt).toBeLessThanOrEqual((await chainTime()) + params.noticePeriod)
+      expect((await lease(id)).endsAt).toBe(endsAt)
+      await advance(params.noticePeriod + 1)
+      await until(async () => (await lease(id)).status === 'Settled', 30_000, 'the lease settled')
+      expect((await lease(id)).reason).toBe('ProviderNotice')
+      await until(async () => (await containerOf(id)) === undefined, 20_000, 'the container removed')
+    } finally {
+      await space.cleanup()
+    }
   })
 
   test('a renter that never acknowledges: the agent ends the lease for silence, RenterSilent', async () => {

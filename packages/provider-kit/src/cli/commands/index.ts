@@ -2,6 +2,7 @@ import type { CommandSetup } from '../program.js'
 import { benchCommand } from './bench.js'
 import { doctorCommand } from './doctor.js'
 import { initCommand } from './init.js'
+import { leaseCommand } from './lease.js'
 import { registerCommand } from './register.js'
 import { startCommand } from './start.js'
 import { statusCommand } from './status.js'
@@ -14,4 +15,5 @@ export const commands: readonly CommandSetup[] = [
   benchCommand,
   startCommand,
   statusCommand,
+  leaseCommand,
 ]
