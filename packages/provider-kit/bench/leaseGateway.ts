@@ -6,13 +6,18 @@
  *
  *   pnpm --filter @gridforge/provider-kit bench:lease-gateway
  *
- * The service is busybox httpd (tests' image), which closes every
+ * Measured twice: with the gateway in a process of its own, as the agent runs
+ * it (`gateway_overhead_ratio`), and in this process, where the renter's
+ * requests and the gateway share one event loop and every hop waits for the
+ * other's work (`gateway_overhead_ratio_same_process`, the figure of earlier
+ * runs). The service is busybox httpd (tests' image), which closes every
  * connection: each direct request pays a connection to the container, and so
  * does the gateway's hop. Options (environment): REQUESTS (default 500).
  *
- * Merges `gateway_overhead_ratio` (and the two medians, under `gateway_latency_ms`) into
+ * Merges both ratios (and the medians, under `gateway_latency_ms`) into
  * bench/results/lease.json; `pnpm bench:lease` at the root runs it with the gas figure.
  */
+import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -32,6 +37,13 @@ const owner = `bench-lease-gateway-${randomUUID()}`
 const runtime = dockerLeaseRuntime({ owner })
 const authority = fakeAuthority()
 authority.leases.set(1n, { renter: renter.address, provider: renter.address, active: true })
+
+function report(what: string, overhead: Awaited<ReturnType<typeof measureGatewayOverhead>>) {
+  console.log(
+    `${what}: ${overhead.requests} requests each: direct median ${overhead.directMedianMs.toFixed(3)} ms, ` +
+      `through the gateway ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
+  )
+}
 
 const image = await httpdImage()
 const gateway = await startLeaseGateway({ chainId: 31337, leaseMarket, authority })
@@ -56,17 +68,46 @@ try {
     leaseId: 1n,
   })
   if (token === undefined) throw new Error('sign-in failed')
-  const overhead = await measureGatewayOverhead({
+  const sameProcess = await measureGatewayOverhead({
     upstream: lease.upstream,
     gatewayUrl: gateway.url,
     leaseHost,
     token,
     requests,
   })
-  console.log(
-    `${overhead.requests} requests each: direct median ${overhead.directMedianMs.toFixed(3)} ms, ` +
-      `through the gateway ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
-  )
+  report('gateway in this process', sameProcess)
+
+  // The same gateway in its own process: sign in there (its own session secret), then measure.
+  const child = fork(fileURLToPath(new URL('./gatewayProcess.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+  })
+  const apart = await new Promise<{ url: string; publicHost: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { url: string; publicHost: string }))
+    child.once('error', reject)
+    child.send({ renter: renter.address, leaseMarket, upstream: lease.upstream })
+  })
+  let overhead: Awaited<ReturnType<typeof measureGatewayOverhead>>
+  try {
+    const apartHost = `1.${apart.publicHost}`
+    const apartLogin = await signIn(apart.url, {
+      host: apartHost,
+      account: renter,
+      leaseMarket,
+      chainId: 31337,
+      leaseId: 1n,
+    })
+    if (apartLogin.token === undefined) throw new Error('sign-in failed (gateway process)')
+    overhead = await measureGatewayOverhead({
+      upstream: lease.upstream,
+      gatewayUrl: apart.url,
+      leaseHost: apartHost,
+      token: apartLogin.token,
+      requests,
+    })
+    report('gateway in its own process', overhead)
+  } finally {
+    child.disconnect()
+  }
   const resultsFile = path.resolve(
     path.dirname(fileURLToPath(import.meta.url)),
     '../../../bench/results/lease.json',
@@ -79,10 +120,15 @@ try {
     gas_per_lease_hour: null,
     ...existing,
     gateway_overhead_ratio: Number(overhead.ratio.toFixed(3)),
+    gateway_overhead_ratio_same_process: Number(sameProcess.ratio.toFixed(3)),
     gateway_latency_ms: {
       requests: overhead.requests,
       direct_median: Number(overhead.directMedianMs.toFixed(3)),
       gateway_median: Number(overhead.gatewayMedianMs.toFixed(3)),
+      same_process: {
+        direct_median: Number(sameProcess.directMedianMs.toFixed(3)),
+        gateway_median: Number(sameProcess.gatewayMedianMs.toFixed(3)),
+      },
     },
   }
   await mkdir(path.dirname(resultsFile), { recursive: true })
