@@ -98,6 +98,19 @@ describe('getLogsPaginated', () => {
     expect(accepted.length).toBe(refused.length + 1)
   })
 
+  it("halves pages whose answer is over the transport's response size limit (ResponseBodyTooLargeError)", async () => {
+    // One block's two logs (~2.5 KB) fit, the whole range's ten do not: a transport's size cap, as a
+    // public RPC's answers hit it at scale.
+    const client = createPublicClient({
+      chain: hardhat,
+      transport: http(devnet().rpcUrl, { maxResponseBodySize: 4_000, retryCount: 0 }),
+    })
+    for (const blockRange of [undefined, 1_000n]) {
+      const logs = await read(client as PublicClient, blockRange)
+      expect(logs.map((log) => log.args.taskId)).toEqual(taskIds)
+    }
+  })
+
   it('reads to the latest block when toBlock is omitted', async () => {
     const latest = (blockRange?: bigint, limit?: bigint) => {
       const { client, requests } = limitedClient(limit)
