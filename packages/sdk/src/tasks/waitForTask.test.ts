@@ -151,8 +151,8 @@ describe('waitForTask', () => {
     const completed = await waitForTask(counted, { deployment: d, taskId: done, pollingInterval: 5_000 })
     expect(completed.task.status).toBe('Completed')
     expect(Date.now() - started).toBeLessThan(5_000)
-    // Each: getTask (2 calls), the latest block, getTaskResult (getTask and 6 log reads); no watch installed.
-    expect(requests).toBe(2 * 11)
+    // Each: getTask (2 calls), the latest block, getTaskResult (getTask and 7 log reads); no watch installed.
+    expect(requests).toBe(2 * 12)
   })
 
   it('rejects with TaskDeadlinePassedError when the deadline passed and nobody expired the task', async () => {
