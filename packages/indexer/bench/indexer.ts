@@ -207,6 +207,7 @@ try {
         error: message,
       })
       log(`RPC   listTasks with blockRange ${refusals.at(-1)?.blockRange} failed: ${message}`)
+      if (process.env.BENCH_DEBUG) log(String((error as Error).stack).slice(0, 2500))
       blockRange = (blockRange ?? head) / 2n
       if (blockRange < 1n) throw error
     }

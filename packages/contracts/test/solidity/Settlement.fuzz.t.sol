@@ -881,21 +881,8 @@ contract SettlementFuzzTest is TestBase {
         _releaseDrawn(taskId);
         // Each auditor runs as long as the provider did before it commits: it measures the runtime billed (an
         // auditor's runtime counts from its join to its commit).
-        _join(taskId, PROVIDER_2);
-        _closeJoining(taskId);
-        vm.warp(vm.getBlockTimestamp() + elapsed);
-        _auditCommit(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST);
-        _auditReveal(taskId, PROVIDER_2, escalate ? OTHER_DIGEST : DIGEST, reported);
-        if (escalate) {
-            _join(taskId, PROVIDER_3);
-            _join(taskId, PROVIDER_4);
-            _closeJoining(taskId);
-            vm.warp(vm.getBlockTimestamp() + elapsed);
-            _auditCommit(taskId, PROVIDER_3, DIGEST);
-            _auditCommit(taskId, PROVIDER_4, DIGEST);
-            _auditReveal(taskId, PROVIDER_3, DIGEST, reported);
-            _auditReveal(taskId, PROVIDER_4, DIGEST, reported);
-        }
+        _auditRound(taskId, PROVIDER_2, address(0), escalate ? OTHER_DIGEST : DIGEST, elapsed, reported);
+        if (escalate) _auditRound(taskId, PROVIDER_3, PROVIDER_4, DIGEST, elapsed, reported);
 
         assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
         assertEq(uint8(market.getTask(taskId).status), uint8(TaskStatus.Completed), "not completed");
@@ -962,29 +949,33 @@ contract SettlementFuzzTest is TestBase {
             // Released past 256 blocks: the hash the draw reads is gone and the result counts as drawn.
             vm.roll(market.getSlots(taskId)[0].dueAt + 258);
             market.releaseResult(taskId);
-            _measure(taskId, PROVIDER_2, measured);
+            _auditRound(taskId, PROVIDER_2, address(0), DIGEST, measured, measured);
             if (market.getTask(taskId).status == TaskStatus.Auditing) {
-                _join(taskId, PROVIDER_3);
-                _join(taskId, PROVIDER_4);
-                _closeJoining(taskId);
-                vm.warp(vm.getBlockTimestamp() + measured);
-                _auditCommit(taskId, PROVIDER_3, DIGEST);
-                _auditCommit(taskId, PROVIDER_4, DIGEST);
-                _auditReveal(taskId, PROVIDER_3, DIGEST, measured);
-                _auditReveal(taskId, PROVIDER_4, DIGEST, measured);
+                _auditRound(taskId, PROVIDER_3, PROVIDER_4, DIGEST, measured, measured);
             }
             assertEq(uint8(market.getAudit(taskId).verdict), uint8(AuditVerdict.Upheld), "not upheld");
         }
         return int256(market.balanceOf(PROVIDER) + staking.stakeOf(PROVIDER).staked) - before;
     }
 
-    /// @dev `auditor` joins the open round alone, runs `runtime` seconds, commits DIGEST and reveals it.
-    function _measure(uint256 taskId, address auditor, uint32 runtime) internal {
-        _join(taskId, auditor);
+    /// @dev The open round's auditors (`second` is address(0) in round 1) join, run `runFor` seconds, commit
+    /// `digest` and reveal it with `runtime`.
+    function _auditRound(
+        uint256 taskId,
+        address first,
+        address second,
+        bytes32 digest,
+        uint32 runFor,
+        uint32 runtime
+    ) internal {
+        _join(taskId, first);
+        if (second != address(0)) _join(taskId, second);
         _closeJoining(taskId);
-        vm.warp(vm.getBlockTimestamp() + runtime);
-        _auditCommit(taskId, auditor, DIGEST);
-        _auditReveal(taskId, auditor, DIGEST, runtime);
+        vm.warp(vm.getBlockTimestamp() + runFor);
+        _auditCommit(taskId, first, digest);
+        if (second != address(0)) _auditCommit(taskId, second, digest);
+        _auditReveal(taskId, first, digest, runtime);
+        if (second != address(0)) _auditReveal(taskId, second, digest, runtime);
     }
 
     /// @notice Sealed results: an auditor that answers a held result's audit with the seal it read from the chain
