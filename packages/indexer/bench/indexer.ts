@@ -7,7 +7,8 @@
  *
  * PGlite by default; `--postgres` indexes into a PostgreSQL server started by
  * scripts/postgres.sh (in a temporary directory, removed at the end). Prints
- * the figures and writes bench/results/indexer.json.
+ * the figures and writes bench/results/indexer.json. `BENCH_DEBUG=1` also
+ * prints the stack of every error the RPC path answers.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

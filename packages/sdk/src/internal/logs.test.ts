@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { devnet, fundedClient, deployment as testDeployment, transport } from '../../test/chain.js'
 import { publishSource, submitFixtureTasks } from '../../test/fixtures.js'
 import { TaskSubmitted } from '../abis/taskMarket.js'
-import { getLogsPaginated } from './logs.js'
+import { getLogsPaginated, isRangeError } from './logs.js'
 
 /** A client whose node refuses `eth_getLogs` over more than `limit` blocks, counting every request. */
 function limitedClient(limit?: bigint) {
@@ -189,5 +189,25 @@ describe('getLogsPaginated', () => {
     ).rejects.toThrow('internal error')
     // Depth first: 1024, 512, …, 1 block, then it throws.
     expect(fetches).toBe(11)
+  })
+})
+
+describe('isRangeError', () => {
+  /** An error as another copy of viem makes it: the same fields, another class (not this viem's BaseError). */
+  const foreign = (name: string, fields: Record<string, unknown> = {}, cause?: unknown) =>
+    Object.assign(new Error(`${name} (another viem)`), { name, shortMessage: `${name}.`, cause, ...fields })
+
+  it('knows the errors of another viem copy by name: a page too large is split, a refusal is not', () => {
+    expect(isRangeError(foreign('ResponseBodyTooLargeError'))).toBe(true)
+    expect(
+      isRangeError(foreign('CallExecutionError', {}, foreign('RpcRequestError', { code: -32005 }))),
+    ).toBe(true)
+    expect(isRangeError(foreign('CallExecutionError', {}, foreign('RpcRequestError', { code: 429 })))).toBe(
+      false,
+    )
+    expect(isRangeError(foreign('HttpRequestError', { status: 413 }))).toBe(true)
+    expect(isRangeError(foreign('HttpRequestError', { status: 403 }))).toBe(false)
+    expect(isRangeError(foreign('HttpRequestError'))).toBe(false)
+    expect(isRangeError(new Error('not from viem'))).toBe(false)
   })
 })

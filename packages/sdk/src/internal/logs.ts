@@ -8,7 +8,6 @@ import type {
   GetLogsReturnType,
   Transport,
 } from 'viem'
-import { HttpRequestError, RpcRequestError, BaseError as ViemBaseError } from 'viem'
 import { getBlockNumber, getLogs } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import { InvalidParametersError } from '../errors/validation.js'
@@ -124,14 +123,31 @@ export async function getLogsPaginated<const event extends AbiEvent>(
  * Whether a failed `eth_getLogs` may pass with a smaller range: not when the
  * RPC is unreachable, refuses the caller or rate-limits it.
  */
-function isRangeError(error: unknown): boolean {
-  if (!(error instanceof ViemBaseError)) return false
-  const cause = error.walk(
-    (inner) => inner instanceof HttpRequestError || inner instanceof RpcRequestError,
-  ) as HttpRequestError | RpcRequestError | null
-  if (cause === null) return true
-  if (cause instanceof RpcRequestError) return cause.code !== 429
+export function isRangeError(error: unknown): boolean {
+  // By name, not `instanceof`: the client's viem may be another copy than the SDK's (another version, or the
+  // same one installed twice), whose error classes are other classes. Seen at 100,000 tasks, where a
+  // ResponseBodyTooLargeError of the application's viem went unsplit.
+  const chain: ErrorLike[] = []
+  for (let inner: unknown = error; isObject(inner) && chain.length < 16; inner = inner.cause)
+    chain.push(inner)
+  if (!chain.some((inner) => typeof inner.shortMessage === 'string')) return false
+  const cause = chain.find((inner) => inner.name === 'HttpRequestError' || inner.name === 'RpcRequestError')
+  if (cause === undefined) return true
+  if (cause.name === 'RpcRequestError') return cause.code !== 429
   return cause.status !== undefined && cause.status !== 401 && cause.status !== 403 && cause.status !== 429
+}
+
+/** What `isRangeError` reads of an error and its causes (viem's `BaseError` fields). */
+interface ErrorLike {
+  name?: unknown
+  shortMessage?: unknown
+  cause?: unknown
+  code?: unknown
+  status?: unknown
+}
+
+function isObject(value: unknown): value is ErrorLike {
+  return typeof value === 'object' && value !== null
 }
 
 /**
