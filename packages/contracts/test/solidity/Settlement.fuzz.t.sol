@@ -913,27 +913,16 @@ contract SettlementFuzzTest is TestBase {
         billed = uint32(bound(billed, measured + 1, MAX_RUNTIME));
 
         uint32 opaque = _publish(0, false);
-        int256 unaudited = _keeps(_metered(opaque, maxPayment, pricePerSecond, 0), billed, measured)
-            - _keeps(_metered(opaque, maxPayment, pricePerSecond, 0), measured, measured);
+        int256 unaudited = _keeps(_submitAudited(opaque, maxPayment, pricePerSecond, 0), billed, measured)
+            - _keeps(_submitAudited(opaque, maxPayment, pricePerSecond, 0), measured, measured);
         uint32 deterministic = _publish(0, true);
-        int256 audited = _keeps(_metered(deterministic, maxPayment, pricePerSecond, auditBps), billed, measured)
-            - _keeps(_metered(deterministic, maxPayment, pricePerSecond, auditBps), measured, measured);
+        int256 audited = _keeps(_submitAudited(deterministic, maxPayment, pricePerSecond, auditBps), billed, measured)
+            - _keeps(_submitAudited(deterministic, maxPayment, pricePerSecond, auditBps), measured, measured);
         assertTrue(
             int256(BPS - auditBps) * unaudited + int256(uint256(auditBps)) * audited <= 0,
             "overstating the runtime pays in expectation"
         );
         _assertMarketLedger(0);
-    }
-
-    function _metered(uint32 sourceId, uint96 maxPayment, uint80 pricePerSecond, uint16 auditBps)
-        internal
-        returns (uint256 taskId)
-    {
-        TaskParams memory p =
-            Fixture.task(sourceId, maxPayment, pricePerSecond, 1, uint40(vm.getBlockTimestamp() + 1 days));
-        if (auditBps != 0) p.auditBps = auditBps;
-        vm.prank(CLIENT);
-        taskId = market.submitTask(p);
     }
 
     /// @dev PROVIDER runs `taskId` and bills `billed` seconds; a held result is drawn and its auditors each measure
