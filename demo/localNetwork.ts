@@ -254,6 +254,9 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
           : {}),
         pollingInterval,
         rescanInterval: 10 * pollingInterval,
+        // Gas is free here and a held result's payment is what the demo waits for: a release waits 5 s for
+        // a claim to carry it (30 s by default), then goes alone.
+        releaseWaitSec: 5,
         logger:
           parameters.agentLogger?.({ index, address }) ??
           agentLogger(log, count === 1 ? {} : { provider: address }),

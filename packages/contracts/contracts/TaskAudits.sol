@@ -17,14 +17,6 @@ import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from ".
 /// The first auditor reproducing the result upholds it; any other outcome escalates by two auditors, until a
 /// result found by at least two auditors, and by more than any other, decides. Whoever is wrong pays.
 contract TaskAudits is TaskMarketBase {
-    uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
-    uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
-    uint16 private constant MIN_COLLATERAL_BPS = 1_000;
-    uint16 private constant MAX_COLLATERAL_BPS = 20_000;
-    uint32 private constant MIN_WINDOW = 1 minutes;
-    uint32 private constant MAX_WINDOW = 1 days;
-    uint96 private constant MAX_MIN_COLLATERAL = 1e24;
-    uint16 private constant MIN_AUDIT_BPS = 100;
 
     /// @dev joinAudit's answer when the round's seed block is older than 256 blocks and was replaced.
     uint8 private constant NO_SLOT = type(uint8).max;
@@ -53,10 +45,11 @@ contract TaskAudits is TaskMarketBase {
         }
         t.status = TaskStatus.Completed;
         Settlement memory s;
-        uint32 runtime = uint32(_runtimes[taskId]);
+        // Only a metered result keeps its runtime: a fixed price does not depend on it.
+        uint32 runtime = t.flags & METERED != 0 ? uint32(_runtimes[taskId]) : 0;
         // The completion was recorded when the result came in.
         bool failed = t.flags & FAILED != 0;
-        _payReplica(s, t, taskId, 0, c.provider, _payment(t, runtime, failed), runtime, false, failed);
+        _payReplica(s, t, taskId, 0, c.provider, _payment(taskId, t, runtime, failed), runtime, false, failed);
         _settle(s, t, taskId, TaskStatus.Completed, bytes32(0));
     }
 
@@ -65,7 +58,7 @@ contract TaskAudits is TaskMarketBase {
     function claim(uint256 taskId) external onlyDelegated returns (uint8 slot) {
         TaskData storage t = _task(taskId);
         TaskStatus status = t.status;
-        (uint40 raceEnd, uint256 seedBlock) = _race(t);
+        (uint40 raceEnd, uint256 seedBlock) = _race(taskId, t);
         // The race also ends when its seed's block hash can no longer be read: free seats are first come then.
         bool racing = block.timestamp <= raceEnd && block.number <= seedBlock + 256;
         if (status != TaskStatus.Open && (status != TaskStatus.Claimed || !racing)) {
@@ -88,14 +81,8 @@ contract TaskAudits is TaskMarketBase {
                 revert ITaskMarket.TaskMarketAlreadyClaimant(taskId, msg.sender);
             }
         }
-        _registry().recordClaim(
-            msg.sender,
-            t.sourceId,
-            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
-            t.minSuccessBps,
-            t.minCompleted
-        );
-        uint256 collateral = t.collateral;
+        _recordClaim(taskId, t);
+        uint256 collateral = _collateralOf(t);
         slot = _freeSlot(open, replicas);
         if (racing) {
             if (block.number < seedBlock + 2) revert ITaskMarket.TaskMarketDrawNotReady(taskId, seedBlock + 2);
@@ -174,7 +161,7 @@ contract TaskAudits is TaskMarketBase {
             uint256 held = uint256(_commitments[taskId][i]);
             if (held > worst) (worst, slot) = (held, i);
         }
-        uint256 collateral = t.collateral;
+        uint256 collateral = _collateralOf(t);
         address replaced = claims[slot].provider;
         if (replaced != address(0)) {
             if (score >= worst) revert ITaskMarket.TaskMarketAuditTicketTooHigh(taskId, score, worst);
@@ -185,29 +172,6 @@ contract TaskAudits is TaskMarketBase {
         claims[slot] = ClaimData(msg.sender, uint40(block.timestamp), a.commitDeadline, SlotStatus.Claimed);
         _commitments[taskId][slot] = bytes32(score);
         emit ITaskMarket.AuditorJoined(taskId, msg.sender, slot, score);
-    }
-
-    /// @notice setParams (and the market's constructor): checks every parameter against its bound and keeps the set
-    /// as a new version. Here rather than in the market only for the room it takes.
-    function setParams(MarketParams memory p) external onlyDelegated {
-        if (p.protocolFeeBps > MAX_PROTOCOL_FEE_BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("protocolFeeBps");
-        if (p.stakerShareBps > MAX_STAKER_SHARE_BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("stakerShareBps");
-        if (p.collateralBps < MIN_COLLATERAL_BPS || p.collateralBps > MAX_COLLATERAL_BPS) {
-            revert ITaskMarket.TaskMarketParamOutOfBounds("collateralBps");
-        }
-        if (p.slashToClientBps > BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("slashToClientBps");
-        if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert ITaskMarket.TaskMarketParamOutOfBounds("revealWindow");
-        if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert ITaskMarket.TaskMarketParamOutOfBounds("claimGrace");
-        if (p.minCollateral > MAX_MIN_COLLATERAL) revert ITaskMarket.TaskMarketParamOutOfBounds("minCollateral");
-        if (p.auditBps < MIN_AUDIT_BPS || p.auditBps > BPS) revert ITaskMarket.TaskMarketParamOutOfBounds("auditBps");
-        if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
-            revert ITaskMarket.TaskMarketParamOutOfBounds("auditJoinWindow");
-        }
-        uint16 version = _paramsVersion + 1; // reverts after 65,535 changes
-        _params = p;
-        _paramsAt[version] = p;
-        _paramsVersion = version;
-        emit ITaskMarket.ParamsUpdated(p);
     }
 
     /// @notice commitResult on a task under audit.
@@ -258,9 +222,9 @@ contract TaskAudits is TaskMarketBase {
             if (revealedMask & bit == 0) {
                 _slash(s, t, taskId, i, provider, false);
             } else if (winners == 0) {
-                _stakingContract().unlock(provider, t.collateral);
+                _stakingContract().unlock(provider, _collateralOf(t));
             } else if (winners & bit != 0) {
-                _payReplica(s, t, taskId, i, provider, _payment(t, runtime, failed), runtime, true, failed);
+                _payReplica(s, t, taskId, i, provider, _payment(taskId, t, runtime, failed), runtime, true, failed);
             } else {
                 _slash(s, t, taskId, i, provider, true);
             }
@@ -351,7 +315,7 @@ contract TaskAudits is TaskMarketBase {
         a.commitDeadline = joinDeadline + t.maxRuntimeSec + terms.claimGrace;
         a.seedBlock = uint40(block.number);
         a.seed = bytes32(0);
-        t.revealDeadline = 0;
+        a.revealDeadline = 0;
         emit ITaskMarket.AuditRoundOpened(taskId, round, firstSlot, auditors, joinDeadline);
     }
 
@@ -370,12 +334,12 @@ contract TaskAudits is TaskMarketBase {
         uint8 committed = a.committed + 1;
         a.committed = committed;
         emit ITaskMarket.ResultCommitted(taskId, msg.sender, slot, commitment);
-        if (committed == _filled(taskId, a)) _openReveal(t, taskId);
+        if (committed == _filled(taskId, a)) _openReveal(t, taskId, a);
     }
 
-    function _openReveal(TaskData storage t, uint256 taskId) internal {
+    function _openReveal(TaskData storage t, uint256 taskId, AuditData storage a) internal {
         uint40 revealDeadline = uint40(block.timestamp) + _paramsAt[t.paramsVersion].revealWindow;
-        t.revealDeadline = revealDeadline;
+        a.revealDeadline = revealDeadline;
         emit ITaskMarket.RevealOpened(taskId, revealDeadline);
     }
 
@@ -388,10 +352,10 @@ contract TaskAudits is TaskMarketBase {
         string calldata receiptCID,
         uint32 runtimeSec
     ) internal {
-        uint40 revealDeadline = t.revealDeadline;
+        AuditData storage a = _audits[taskId];
+        uint40 revealDeadline = a.revealDeadline;
         if (revealDeadline == 0) revert ITaskMarket.TaskMarketWrongStatus(taskId, TaskStatus.Auditing);
         if (block.timestamp > revealDeadline) revert ITaskMarket.TaskMarketRevealClosed(taskId, revealDeadline);
-        AuditData storage a = _audits[taskId];
         (uint8 slot, ClaimData storage c) = _auditorOf(taskId, a, msg.sender);
         if (c.status != SlotStatus.Committed) revert ITaskMarket.TaskMarketAlreadyRevealed(taskId, msg.sender);
         if (keccak256(abi.encode(taskId, msg.sender, resultDigest, salt)) != _commitments[taskId][slot]) {
@@ -417,13 +381,13 @@ contract TaskAudits is TaskMarketBase {
     /// next step. Auditors that missed their commitment or reveal forfeit their collateral.
     function _advanceAudit(TaskData storage t, uint256 taskId, AuditData storage a) internal {
         if (block.timestamp <= a.joinDeadline) revert ITaskMarket.TaskMarketAuditStillRunning(taskId);
-        uint40 revealDeadline = t.revealDeadline;
+        uint40 revealDeadline = a.revealDeadline;
         if (revealDeadline == 0) {
             if (block.timestamp <= a.commitDeadline && _filled(taskId, a) != 0) {
                 revert ITaskMarket.TaskMarketAuditStillRunning(taskId);
             }
             _forfeit(t, taskId, a, SlotStatus.Claimed);
-            if (a.committed != 0) return _openReveal(t, taskId);
+            if (a.committed != 0) return _openReveal(t, taskId, a);
         } else {
             if (block.timestamp <= revealDeadline) revert ITaskMarket.TaskMarketAuditStillRunning(taskId);
             _forfeit(t, taskId, a, SlotStatus.Committed);
@@ -449,7 +413,7 @@ contract TaskAudits is TaskMarketBase {
     {
         ClaimData storage c = _claims[taskId][slot];
         address auditor = c.provider;
-        uint256 collateral = t.collateral;
+        uint256 collateral = _collateralOf(t);
         // Outvoted: the whole bond. A no-show: what a task without audits locks; the rest is released.
         amount = outvoted ? collateral : _noShowSlash(t);
         if (amount != collateral) _stakingContract().unlock(auditor, collateral - amount);
@@ -607,7 +571,7 @@ contract TaskAudits is TaskMarketBase {
         for (uint8 i = t.replicas; i < end; ++i) {
             ClaimData storage c = _claims[taskId][i];
             if (c.status != SlotStatus.Submitted) continue;
-            if (verdict == AuditVerdict.Unresolved) _stakingContract().unlock(c.provider, t.collateral);
+            if (verdict == AuditVerdict.Unresolved) _stakingContract().unlock(c.provider, _collateralOf(t));
             else if (_commitments[taskId][i] == truth) winners |= uint8(1 << i);
             else pot += _slashToPot(t, taskId, i, true);
         }
@@ -628,7 +592,7 @@ contract TaskAudits is TaskMarketBase {
     ) private returns (bool stands, uint256, uint256 clientShare) {
         ClaimData storage c = _claims[taskId][0];
         address provider = c.provider;
-        uint256 collateral = t.collateral;
+        uint256 collateral = _collateralOf(t);
         bool failed = t.flags & FAILED != 0;
         uint32 runtime = uint32(_runtimes[taskId]);
         stands = verdict == AuditVerdict.Upheld || verdict == AuditVerdict.Lapsed;
@@ -643,11 +607,11 @@ contract TaskAudits is TaskMarketBase {
                 }
             }
             // The completion was recorded when the result came in.
-            _payReplica(s, t, taskId, 0, provider, _payment(t, runtime, failed), runtime, false, failed);
+            _payReplica(s, t, taskId, 0, provider, _payment(taskId, t, runtime, failed), runtime, false, failed);
         } else if (verdict == AuditVerdict.Overturned) {
             c.status = SlotStatus.Forfeited;
             emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
-            _registry().recordOverturned(provider, collateral, _payment(t, runtime, failed), failed);
+            _registry().recordOverturned(provider, collateral, _payment(taskId, t, runtime, failed), failed);
             _stakingContract().slash(provider, collateral);
             pot += collateral;
         } else {
@@ -674,11 +638,11 @@ contract TaskAudits is TaskMarketBase {
         uint32 measured,
         bool failed
     ) private returns (uint256 toPot) {
-        uint256 collateral = t.collateral;
+        uint256 collateral = _collateralOf(t);
         uint256 forfeit = collateral;
         if (_tolerated(billed, measured)) {
-            uint256 payment = _payment(t, billed, failed);
-            uint256 excess = payment - _payment(t, measured, failed);
+            uint256 payment = _payment(taskId, t, billed, failed);
+            uint256 excess = payment - _payment(taskId, t, measured, failed);
             uint256 fine = (excess * BPS + t.auditBps - 1) / t.auditBps;
             if (fine < forfeit) forfeit = fine;
             _credit(s, t, taskId, 0, provider, payment);
@@ -686,7 +650,7 @@ contract TaskAudits is TaskMarketBase {
             if (collateral != forfeit) _stakingContract().unlock(provider, collateral - forfeit);
         } else {
             _claims[taskId][0].status = SlotStatus.Forfeited;
-            _credit(s, t, taskId, 0, provider, _payment(t, measured, failed));
+            _credit(s, t, taskId, 0, provider, _payment(taskId, t, measured, failed));
             emit ITaskMarket.ProviderSlashed(taskId, provider, 0, collateral, 0, true);
             _registry().recordFailure(provider, true, collateral);
             toPot = collateral;
@@ -717,14 +681,14 @@ contract TaskAudits is TaskMarketBase {
             if (c.status != SlotStatus.Submitted) continue;
             if (truth != bytes32(0) && _commitments[taskId][i] == truth) winners |= uint8(1 << i);
             else if (decided) pot += _slashToPot(t, taskId, i, true);
-            else _stakingContract().unlock(c.provider, t.collateral);
+            else _stakingContract().unlock(c.provider, _collateralOf(t));
         }
         if (winners == 0) return (false, pot, 0, truth);
 
         uint32 runtime = _medianRuntime(_runtimes[taskId], winners, replicas, false);
         bool failed = failureOf(truth) != FailureKind.None;
         if (failed) t.flags |= FAILED;
-        uint256 payment = _payment(t, runtime, failed);
+        uint256 payment = _payment(taskId, t, runtime, failed);
         _payWinners(s, t, taskId, winners, replicas, payment, runtime, failed);
         clientShare = uint256(t.maxPayment) * replicas - payment * _count(winners);
         return (true, pot, clientShare, truth);
@@ -747,7 +711,7 @@ contract TaskAudits is TaskMarketBase {
         uint32 runtime = _medianRuntime(_runtimes[taskId], winners, end, false);
         uint256 count = _count(winners);
         (uint256 each, uint256 fromClient) =
-            _auditorPay(_payment(t, runtime, failed), count, pot, clientShare, t.replicas == 1);
+            _auditorPay(_payment(taskId, t, runtime, failed), count, pot, clientShare, t.replicas == 1);
         s.fromSlashes = each * count - fromClient;
         _payWinners(s, t, taskId, winners, end, each, runtime, failed);
     }

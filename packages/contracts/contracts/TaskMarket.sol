@@ -6,6 +6,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Multicall} from "@openzeppelin/contracts/utils/Multicall.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ProviderRegistry} from "./ProviderRegistry.sol";
 import {Staking} from "./Staking.sol";
@@ -35,13 +36,21 @@ import {
 /// The constructor deploys Staking and ProviderRegistry with this contract as their immutable market: the wiring
 /// can never change, and their market checks cost no storage reads.
 /// The asset must be a plain ERC-20: fee-on-transfer and rebasing tokens break the escrow accounting.
-contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuardTransient {
+contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuardTransient, Multicall {
     using SafeERC20 for IERC20;
 
     /// @inheritdoc ITaskMarket
     uint8 public constant MAX_REPLICAS = 7;
     /// @inheritdoc ITaskMarket
     uint40 public constant MAX_TASK_DURATION = 30 days;
+    uint16 private constant MAX_PROTOCOL_FEE_BPS = 2_000;
+    uint16 private constant MAX_STAKER_SHARE_BPS = 5_000;
+    uint16 private constant MIN_COLLATERAL_BPS = 1_000;
+    uint16 private constant MAX_COLLATERAL_BPS = 20_000;
+    uint32 private constant MIN_WINDOW = 1 minutes;
+    uint32 private constant MAX_WINDOW = 1 days;
+    uint96 private constant MAX_MIN_COLLATERAL = 1e24;
+    uint16 private constant MIN_AUDIT_BPS = 100;
 
 
     IERC20 private immutable _asset;
@@ -81,7 +90,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _staking = staking_;
         _providers = new ProviderRegistry(sources_, staking_, address(this), initialOwner, minProviderStake);
         _setTreasury(treasury_);
-        _delegateTo(auditsModule_, abi.encodeCall(TaskAudits.setParams, (initialParams)));
+        _setParams(initialParams);
     }
 
     // ─── Balances ───
@@ -165,14 +174,8 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
         uint256 due = block.timestamp + t.maxRuntimeSec + _paramsAt[t.paramsVersion].claimGrace;
         if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
-        _providers.recordClaim(
-            msg.sender,
-            t.sourceId,
-            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
-            t.minSuccessBps,
-            t.minCompleted
-        );
-        uint256 collateral = t.collateral;
+        _recordClaim(taskId, t);
+        uint256 collateral = _collateralOf(t);
         _staking.lock(msg.sender, collateral);
 
         // due ≤ deadline (checked above), which fits 40 bits. One slot (0): status Open means it is free.
@@ -213,7 +216,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         Settlement memory s;
         if (flags & AUDITED == 0) {
             t.status = TaskStatus.Completed;
-            _payReplica(s, t, taskId, 0, msg.sender, _payment(t, runtime, failed), runtime, true, failed);
+            _payReplica(s, t, taskId, 0, msg.sender, _payment(taskId, t, runtime, failed), runtime, true, failed);
             _settle(s, t, taskId, TaskStatus.Completed, resultDigest);
             return;
         }
@@ -224,7 +227,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _hold(t, c, flags & VALIDATED != 0 && !failed ? sealOf(taskId, VALIDATION_PASSED) : resultDigest);
         c.dueAt = uint40(block.number);
         if (flags & METERED != 0) _runtimes[taskId] = runtime;
-        _providers.recordCompletion(msg.sender, runtime, _payment(t, runtime, failed), failed);
+        _providers.recordCompletion(msg.sender, runtime, _payment(taskId, t, runtime, failed), failed);
     }
 
     /// @inheritdoc ITaskMarket
@@ -264,7 +267,8 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         if (committed == t.replicas) {
             uint40 revealDeadline = uint40(block.timestamp) + _paramsAt[t.paramsVersion].revealWindow;
             t.status = TaskStatus.Revealing;
-            t.revealDeadline = revealDeadline;
+            // No runtime is revealed before the reveals open: the word holds only the race's end until now.
+            _runtimes[taskId] = uint256(revealDeadline) << 224;
             emit RevealOpened(taskId, revealDeadline);
         }
     }
@@ -286,7 +290,9 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             return;
         }
         if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
-        if (block.timestamp > t.revealDeadline) revert TaskMarketRevealClosed(taskId, t.revealDeadline);
+        uint256 runtimes = _runtimes[taskId];
+        uint40 revealDeadline = _replicaDeadline(runtimes);
+        if (block.timestamp > revealDeadline) revert TaskMarketRevealClosed(taskId, revealDeadline);
         (uint8 slot, ClaimData storage c) = _claimOf(taskId, t, msg.sender);
         if (c.status == SlotStatus.Submitted) revert TaskMarketAlreadyRevealed(taskId, msg.sender);
         // The commitment binds the sender: a commitment copied from another provider never matches.
@@ -300,7 +306,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         _isFailure(taskId, t, resultDigest, c.dueAt - c.claimedAt);
         _commitments[taskId][slot] = resultDigest;
         c.status = SlotStatus.Submitted;
-        _runtimes[taskId] |= uint256(runtime) << (32 * slot);
+        _runtimes[taskId] = runtimes | uint256(runtime) << (32 * slot);
         uint8 revealed = t.revealed + 1;
         t.revealed = revealed;
         emit ResultRevealed(taskId, msg.sender, slot, resultDigest, resultCID, receiptCID, runtime);
@@ -340,7 +346,8 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             return;
         }
         if (t.status != TaskStatus.Revealing) revert TaskMarketWrongStatus(taskId, t.status);
-        if (block.timestamp <= t.revealDeadline) revert TaskMarketRevealStillOpen(taskId, t.revealDeadline);
+        uint40 revealDeadline = _replicaDeadline(_runtimes[taskId]);
+        if (block.timestamp <= revealDeadline) revert TaskMarketRevealStillOpen(taskId, revealDeadline);
         _delegate(abi.encodeCall(TaskAudits.settleReplicas, (taskId)));
     }
 
@@ -354,6 +361,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         t.status = TaskStatus.Expired;
 
         Settlement memory s;
+        uint256 collateral = _collateralOf(t);
         uint8 replicas = t.replicas;
         uint8 open = t.openSlots;
         for (uint8 i; i < replicas; ++i) {
@@ -361,7 +369,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             ClaimData storage c = _claims[taskId][i];
             // Claimed slots are overdue (dueAt ≤ deadline < now): no-shows. Committed ones did their part.
             if (c.status == SlotStatus.Claimed) _slash(s, t, taskId, i, c.provider, false);
-            else _staking.unlock(c.provider, t.collateral);
+            else _staking.unlock(c.provider, collateral);
         }
         _settle(s, t, taskId, TaskStatus.Expired, bytes32(0));
     }
@@ -406,7 +414,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @inheritdoc ITaskMarket
     function setParams(MarketParams calldata params_) external onlyOwner {
-        _delegate(abi.encodeCall(TaskAudits.setParams, (params_)));
+        _setParams(params_);
     }
 
     /// @inheritdoc ITaskMarket
@@ -498,24 +506,26 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         }
         task.feeBps = _paramsAt[t.paramsVersion].protocolFeeBps;
         task.maxPayment = t.maxPayment;
-        task.pricePerSecond = t.pricePerSecond;
+        TaskExtra storage extra = _extras[taskId];
+        task.pricePerSecond = extra.pricePerSecond;
         task.deadline = t.deadline;
         task.creatorFeeBps = t.creatorFeeBps;
         task.discountBps = t.discountBps;
-        task.collateral = t.collateral;
+        task.collateral = uint88(_collateralOf(t));
         // `deterministic` is the source's property; it is not copied into the task's storage.
         bool deterministic = _sources.getSourceTerms(t.sourceId).requirements.deterministic;
         task.requirements =
             Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, deterministic);
-        task.minSuccessBps = t.minSuccessBps;
-        task.minCompleted = t.minCompleted;
-        // A k > 1 task keeps its seat race in these fields until its reveals open (see _race).
-        if (t.replicas == 1) {
-            task.revealDeadline = t.revealDeadline;
-            task.auditBps = t.auditBps;
-        } else if (t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
-            task.revealDeadline = t.revealDeadline;
+        task.minSuccessBps = extra.minSuccessBps;
+        task.minCompleted = extra.minCompleted;
+        // An audit (k = 1) or a dispute (k > 1) shows its round's reveal deadline. A k > 1 task keeps its seat race
+        // in auditBps and its runtimes word until its reveals open (see _race).
+        AuditData storage audit = _audits[taskId];
+        if (audit.round != 0) task.revealDeadline = audit.revealDeadline;
+        else if (t.replicas > 1 && t.status != TaskStatus.Open && t.status != TaskStatus.Claimed) {
+            task.revealDeadline = _replicaDeadline(_runtimes[taskId]);
         }
+        if (t.replicas == 1) task.auditBps = t.auditBps;
         task.failed = t.flags & FAILED != 0;
     }
 
@@ -552,7 +562,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         }
         // A k > 1 task's seat race, while its seats can be claimed (see _race).
         if (a.round == 0 && t.replicas > 1 && (t.status == TaskStatus.Open || t.status == TaskStatus.Claimed)) {
-            (uint40 end, uint256 seedBlock) = _race(t);
+            (uint40 end, uint256 seedBlock) = _race(taskId, t);
             audit.joinDeadline = end;
             audit.seedBlock = uint40(seedBlock);
         }
@@ -567,7 +577,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @inheritdoc ITaskMarket
     function collateralFor(uint96 maxPayment, uint16 auditBps) external view returns (uint256) {
-        return _collateral(maxPayment, auditBps, _params);
+        return _collateral(maxPayment, auditBps, _params.collateralBps, _params.minCollateral);
     }
 
     // ─── Internals: submission ───
@@ -596,12 +606,14 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             if (auditBps < p.auditBps || auditBps > BPS) revert TaskMarketInvalidAuditBps(params_.auditBps, p.auditBps);
         }
 
-        uint256 collateral = _collateral(params_.maxPayment, auditBps, p);
+        // Not stored (see _collateralOf), but bounded: views and events report it in 88 bits.
+        uint256 collateral = _collateral(params_.maxPayment, auditBps, p.collateralBps, p.minCollateral);
         if (collateral > type(uint88).max) revert TaskMarketAmountTooLarge(collateral);
 
         taskId = ++_taskCount;
         uint16 paramsVersion = _paramsVersion;
         Requirements calldata asked = params_.requirements;
+        bool gated = params_.minSuccessBps != 0 || params_.minCompleted != 0;
         // One assignment of the whole struct: whole-slot writes, no read-modify-write of fresh slots.
         _tasks[taskId] = TaskData({
             client: msg.sender,
@@ -613,24 +625,28 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
             revealed: 0,
             paramsVersion: paramsVersion,
             flags: (params_.pricePerSecond != 0 ? METERED : 0) | (auditBps != 0 ? AUDITED : 0)
-                | (validated ? VALIDATED : 0),
+                | (validated ? VALIDATED : 0) | (gated ? GATED : 0),
             maxPayment: params_.maxPayment,
-            collateral: uint88(collateral),
-            deadline: params_.deadline,
+            // Checked above: at most MAX_TASK_DURATION from now.
+            deadline: uint32(params_.deadline),
             creatorFeeBps: terms.creatorFeeBps,
             discountBps: _discountsOn ? _staking.pinDiscount(msg.sender) : 0,
-            pricePerSecond: params_.pricePerSecond,
-            minGpus: _max8(asked.minGpus, source.minGpus),
-            minVramMiB: asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB,
-            minComputeCapability: _max8(asked.minComputeCapability, source.minComputeCapability),
-            maxRuntimeSec: _tighterRuntime(asked.maxRuntimeSec, source.maxRuntimeSec),
-            minSuccessBps: params_.minSuccessBps,
-            minCompleted: uint24(params_.minCompleted),
             // Replicas race for their seats until the window ends, with tickets drawn from the next block's hash:
-            // the race is kept in these two fields until the reveals open (see _race).
+            // the race is kept in this field and the top of the runtimes word until the reveals open (see _race).
             auditBps: replicas > 1 ? uint16(block.number) : auditBps,
-            revealDeadline: replicas > 1 ? uint40(block.timestamp + Math.min(p.auditJoinWindow, MAX_RACE)) : 0
+            maxRuntimeSec: _tighterRuntime(asked.maxRuntimeSec, source.maxRuntimeSec),
+            minGpus: _max8(asked.minGpus, source.minGpus),
+            minComputeCapability: _max8(asked.minComputeCapability, source.minComputeCapability),
+            minVramMiB: asked.minVramMiB > source.minVramMiB ? asked.minVramMiB : source.minVramMiB
         });
+        if (gated || params_.pricePerSecond != 0) {
+            _extras[taskId] = TaskExtra({
+                pricePerSecond: params_.pricePerSecond,
+                minSuccessBps: params_.minSuccessBps,
+                minCompleted: uint24(params_.minCompleted)
+            });
+        }
+        if (replicas > 1) _runtimes[taskId] = (block.timestamp + Math.min(p.auditJoinWindow, MAX_RACE)) << 224;
         // An auditable result escrows one more payment: the first auditor's, refunded when no audit is drawn.
         escrow = uint256(params_.maxPayment) * (auditBps == 0 ? replicas : 2);
         emit TaskSubmitted(taskId, msg.sender, params_.sourceId, params_.inputCID, params_.resultKey, escrow);
@@ -661,13 +677,8 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
 
     /// @dev Runs `data` on TaskAudits in this contract's storage; bubbles up its revert.
     function _delegate(bytes memory data) private returns (bytes memory result) {
-        return _delegateTo(_auditsModule, data);
-    }
-
-    /// @dev The constructor cannot read the immutable it sets: it names the module.
-    function _delegateTo(TaskAudits module, bytes memory data) private returns (bytes memory result) {
         bool ok;
-        (ok, result) = address(module).delegatecall(data);
+        (ok, result) = address(_auditsModule).delegatecall(data);
         if (!ok) {
             assembly ("memory-safe") {
                 revert(add(result, 0x20), mload(result))
@@ -727,29 +738,35 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         revert TaskMarketNotClaimant(taskId, provider);
     }
 
-    /// @dev An audited result's bond makes cheating lose in expectation: a provider that saves up to the payment
-    /// M by not computing loses M + bond with probability p, so bond ≥ (1/p − 1) × M; and at least 3 × M, which
-    /// pays the auditors of the escalation rounds when the provider is wrong.
-    function _collateral(uint96 maxPayment, uint16 auditBps, MarketParams memory p)
-        private
-        pure
-        returns (uint256 collateral)
-    {
-        collateral = uint256(maxPayment) * p.collateralBps / BPS;
-        if (auditBps != 0) {
-            uint256 bond = Math.mulDiv(maxPayment, BPS - auditBps, auditBps, Math.Rounding.Ceil);
-            if (bond < 3 * uint256(maxPayment)) bond = 3 * uint256(maxPayment);
-            if (collateral < bond) collateral = bond;
-        }
-        if (collateral < p.minCollateral) collateral = p.minCollateral;
-    }
-
     function _fullMask(uint8 replicas) private pure returns (uint8) {
         return uint8((1 << replicas) - 1);
     }
 
     function _max8(uint8 a, uint8 b) private pure returns (uint8) {
         return a > b ? a : b;
+    }
+
+    /// @dev setParams and the constructor: checks every parameter against its bound and keeps the set as a new
+    /// version.
+    function _setParams(MarketParams memory p) private {
+        if (p.protocolFeeBps > MAX_PROTOCOL_FEE_BPS) revert TaskMarketParamOutOfBounds("protocolFeeBps");
+        if (p.stakerShareBps > MAX_STAKER_SHARE_BPS) revert TaskMarketParamOutOfBounds("stakerShareBps");
+        if (p.collateralBps < MIN_COLLATERAL_BPS || p.collateralBps > MAX_COLLATERAL_BPS) {
+            revert TaskMarketParamOutOfBounds("collateralBps");
+        }
+        if (p.slashToClientBps > BPS) revert TaskMarketParamOutOfBounds("slashToClientBps");
+        if (p.revealWindow < MIN_WINDOW || p.revealWindow > MAX_WINDOW) revert TaskMarketParamOutOfBounds("revealWindow");
+        if (p.claimGrace < MIN_WINDOW || p.claimGrace > MAX_WINDOW) revert TaskMarketParamOutOfBounds("claimGrace");
+        if (p.minCollateral > MAX_MIN_COLLATERAL) revert TaskMarketParamOutOfBounds("minCollateral");
+        if (p.auditBps < MIN_AUDIT_BPS || p.auditBps > BPS) revert TaskMarketParamOutOfBounds("auditBps");
+        if (p.auditJoinWindow < MIN_WINDOW || p.auditJoinWindow > MAX_WINDOW) {
+            revert TaskMarketParamOutOfBounds("auditJoinWindow");
+        }
+        uint16 version = _paramsVersion + 1; // reverts after 65,535 changes
+        _params = p;
+        _paramsAt[version] = p;
+        _paramsVersion = version;
+        emit ParamsUpdated(p);
     }
 
     function _setTreasury(address treasury_) private {

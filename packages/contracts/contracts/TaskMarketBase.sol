@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
-import {ISourceRegistry} from "./interfaces/ISourceRegistry.sol";
+import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
 import {isValidCID} from "./libraries/CIDs.sol";
@@ -29,8 +30,12 @@ abstract contract TaskMarketBase {
     /// counts as a lie (10%): the spread between two runs of one source on hardware that meets its requirements.
     uint256 internal constant RUNTIME_TOLERANCE_BPS = 1_000;
 
-    /// @dev Three slots; field order is the packing. Slots 0 and 1 hold everything a fixed-price k = 1
-    /// settlement reads; slot 2 holds what only claims, metering and reveals need.
+    /// @dev TaskData.flags: minSuccessBps or minCompleted is set (kept in TaskExtra).
+    uint8 internal constant GATED = 16;
+
+    /// @dev Two slots; field order is the packing. They hold everything a k = 1 task of a fixed price without
+    /// reputation gates ever reads: its claim, its result, its audit draw and its settlement. The collateral is
+    /// not stored: it follows from maxPayment, auditBps and the parameters of the task's version (_collateralOf).
     struct TaskData {
         // slot 0
         address client;
@@ -42,26 +47,28 @@ abstract contract TaskMarketBase {
         uint8 revealed;
         /// @dev The version of the market parameters in force at submission: the task settles under them.
         uint16 paramsVersion;
-        /// @dev METERED and AUDITED bits: what a k = 1 settlement needs to know without reading slot 2.
+        /// @dev METERED, AUDITED, VALIDATED, FAILED and GATED bits.
         uint8 flags;
         // slot 1
         uint96 maxPayment;
-        uint88 collateral;
-        uint40 deadline;
+        /// @dev At most MAX_TASK_DURATION after the submission: 32 bits last until 2106.
+        uint32 deadline;
         uint16 creatorFeeBps;
         uint16 discountBps;
-        // slot 2
-        uint80 pricePerSecond;
-        uint8 minGpus;
-        uint32 minVramMiB;
-        uint8 minComputeCapability;
-        uint32 maxRuntimeSec;
-        uint16 minSuccessBps;
-        uint24 minCompleted;
         /// @dev k > 1: the low 16 bits of the seat race's seed block (see _race).
         uint16 auditBps;
-        /// @dev k > 1: the seat race's end until the reveals open (see _race).
-        uint40 revealDeadline;
+        uint32 maxRuntimeSec;
+        uint8 minGpus;
+        uint8 minComputeCapability;
+        uint32 minVramMiB;
+    }
+
+    /// @dev A task's third slot, written only for the tasks that use it (METERED or GATED): a task of a fixed
+    /// price without reputation gates never pays for it.
+    struct TaskExtra {
+        uint80 pricePerSecond;
+        uint16 minSuccessBps;
+        uint24 minCompleted;
     }
 
     /// @dev Written only when a result is drawn for an audit.
@@ -76,6 +83,8 @@ abstract contract TaskMarketBase {
         uint40 joinDeadline;
         uint40 commitDeadline;
         uint40 seedBlock;
+        /// @dev When the round's reveals close; 0 until they open.
+        uint40 revealDeadline;
         // slot 1
         bytes32 seed;
         // slot 2: collateral slashed from auditors in earlier rounds, held here until the audit settles.
@@ -125,12 +134,14 @@ abstract contract TaskMarketBase {
     /// @dev Internal balances: free to withdraw or to escrow.
     mapping(address account => uint256) internal _balances;
     mapping(uint256 taskId => TaskData) internal _tasks;
+    mapping(uint256 taskId => TaskExtra) internal _extras;
     mapping(uint256 taskId => ClaimData[7]) internal _claims;
     /// @dev Commitment of each slot, replaced by the revealed result digest; for a held k = 1 result, slot 0
     /// holds its digest, and an auditor's ticket is kept in its slot until it commits.
     mapping(uint256 taskId => bytes32[7]) internal _commitments;
     mapping(uint256 taskId => AuditData) internal _audits;
-    /// @dev Revealed runtimes, seven 32-bit lanes in one word.
+    /// @dev Revealed runtimes, seven 32-bit lanes in one word. Of a k > 1 task, the top 32 bits hold its seat race's
+    /// end and then its reveal deadline (see _replicaDeadline): every reveal reads and writes this word anyway.
     mapping(uint256 taskId => uint256) internal _runtimes;
     /// @dev Accrued per source rather than paid to its owner at settlement: a settlement then needs no call to
     /// the registry, and fees follow the source when it changes hands.
@@ -139,14 +150,19 @@ abstract contract TaskMarketBase {
     /// @dev The longest a seat race runs, whatever the join window: its seed block is kept in 16 bits (see _race).
     uint256 internal constant MAX_RACE = 1 hours;
 
-    /// @dev The seat race of a k > 1 task lives in the task's slot 2, written at submission anyway, until its reveals
-    /// open: `revealDeadline` holds the race's end, `auditBps` (0 for k > 1) the low 16 bits of its seed block (the
-    /// submission's). No fresh slot for it. The seed block is the latest block up to now with those low bits:
+    /// @dev The seat race of a k > 1 task lives in words written at submission anyway, until its reveals open: the
+    /// top of its runtimes word holds the race's end, `auditBps` (0 for k > 1) the low 16 bits of its seed block
+    /// (the submission's). No fresh slot for it. The seed block is the latest block up to now with those low bits:
     /// exact while fewer than 65,536 blocks have passed, which a race of at most an hour (MAX_RACE) ensures on any
     /// chain with blocks 55 ms apart or more; past it (or 256 blocks) the race is over anyway.
-    function _race(TaskData storage t) internal view returns (uint40 end, uint256 seedBlock) {
-        end = t.revealDeadline;
+    function _race(uint256 taskId, TaskData storage t) internal view returns (uint40 end, uint256 seedBlock) {
+        end = _replicaDeadline(_runtimes[taskId]);
         seedBlock = block.number - ((block.number - t.auditBps) & 0xFFFF);
+    }
+
+    /// @dev The deadline a k > 1 task keeps at the top of its runtimes word: its seat race's end, then its reveals'.
+    function _replicaDeadline(uint256 runtimes) internal pure returns (uint40) {
+        return uint40(runtimes >> 224);
     }
 
     /// @dev The first 8 bytes of a result's seal: all a held result keeps of it. Matching a tag without the
@@ -177,7 +193,47 @@ abstract contract TaskMarketBase {
         MarketParams storage terms = _paramsAt[t.paramsVersion];
         amount = uint256(t.maxPayment) * terms.collateralBps / BPS;
         if (amount < terms.minCollateral) amount = terms.minCollateral;
-        if (amount > t.collateral) amount = t.collateral;
+        uint256 collateral = _collateralOf(t);
+        if (amount > collateral) amount = collateral;
+    }
+
+    /// @dev Checks that the sender may claim a slot of `t` (the registry's eligibility and reputation gates) and
+    /// counts the claim.
+    function _recordClaim(uint256 taskId, TaskData storage t) internal {
+        (uint16 minSuccessBps, uint24 minCompleted) =
+            t.flags & GATED != 0 ? (_extras[taskId].minSuccessBps, _extras[taskId].minCompleted) : (0, 0);
+        _registry().recordClaim(
+            msg.sender,
+            t.sourceId,
+            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
+            minSuccessBps,
+            minCompleted
+        );
+    }
+
+    /// @dev The collateral each replica of `t` locks (see _collateral), under the parameters of its version.
+    function _collateralOf(TaskData storage t) internal view returns (uint256) {
+        MarketParams storage terms = _paramsAt[t.paramsVersion];
+        return _collateral(
+            t.maxPayment, t.flags & AUDITED != 0 ? t.auditBps : 0, terms.collateralBps, terms.minCollateral
+        );
+    }
+
+    /// @dev An audited result's bond makes cheating lose in expectation: a provider that saves up to the payment
+    /// M by not computing loses M + bond with probability p, so bond ≥ (1/p − 1) × M; and at least 3 × M, which
+    /// pays the auditors of the escalation rounds when the provider is wrong.
+    function _collateral(uint96 maxPayment, uint16 auditBps, uint16 collateralBps, uint80 minCollateral)
+        internal
+        pure
+        returns (uint256 collateral)
+    {
+        collateral = uint256(maxPayment) * collateralBps / BPS;
+        if (auditBps != 0) {
+            uint256 bond = Math.mulDiv(maxPayment, BPS - auditBps, auditBps, Math.Rounding.Ceil);
+            if (bond < 3 * uint256(maxPayment)) bond = 3 * uint256(maxPayment);
+            if (collateral < bond) collateral = bond;
+        }
+        if (collateral < minCollateral) collateral = minCollateral;
     }
 
     /// @dev The staking contract (an immutable of TaskMarket).
@@ -197,10 +253,14 @@ abstract contract TaskMarketBase {
     /// @dev What one replica's result is worth: maxPayment, or the metered price of `runtime` if lower. A failed
     /// run is paid like any other on a metered task (the runtime it used) and the source's failure fee on a
     /// fixed-price one. Sources never change their terms, so reading the fee now reads the one agreed.
-    function _payment(TaskData storage t, uint32 runtime, bool failed) internal view returns (uint256 payment) {
+    function _payment(uint256 taskId, TaskData storage t, uint32 runtime, bool failed)
+        internal
+        view
+        returns (uint256 payment)
+    {
         payment = t.maxPayment;
         if (t.flags & METERED != 0) {
-            uint256 metered = uint256(t.pricePerSecond) * runtime;
+            uint256 metered = uint256(_extras[taskId].pricePerSecond) * runtime;
             if (metered < payment) payment = metered;
         } else if (failed) {
             payment = payment * _sourceRegistry().getSourceTerms(t.sourceId).failureFeeBps / BPS;
@@ -235,7 +295,7 @@ abstract contract TaskMarketBase {
         bool failed
     ) internal {
         _credit(s, t, taskId, slot, provider, payment);
-        _stakingContract().unlock(provider, t.collateral);
+        _stakingContract().unlock(provider, _collateralOf(t));
         if (record) _registry().recordCompletion(provider, runtime, payment, failed);
     }
 
@@ -269,7 +329,7 @@ abstract contract TaskMarketBase {
         address provider,
         bool outvoted
     ) internal {
-        uint256 collateral = t.collateral;
+        uint256 collateral = _collateralOf(t);
         uint256 amount = outvoted ? collateral : _noShowSlash(t);
         if (amount != collateral) _stakingContract().unlock(provider, collateral - amount);
         uint256 toClient = amount * _paramsAt[t.paramsVersion].slashToClientBps / BPS;

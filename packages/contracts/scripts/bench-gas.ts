@@ -19,7 +19,16 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import hre, { network } from 'hardhat'
-import { type Address, encodeAbiParameters, type Hash, type Hex, keccak256, parseUnits, toHex } from 'viem'
+import {
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hash,
+  type Hex,
+  keccak256,
+  parseUnits,
+  toHex,
+} from 'viem'
 import LocalGridforgeModule from '../ignition/modules/LocalGridforge.js'
 
 const RESULTS_FILE = path.resolve(
@@ -32,13 +41,17 @@ const TARGETS = { k1_fixed: 300_000n, k1_audit_not_drawn: 300_000n, k2_consensus
 
 /**
  * k1_fixed and k1_metered run a source that is not deterministic (nothing to audit: the result settles at
- * once); k1_audit_not_drawn and k1_audited a deterministic one (the result is held until `releaseResult`
- * draws; the audited one buys auditBps 10000 so that the draw always audits).
+ * once); the k1_audit ones a deterministic one (the result is held until `releaseResult` draws; the audited
+ * one buys auditBps 10000 so that the draw always audits). k1_audit_not_drawn is the path the provider agent
+ * takes: the release of a held result rides on the provider's next claim (`multicall`), so it costs no
+ * transaction of its own; k1_audit_not_drawn_alone releases in a transaction of its own (a provider with no
+ * next task, or the client).
  */
 const LIFECYCLES = [
   'k1_fixed',
   'k1_metered',
   'k1_audit_not_drawn',
+  'k1_audit_not_drawn_alone',
   'k1_audited',
   'k2_consensus',
   'k3_consensus',
@@ -53,6 +66,7 @@ const OPERATIONS = [
   'submitResult_metered',
   'submitResult_held',
   'releaseResult',
+  'claimTask_releasing',
   'joinAudit',
   'commitResult',
   'revealResult',
@@ -299,6 +313,69 @@ async function runHeld(audited: boolean): Promise<Steps> {
   }
 }
 
+/** TaskStatus.Completed (ITaskMarket.sol). */
+const TASK_COMPLETED = 4
+
+const CLAIM_RELEASING = 'claimTask + earlier release (multicall)'
+
+/** A held result of provider #3 whose draw is ready and did not audit it: what the next claim releases. */
+async function heldNotDrawn(): Promise<bigint> {
+  const p = wallet(3)
+  for (;;) {
+    const { taskId } = await submit(1, 0n, { sourceId: source.deterministic })
+    await gas(market.write.claimTask([taskId], { account: p.account }))
+    await networkHelpers.time.increase(RUNTIME_SEC)
+    await gas(
+      market.write.submitResult(
+        [taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, RUNTIME_SEC],
+        {
+          account: p.account,
+        },
+      ),
+    )
+    await networkHelpers.mine(2)
+    const [, drawn] = await market.read.auditDraw([taskId])
+    if (!drawn) return taskId
+    // Drawn: released on its own (an audit round opens) and set aside.
+    await gas(market.write.releaseResult([taskId], { account: p.account }))
+  }
+}
+
+/**
+ * k = 1 on the deterministic source, as the agent runs it: the claim carries the release of the provider's
+ * previous held result (ready, not drawn) in one `multicall`, and this task's result is held in turn (its own
+ * release rides on the next claim). The lifecycle counts one release: this task's submission, claim and held
+ * result, and the release the claim carries.
+ */
+async function runHeldReleasedByNextClaim(): Promise<Steps> {
+  const p = wallet(3)
+  const previous = await heldNotDrawn()
+  const steps: Steps = []
+  const { taskId, gas: submitGas } = await submit(1, 0n, { sourceId: source.deterministic })
+  steps.push(['submitTask', submitGas])
+  const calls = [
+    encodeFunctionData({ abi: market.abi, functionName: 'releaseResult', args: [previous] }),
+    encodeFunctionData({ abi: market.abi, functionName: 'claimTask', args: [taskId] }),
+  ]
+  steps.push([CLAIM_RELEASING, await gas(market.write.multicall([calls], { account: p.account }))])
+  if ((await market.read.getTask([previous])).status !== TASK_COMPLETED) {
+    throw new Error(`task ${previous} was not settled by the claim's release`)
+  }
+  await networkHelpers.time.increase(RUNTIME_SEC)
+  steps.push([
+    'submitResult_held',
+    await gas(
+      market.write.submitResult(
+        [taskId, sealOf(taskId, RESULT_DIGEST), RESULT_CID, RECEIPT_CID, RUNTIME_SEC],
+        {
+          account: p.account,
+        },
+      ),
+    ),
+  ])
+  return steps
+}
+
 async function runConsensus(k: number): Promise<Steps> {
   const claimants = provs.slice(0, k)
   const steps: Steps = []
@@ -337,7 +414,8 @@ async function runConsensus(k: number): Promise<Steps> {
 const run: Record<Lifecycle, () => Promise<Steps>> = {
   k1_fixed: () => runK1(false),
   k1_metered: () => runK1(true),
-  k1_audit_not_drawn: () => runHeld(false),
+  k1_audit_not_drawn: runHeldReleasedByNextClaim,
+  k1_audit_not_drawn_alone: () => runHeld(false),
   k1_audited: () => runHeld(true),
   k2_consensus: () => runConsensus(2),
   k3_consensus: () => runConsensus(3),
@@ -392,7 +470,8 @@ const operations: Record<Operation, number> = {
   submitResult: Number(step(steadyRun.k1_fixed, 'submitResult')),
   submitResult_metered: Number(step(steadyRun.k1_metered, 'submitResult_metered')),
   submitResult_held: Number(step(steadyRun.k1_audit_not_drawn, 'submitResult_held')),
-  releaseResult: Number(step(steadyRun.k1_audit_not_drawn, 'releaseResult')),
+  releaseResult: Number(step(steadyRun.k1_audit_not_drawn_alone, 'releaseResult')),
+  claimTask_releasing: Number(step(steadyRun.k1_audit_not_drawn, CLAIM_RELEASING)),
   joinAudit: Number(step(steadyRun.k1_audited, 'joinAudit')),
   commitResult: Number(step(steadyRun.k2_consensus, 'commitResult #1')),
   revealResult: Number(step(steadyRun.k2_consensus, 'revealResult #1')),

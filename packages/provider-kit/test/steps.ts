@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import { getBlock } from 'viem/actions'
 import { defaultLimits } from '../src/agent/agent.js'
+import { HeldResults } from '../src/agent/heldResults.js'
 import { type JournalEntry, type JournalRun, newEntry } from '../src/agent/journal.js'
 import type { PreparedTask } from '../src/agent/prepareTask.js'
 import type { StepContext, StepResult } from '../src/agent/steps/step.js'
@@ -49,6 +50,8 @@ export async function stepContext(
     owner: `test:${client.account.address}`.toLowerCase(),
     limits: defaultLimits,
     submitMarginSec: 30,
+    heldResults: new HeldResults(),
+    releaseWaitSec: 0,
     signal: new AbortController().signal,
     workDir,
     transact: (send) => send(),

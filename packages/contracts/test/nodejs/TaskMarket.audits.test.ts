@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { network } from 'hardhat'
-import { encodeAbiParameters, getAddress, type Hex, keccak256, toHex } from 'viem'
+import { encodeAbiParameters, encodeFunctionData, getAddress, type Hex, keccak256, toHex } from 'viem'
 import { commitment, deployGridforge, grid, sealOf, type Wallet } from './helpers/fixture.js'
-import { releaseWithDraw, tagOf } from './helpers/market.js'
+import { mineToDraw, releaseWithDraw, tagOf } from './helpers/market.js'
 import { labelAccount as account, auditSeed, ticket } from './helpers/tickets.js'
 
 const connection = await network.create()
@@ -158,6 +158,53 @@ describe('TaskMarket: audited k = 1 results', () => {
     assert.equal((await w.staking.read.stakeOf([provider.account.address])).locked, 0n)
     assert.equal((await w.market.read.getAudit([taskId])).verdict, Verdict.NotDrawn)
     await w.checkInvariants()
+  })
+
+  it("a release carried by the provider's next claim (multicall) settles exactly as a release of its own", async () => {
+    const w = await load()
+    const [provider] = w.provs as [Wallet]
+    const first = await submit(w)
+    await deliver(w, provider, first, HONEST)
+    const clientBefore = await w.market.read.balanceOf([w.client.account.address])
+    // A draw that does not audit it (the hash of the block after the submission decides: mined again until so).
+    await mineToDraw(w, first, false)
+    const next = await submit(w)
+    const calls = [
+      encodeFunctionData({ abi: w.market.abi, functionName: 'releaseResult', args: [first] }),
+      encodeFunctionData({ abi: w.market.abi, functionName: 'claimTask', args: [next] }),
+    ]
+    const hash = await w.market.write.multicall([calls], { account: provider.account })
+    const [drawnEvent] = await w.getEvents(hash, w.market, 'AuditDrawn')
+    assert.equal(drawnEvent?.drawn, false)
+    const [claimed] = await w.getEvents(hash, w.market, 'TaskClaimed')
+    assert.equal(claimed?.taskId, next)
+    assert.equal(
+      getAddress(claimed?.provider ?? '0x'),
+      addressOf(provider),
+      'the claim is the sender’s, not the market’s',
+    )
+    assert.equal((await w.market.read.getTask([first])).status, TaskStatus.Completed)
+    assert.equal(await w.market.read.balanceOf([provider.account.address]), netOf(M))
+    // The client got the first auditor's escrow back and escrowed the next task's two payments.
+    assert.equal(await w.market.read.balanceOf([w.client.account.address]), clientBefore + M - 2n * M)
+    assert.equal(
+      (await w.staking.read.stakeOf([provider.account.address])).locked,
+      9n * M,
+      'only the new claim locked',
+    )
+    await w.checkInvariants()
+
+    // A release that cannot be made undoes the whole batch.
+    const another = await submit(w)
+    const again = [
+      encodeFunctionData({ abi: w.market.abi, functionName: 'releaseResult', args: [first] }),
+      encodeFunctionData({ abi: w.market.abi, functionName: 'claimTask', args: [another] }),
+    ]
+    await assert.rejects(
+      w.market.write.multicall([again], { account: provider.account }),
+      /TaskMarketWrongStatus/,
+    )
+    assert.equal((await w.market.read.getTask([another])).status, 1, 'still Open')
   })
 
   it('a result released more than 256 blocks late counts as drawn: waiting never dodges the draw', async () => {

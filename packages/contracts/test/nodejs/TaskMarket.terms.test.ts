@@ -12,6 +12,8 @@ import {
   DEFAULT_MARKET_PARAMS,
   marketParams,
   SOURCE_CREATOR_FEE_BPS,
+  submitAndRelease,
+  submitOnSource,
   submitOpaque,
   submitResult,
   useMarketFixture,
@@ -65,6 +67,52 @@ describe('terms fixed at submission', () => {
     // A task submitted now takes the new terms.
     const later = await submitOpaque(m)
     assert.equal((await m.market.read.termsOf([later])).slashToClientBps, 0)
+  })
+})
+
+describe('collateral fixed at submission', () => {
+  it('a task locks, unlocks and slashes the collateral its submission set, whatever the owner changes after', async () => {
+    const m = await load()
+    const [alice, bob] = m.provs as [Wallet, Wallet]
+    // The collateral is not stored: it follows from the task's terms and the parameters of its version.
+    const plain = await submitOpaque(m)
+    const audited = await submitOnSource(m)
+    const noShow = await submitOpaque(m)
+    const before = await Promise.all(
+      [plain, audited, noShow].map(async (id) => (await m.market.read.getTask([id])).collateral),
+    )
+    assert.deepEqual(
+      before,
+      [grid(10) / 2n, grid(90), grid(10) / 2n],
+      '50 % of maxPayment; the bond at p = 10 %',
+    )
+    const params = await marketParams(m)
+    await m.market.write.setParams(
+      [{ ...params, collateralBps: 20_000, minCollateral: grid(1_000), auditBps: 5_000 }],
+      { account: m.owner.account },
+    )
+    const after = await Promise.all(
+      [plain, audited, noShow].map(async (id) => (await m.market.read.getTask([id])).collateral),
+    )
+    assert.deepEqual(after, before)
+
+    const locked = async (wallet: Wallet) => (await m.staking.read.stakeOf([wallet.account.address])).locked
+    await claim(m, alice, plain)
+    await claim(m, bob, audited)
+    await claim(m, bob, noShow)
+    assert.equal(await locked(alice), before[0])
+    assert.equal(await locked(bob), (before[1] ?? 0n) + (before[2] ?? 0n))
+    await submitResult(m, alice, plain)
+    assert.equal(await locked(alice), 0n, 'the whole collateral unlocked')
+    await submitAndRelease(m, bob, audited)
+    assert.equal(await locked(bob), before[2])
+    // A no-show forfeits what its version says (50 % of maxPayment, here all of it), under the old terms.
+    const dueAt = (await m.market.read.getSlots([noShow]))[0]?.dueAt ?? 0
+    await networkHelpers.time.increaseTo(dueAt + 1)
+    const staked = (await m.staking.read.stakeOf([bob.account.address])).staked
+    await m.market.write.reopenSlot([noShow, 0])
+    assert.equal(await locked(bob), 0n)
+    assert.equal(staked - (await m.staking.read.stakeOf([bob.account.address])).staked, before[2])
   })
 })
 

@@ -11,6 +11,7 @@ import type { AgentOptions } from './AgentOptions.js'
 import { readBacklog } from './backlog.js'
 import { readCursor, writeCursor } from './cursor.js'
 import { messageOf } from './errorKind.js'
+import { HeldResults } from './heldResults.js'
 import { cleanJournal, finalSteps, type Journal, openJournal } from './journal.js'
 import { type RunningLeases, runLeases } from './leases/runLeases.js'
 import { watchMarket } from './marketWatch.js'
@@ -268,6 +269,8 @@ function sharedContext(
     owner: `${client.chain.id}:${deployment.contracts.market}:${address}`.toLowerCase(),
     limits: { ...defaultLimits, ...options.limits },
     submitMarginSec: options.submitMarginSec ?? 30,
+    heldResults: new HeldResults(),
+    releaseWaitSec: options.releaseWaitSec ?? 30,
     transact,
     chainNow,
     prepare: (task, fetch, validator) =>

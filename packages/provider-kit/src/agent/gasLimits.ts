@@ -12,6 +12,11 @@
 export const gasLimits = {
   /** Claiming: the last free slot also moves the task to Claimed (82,748 measured). */
   claim: 250_000n,
+  /**
+   * A release a claim carries (`claimTask`'s `release`): not drawn it settles the task (about 55,000 gas);
+   * drawn it opens an audit round.
+   */
+  release: 150_000n,
   /** Committing: the last commitment also opens the reveal window (59,176 measured). */
   commit: 200_000n,
   /** Joining an audit: a better ticket also replaces the worst seated auditor (unlocking its collateral). */

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   getAudit,
+  getAuditDraw,
   getTaskResult,
   getWalletBalance,
   resultDigest,
@@ -60,12 +61,13 @@ describe('audited results', () => {
     await setParams(deployerClient(), { deployment: testDeployment(), auditJoinWindow: '1m' })
   })
 
-  test('a held result is released two blocks after its submission and paid', {
+  test('a held result no claim carries is released on its own once its draw is ready, and paid', {
     timeout: 150_000,
   }, async () => {
     const { store, sourceId } = await auditableSource()
     const provider = await testProviderClient([sourceId])
-    const agent = await startTestAgent({ client: provider, store, sources: [sourceId] })
+    // No other task comes: after releaseWaitSec the agent releases the result alone.
+    const agent = await startTestAgent({ client: provider, store, sources: [sourceId], releaseWaitSec: 5 })
     try {
       const { taskId } = await submitTestTask({
         sourceId,
@@ -170,6 +172,50 @@ describe('audited results', () => {
     }
   })
 
+  test("the agent's next claim carries the release of its held result: no transaction of its own", {
+    timeout: 150_000,
+  }, async () => {
+    const { store, sourceId } = await auditableSource()
+    const provider = await testProviderClient([sourceId])
+    // Long enough for the second task to come: the first result's release waits for its claim.
+    const agent = await startTestAgent({ client: provider, store, sources: [sourceId], releaseWaitSec: 600 })
+    try {
+      const held = await submitTestTask({
+        sourceId,
+        input: await store.put(new TextEncoder().encode('first')),
+      })
+      await waitForTaskState(held.taskId, (t) => t.status === 'Held', 60_000)
+      // The draw reads the hash of the block after the submission (a block a second): ready two blocks on.
+      await until(
+        async () =>
+          (await getAuditDraw(deployerClient(), { deployment: testDeployment(), taskId: held.taskId })).ready,
+        10_000,
+        'the draw to be ready',
+      )
+      const next = await submitTestTask({
+        sourceId,
+        input: await store.put(new TextEncoder().encode('second')),
+      })
+      await waitForTaskState(next.taskId, (t) => t.status !== 'Open', 60_000)
+      const claimed = agent.lines.find(
+        (line) => line.msg === 'claimed' && line.taskId === String(next.taskId),
+      )
+      expect((claimed?.released as unknown[] | undefined)?.map(String)).toEqual([String(held.taskId)])
+      // Released by that claim: settled and paid (not drawn), or drawn into an audit round (1 in 10).
+      const { status } = await waitForTaskState(held.taskId, (t) => t.status !== 'Held', 10_000)
+      expect(['Completed', 'Auditing']).toContain(status)
+      await until(
+        async () =>
+          ['done', 'auditing'].includes((await journalEntry(agent.dataDir, held.taskId))?.step ?? ''),
+        30_000,
+        'the journal to follow the release',
+      )
+      expect(agent.lines.some((line) => line.msg === 'result released')).toBe(false)
+    } finally {
+      await agent.stop()
+    }
+  })
+
   test('an agent stopped while its result is held releases it when it starts again', {
     timeout: 150_000,
   }, async () => {
@@ -203,6 +249,7 @@ describe('audited results', () => {
       store,
       sources: [sourceId],
       dataDir: first.dataDir,
+      releaseWaitSec: 0,
     })
     try {
       expect(second.lines.some((line) => line.msg === 'resuming task' && line.step === 'held')).toBe(true)

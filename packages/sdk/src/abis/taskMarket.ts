@@ -561,6 +561,14 @@ export const joinAudit = {
   type: 'function',
 } as const
 
+export const multicall = {
+  inputs: [{ name: 'data', type: 'bytes[]' }],
+  name: 'multicall',
+  outputs: [{ name: 'results', type: 'bytes[]' }],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
 export const owner = {
   inputs: [],
   name: 'owner',
@@ -939,6 +947,14 @@ export const withdrawTreasury = {
   type: 'function',
 } as const
 
+export const AddressEmptyCode = {
+  inputs: [{ name: 'target', type: 'address' }],
+  name: 'AddressEmptyCode',
+  type: 'error',
+} as const
+
+export const FailedCall = { inputs: [], name: 'FailedCall', type: 'error' } as const
+
 export const OwnableInvalidOwner = {
   inputs: [{ name: 'owner', type: 'address' }],
   name: 'OwnableInvalidOwner',
@@ -1294,6 +1310,8 @@ export const TaskMarketZeroPayment = { inputs: [], name: 'TaskMarketZeroPayment'
 
 /** Every custom error taskMarket can revert with. */
 export const errors = [
+  { inputs: [{ name: 'target', type: 'address' }], name: 'AddressEmptyCode', type: 'error' },
+  { inputs: [], name: 'FailedCall', type: 'error' },
   { inputs: [{ name: 'owner', type: 'address' }], name: 'OwnableInvalidOwner', type: 'error' },
   { inputs: [{ name: 'account', type: 'address' }], name: 'OwnableUnauthorizedAccount', type: 'error' },
   { inputs: [], name: 'ReentrancyGuardReentrantCall', type: 'error' },

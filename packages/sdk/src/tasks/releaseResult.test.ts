@@ -115,6 +115,53 @@ describe('releaseResult', () => {
     expect(twice.hint).toContain('Auditing')
   })
 
+  it("rides on the provider's next claim: claimTask releases held results in the same transaction", async () => {
+    // auditBps 10000 and the minimum: one result the draw picks, one it passes over (looked for).
+    const drawn = await heldTask({ auditBps: 10_000 })
+    let passed = await heldTask({ auditBps: 1_000 })
+    for (;;) {
+      await testClient().mine({ blocks: 2 })
+      if (!(await getAuditDraw(passed.client, { deployment: deployment(), taskId: passed.taskId })).drawn)
+        break
+      passed = await heldTask({ auditBps: 1_000 })
+    }
+    const sourceId = await publishTestSource({ deterministic: false })
+    const provider = await testProvider([sourceId])
+    const { taskId } = await submitTestTask(await approvedClient({ grid: '1' }), sourceId, {
+      maxPayment: '1',
+    })
+    const claimed = await claimTask(provider, {
+      deployment: deployment(),
+      taskId,
+      release: [drawn.taskId, passed.taskId],
+    })
+    expect(claimed).toMatchObject({
+      taskId,
+      slot: 0,
+      released: [
+        { taskId: drawn.taskId, drawn: true },
+        { taskId: passed.taskId, drawn: false },
+      ],
+    })
+    const status = async (id: bigint) =>
+      (await getTask(provider, { deployment: deployment(), taskId: id })).status
+    expect([await status(taskId), await status(drawn.taskId), await status(passed.taskId)]).toEqual([
+      'Claimed',
+      'Auditing',
+      'Completed',
+    ])
+    // The provider whose result passed the draw is paid by the claim of another.
+    expect(await marketBalance(passed.provider.account.address)).toBe(grid('1.9'))
+
+    // A release that cannot be made undoes the claim with it, and says why.
+    const next = await submitTestTask(await approvedClient({ grid: '1' }), sourceId, { maxPayment: '1' })
+    const error = (await rejection(
+      claimTask(provider, { deployment: deployment(), taskId: next.taskId, release: [passed.taskId] }),
+    )) as ContractRevertedError
+    expect(error.errorName).toBe('TaskMarketWrongStatus')
+    expect(await status(next.taskId)).toBe('Open')
+  })
+
   it('names a bad task id before sending', async () => {
     const client = await approvedClient({ grid: '1' })
     const error = await rejection(releaseResult(client, { deployment: deployment(), taskId: 0 }))

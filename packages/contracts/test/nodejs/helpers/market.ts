@@ -327,6 +327,25 @@ export async function releaseWithDraw(
   drawn: boolean,
   wallet?: Wallet,
 ): Promise<Hex> {
+  await mineToDraw(m, taskId, drawn)
+  const hash = await m.market.write.releaseResult(
+    [taskId],
+    wallet === undefined ? {} : { account: wallet.account },
+  )
+  const receipt = await m.publicClient.waitForTransactionReceipt({ hash })
+  assert.equal(receipt.status, 'success')
+  return hash
+}
+
+/**
+ * Mines until the held result `taskId`'s draw is ready and comes out `drawn` (see {@link releaseWithDraw}, which
+ * then sends the release): rewinds and mines the block the draw reads again, one second later, until it does.
+ */
+export async function mineToDraw(
+  m: Pick<Market, 'market' | 'networkHelpers' | 'publicClient'>,
+  taskId: bigint,
+  drawn: boolean,
+): Promise<void> {
   const { networkHelpers, publicClient } = m
   const submitted = BigInt((await m.market.read.getSlots([taskId]))[0]?.dueAt ?? 0)
   // Whether the block the draw reads (`submitted + 1`) was already mined before this call: then it is fixed.
@@ -338,15 +357,7 @@ export async function releaseWithDraw(
       outcome === drawn || !fixed,
       `task ${taskId}: the draw by block ${submitted + 1n}, mined before the release helper, is not the one wanted: call it right after the submission`,
     )
-    if (outcome === drawn) {
-      const hash = await m.market.write.releaseResult(
-        [taskId],
-        wallet === undefined ? {} : { account: wallet.account },
-      )
-      const receipt = await publicClient.waitForTransactionReceipt({ hash })
-      assert.equal(receipt.status, 'success')
-      return hash
-    }
+    if (outcome === drawn) return
     // The draw reads the hash of block `submitted + 1`: mine it again at another timestamp.
     const { timestamp } = await publicClient.getBlock({ blockNumber: submitted + 1n })
     await snapshot.restore()

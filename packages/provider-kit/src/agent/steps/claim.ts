@@ -2,7 +2,7 @@ import { ContractRevertedError, claimTask, getTask, reopenSlot } from '@gridforg
 import { getBlockNumber } from 'viem/actions'
 import { gasLimits } from '../gasLimits.js'
 import { readSeatRace } from '../seatRace.js'
-import { next, type Step, seconds } from './step.js'
+import { next, type Step, type StepContext, seconds } from './step.js'
 
 /**
  * `claiming` → `claimed`: reopens the overdue slot the entry names (someone
@@ -36,9 +36,7 @@ export const claim: Step = async (context, entry, memory) => {
   }
   let claimed: Awaited<ReturnType<typeof claimTask>>
   try {
-    // The last claim of a task changes its status, a raced one may replace the worst seat: a limit
-    // covering those paths, whatever lands first.
-    claimed = await context.transact(() => claimTask(client, { deployment, taskId, gas: gasLimits.claim }))
+    claimed = await claimReleasing(context, taskId)
   } catch (error) {
     if (error instanceof ContractRevertedError) {
       // Sent on a node a block behind: claiming opens at the block it names.
@@ -57,7 +55,12 @@ export const claim: Step = async (context, entry, memory) => {
     memory.task = { ...task, inputCID: task.inputCID ?? memory.task?.inputCID }
     seatFinalAt = seconds(task.slots[claimed.slot]?.claimedAt)
   }
-  context.logger.info('claimed', { slot: claimed.slot, dueAt: claimed.dueAt, seatFinalAt })
+  context.logger.info('claimed', {
+    slot: claimed.slot,
+    dueAt: claimed.dueAt,
+    seatFinalAt,
+    ...(claimed.released.length > 0 && { released: claimed.released.map(({ taskId }) => taskId) }),
+  })
   return next(entry, {
     step: 'claimed',
     slot: claimed.slot,
@@ -66,4 +69,32 @@ export const claim: Step = async (context, entry, memory) => {
     reopen: undefined,
     txHash: claimed.hash,
   })
+}
+
+/** Held results one claim releases at most: each adds a release's gas to the claim's. */
+const MAX_RELEASES = 4
+
+/**
+ * Claims `taskId`, carrying the releases of the agent's held results that wait for a claim (see
+ * heldResults.ts). A release the market refuses (someone released it first) undoes the claim with it: the claim
+ * is sent again alone, and those results are released by their own steps.
+ */
+async function claimReleasing(
+  context: StepContext,
+  taskId: bigint,
+): Promise<Awaited<ReturnType<typeof claimTask>>> {
+  const { client, deployment, heldResults } = context
+  const release = heldResults.take(MAX_RELEASES)
+  // The last claim of a task changes its status, a raced one may replace the worst seat: a limit covering
+  // those paths, whatever lands first; and each carried release's (a drawn one opens an audit round).
+  const gas = gasLimits.claim + gasLimits.release * BigInt(release.length)
+  try {
+    const claimed = await context.transact(() => claimTask(client, { deployment, taskId, gas, release }))
+    for (const id of release) heldResults.withdraw(id)
+    return claimed
+  } catch (error) {
+    if (release.length === 0 || !(error instanceof ContractRevertedError)) throw error
+    for (const id of release) heldResults.withdraw(id)
+    return context.transact(() => claimTask(client, { deployment, taskId, gas: gasLimits.claim }))
+  }
 }

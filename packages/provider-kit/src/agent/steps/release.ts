@@ -6,15 +6,20 @@ import { next, type Step } from './step.js'
 /**
  * `held` → `done` or `auditing`: the market holds an auditable result (one
  * replica of a deterministic source) until `releaseResult` draws whether it is
- * audited, which anyone may call from two blocks after the submission. The
- * agent calls it as soon as it may: not drawn, the task settles in the same
- * transaction and the provider is paid; drawn, an audit round opens and the
- * task is watched (`auditing`) until the audit settles it. Resumed, or
- * released by someone else first, the chain says where the task is.
+ * audited, which anyone may call from two blocks after the submission. Once
+ * the draw is ready, the result waits up to `releaseWaitSec` for the agent's
+ * next claim to carry its release (see heldResults.ts), then is released on
+ * its own: not drawn, the task settles and the provider is paid; drawn, an
+ * audit round opens and the task is watched (`auditing`) until the audit
+ * settles it. Resumed, or released by a claim or someone else first, the
+ * chain says where the task is.
  */
 export const release: Step = async (context, entry, memory) => {
   const decided = await readAndDecide(context, entry, memory)
-  if (decided !== undefined) return decided
+  if (decided !== undefined) {
+    context.heldResults.withdraw(BigInt(entry.taskId))
+    return decided
+  }
   const { client, deployment, logger } = context
   const taskId = BigInt(entry.taskId)
   // The draw uses the hash of the block after the submission: it is ready once the latest block is two past it.
@@ -26,6 +31,15 @@ export const release: Step = async (context, entry, memory) => {
     if (latest < submittedBlock + 2n) return { wait: { untilBlock: submittedBlock + 2n } }
   } else if (!(await getAuditDraw(client, { deployment, taskId })).ready)
     return { wait: { untilBlock: latest + 1n } }
+  // Ready: the agent's next claim carries the release (no transaction of its own) if one comes in time; the
+  // chain then shows the task settled or audited when this step runs again (readAndDecide, above).
+  const now = await context.chainNow()
+  memory.releaseBy ??= now + context.releaseWaitSec
+  if (now < memory.releaseBy) {
+    context.heldResults.offer(taskId)
+    return { wait: { untilChainTime: memory.releaseBy } }
+  }
+  context.heldResults.withdraw(taskId)
   let released: Awaited<ReturnType<typeof releaseResult>>
   try {
     released = await context.transact(() => releaseResult(client, { deployment, taskId }))

@@ -4,6 +4,7 @@ import type { Account, Address, Chain, Client, Transport } from 'viem'
 import type { HostReport } from '../../detect/HostReport.js'
 import type { Logger } from '../../logger.js'
 import type { ContainerRuntime, ResourceLimits, TaskContainer } from '../../runtime/ContainerRuntime.js'
+import type { HeldResults } from '../heldResults.js'
 import type { JournalEntry } from '../journal.js'
 import type { PreparedTask } from '../prepareTask.js'
 import type { SeatRace } from '../seatRace.js'
@@ -22,6 +23,10 @@ export interface StepContext {
   limits: Omit<ResourceLimits, 'memoryBytes' | 'cpus'> & Partial<Pick<ResourceLimits, 'memoryBytes' | 'cpus'>>
   /** Seconds kept free before a claim's deadline to upload and submit. */
   submitMarginSec: number
+  /** The agent's held results that its next claim releases (shared by every task). */
+  heldResults: HeldResults
+  /** Seconds a held result whose draw is ready waits for a claim to carry its release before releasing it alone. */
+  releaseWaitSec: number
   /** Aborts when the agent stops. */
   signal: AbortSignal
   /** Names the task on every line. */
@@ -56,6 +61,8 @@ export interface TaskMemory {
   container?: TaskContainer | undefined
   /** Replicas > 1: the race for the task's seats, once read (it does not change). */
   race?: SeatRace | undefined
+  /** A held result: the chain time by which it is released on its own if no claim has carried it. */
+  releaseBy?: number | undefined
 }
 
 /**
