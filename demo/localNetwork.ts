@@ -14,7 +14,7 @@
  * network.storeUrl // 'http://127.0.0.1:41235'
  * network.sourceIds.wordCount // 1
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { getDeployment, sourceRegistryAbi } from '@gridforge/contracts'
@@ -31,6 +31,7 @@ import { type Deployment, setParams, subscribeSources } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import type { Hex } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
+import { startIndexer } from '../packages/indexer/launch/indexerProcess.js'
 import { buildDemoImage } from './image.js'
 import { type LocalWallet, startLocalChain } from './localChain.js'
 import { registerLocalProvider, storeLocalProfile } from './localProviders.js'
@@ -41,7 +42,14 @@ export type { LocalWallet } from './localChain.js'
 export type { LocalSourceIds } from './localSources.js'
 
 /** The steps of `startLocalNetwork`, in order. */
-export type LocalNetworkStepId = 'chain' | 'funding' | 'image' | 'sources' | 'providers' | 'agents'
+export type LocalNetworkStepId =
+  | 'chain'
+  | 'funding'
+  | 'image'
+  | 'sources'
+  | 'providers'
+  | 'agents'
+  | 'indexer'
 
 export interface StartLocalNetworkParameters {
   /** Port of the chain's JSON-RPC (default: a free port). */
@@ -70,6 +78,12 @@ export interface StartLocalNetworkParameters {
   providerPrivateKey?: Hex | undefined
   /** The logger of each provider's agent (default: its key events as `log` lines). */
   agentLogger?: ((provider: { index: number; address: Hex }) => Logger) | undefined
+  /**
+   * Also start the indexer (`@gridforge/indexer`: Ponder on PGlite in the network's folder) and its REST
+   * API, at `indexerUrl`: a few seconds more. `pnpm network`, `pnpm dashboard` and `pnpm demo` do
+   * (default: false).
+   */
+  indexer?: boolean | undefined
 }
 
 /** One provider of the local network. */
@@ -103,6 +117,8 @@ export interface LocalNetwork extends AsyncDisposable {
   image: string
   /** How the agents run tasks: Docker containers, or (no engine answered) unisolated host processes. */
   runtime: 'docker' | 'process'
+  /** The indexer's REST API (`http://127.0.0.1:<port>`), when started (`indexer: true`). */
+  indexerUrl: string | undefined
   /** A wallet of `privateKey` on this chain (with the public actions), e.g. of `devPrivateKey`. */
   wallet(privateKey: Hex): LocalWallet
   /** Stops the agents, the store server and the chain, and removes the temporary directories; idempotent. */
@@ -297,6 +313,23 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
       `${count === 1 ? 'agent' : `${count} agents`} running (${kind === 'docker' ? 'Docker containers' : 'UNISOLATED host processes'})`,
     )
 
+    let indexerUrl: string | undefined
+    if (parameters.indexer === true) {
+      step('indexer', 'Starting the indexer (Ponder on PGlite) and its REST API')
+      const deploymentFile = path.join(work, 'deployment.json')
+      await writeFile(deploymentFile, JSON.stringify(chain.deployment))
+      const indexer = await startIndexer({
+        rpcUrl: chain.rpcUrl,
+        deploymentFile,
+        database: { pgliteDir: path.join(work, 'indexer') },
+        // Ponder's first start compiles its build: on a slow machine, well over its default minute.
+        timeoutMs: 180_000,
+      })
+      cleanups.push(() => indexer.stop())
+      indexerUrl = indexer.url
+      detail(`indexer at ${indexer.url} (OpenAPI document: ${indexer.url}/openapi.json)`)
+    }
+
     return {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
@@ -310,6 +343,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
       sourceIds,
       image,
       runtime: kind,
+      indexerUrl,
       wallet: chain.wallet,
       stop,
       [Symbol.asyncDispose]: stop,
@@ -380,6 +414,9 @@ export function describeLocalNetwork(network: LocalNetwork): string {
           `  lease      gridforge lease open --source ${network.sourceIds.webPage} --max-price-per-hour 0.36 --duration 1h --deposit 1`,
         ]
       : []),
+    ...(network.indexerUrl === undefined
+      ? []
+      : [`  indexer    ${network.indexerUrl} (REST API; OpenAPI at ${network.indexerUrl}/openapi.json)`]),
     `  client     ${privateKeyToAddress(network.devPrivateKey)} (Hardhat account #1, 1000 GRID: a well-known development key)`,
   ].join('\n')
 }

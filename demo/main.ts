@@ -6,11 +6,14 @@
  * results, the verified receipts and the balances that moved. The single-
  * replica results are held for their audit draw and released a couple of
  * blocks later (the chain mines a block a second); one drawn for an audit is
- * re-run by another provider before it is paid.
+ * re-run by another provider before it is paid. The indexer follows the
+ * chain beside them and counts the same tasks.
  */
 import type { Logger } from '@gridforge/provider-kit'
 import {
   approveMarket,
+  createIndexerClient,
+  getNetworkStats,
   getReceipt,
   getTaskResult,
   getTasks,
@@ -40,6 +43,7 @@ const titles: Record<LocalNetworkStepId, string> = {
   sources: 'Publishing the sources (metadata on the local store, digest on chain)',
   providers: "Registering three providers (stake, this host's profile and capabilities, subscription)",
   agents: 'Starting the three provider agents',
+  indexer: 'Starting the indexer (Ponder on PGlite) and its REST API',
 }
 // The network every local tool shares (localNetwork.ts), with three providers narrated here.
 await using network = await startLocalNetwork({
@@ -49,6 +53,7 @@ await using network = await startLocalNetwork({
   log: (line) => console.log(dim(line)),
   warn: (message) => console.log(yellow(`  ⚠ ${message}`)),
   agentLogger: ({ index, address }) => narrator(names[index] ?? address),
+  indexer: true,
 })
 const { deployment, store } = network
 const sourceId = network.sourceIds.wordCount
@@ -127,6 +132,20 @@ for (const [index, taskId] of taskIds.entries()) {
         )
 }
 
+step('The market as the indexer saw it (its REST API)')
+const indexed = await indexedStats(taskIds.length)
+console.log(
+  `  ${indexed.tasks} tasks, ${indexed.completedTasks} completed, ${formatUnits(indexed.totalPaid, 18)} GRID paid, ${indexed.activeProviders} active providers ${dim(`(as of block ${indexed.blockNumber}, ${network.indexerUrl})`)}`,
+)
+if (indexed.completedTasks < taskIds.length - failures) {
+  failures++
+  console.log(
+    red(
+      `  the indexer counts ${indexed.completedTasks} completed tasks, not ${taskIds.length - failures + 1}`,
+    ),
+  )
+}
+
 step('Balances that moved (GRID held in the market by each account)')
 const balancesAfter = await balances()
 for (const [name, before] of balancesBefore) {
@@ -144,6 +163,27 @@ console.log(
     : red(`\n✘ ${failures} task(s) did not complete with a verified receipt`),
 )
 process.exitCode = failures === 0 ? 0 : 1
+
+/**
+ * The indexer's market statistics once it has indexed `settled` settlements (it follows the chain a poll
+ * behind), or after 15 s what it has. A fallback to the chain is an error here: the indexer must answer.
+ */
+async function indexedStats(settled: number) {
+  let fellBack: Error | undefined
+  const indexer = createIndexerClient({
+    url: network.indexerUrl as string,
+    onFallback: ({ error }) => {
+      fellBack = error
+    },
+  })
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const stats = await getNetworkStats(client, { deployment, indexer })
+    if (fellBack !== undefined) throw new Error(`the indexer did not answer: ${fellBack.message}`)
+    if (stats.settledTasks >= settled || Date.now() > deadline) return stats
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
 
 /** Client wallet + token balances, and each provider's market balance (its earnings). */
 async function balances(): Promise<Map<string, bigint>> {

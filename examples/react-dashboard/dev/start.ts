@@ -1,8 +1,8 @@
 /**
  * `pnpm --filter @gridforge/example-react-dashboard dev`: the local network
- * (dev/localNetwork.ts: chain on 8545, store on 5050, sources, a provider
- * agent, a funded development account) and the dashboard's Vite dev server
- * pointed at it. Ctrl-C stops everything.
+ * (demo/localNetwork.ts: chain on 8545, store on 5050, sources, a provider
+ * agent, the indexer, a funded development account) and the dashboard's Vite
+ * dev server pointed at it. Ctrl-C stops everything.
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,7 +16,13 @@ const dim = (text: string) => `\u001b[2m${text}\u001b[22m`
 
 const chainPort = await preferredPort(8545, (line) => console.log(dim(line)))
 const storePort = await preferredPort(5050, (line) => console.log(dim(line)))
-const network = await startLocalNetwork({ port: chainPort, storePort, log: (line) => console.log(dim(line)) })
+// With the indexer: the task list, sources and statistics read its REST API (the chain when it is down).
+const network = await startLocalNetwork({
+  port: chainPort,
+  storePort,
+  log: (line) => console.log(dim(line)),
+  indexer: true,
+})
 
 let vite: Awaited<ReturnType<typeof createServer>> | undefined
 let stopping = false
@@ -38,6 +44,7 @@ try {
     VITE_GRIDFORGE_CHAIN_ID: String(network.chainId),
     VITE_GRIDFORGE_STORE_URL: network.storeUrl,
     VITE_GRIDFORGE_DEV_PRIVATE_KEY: network.devPrivateKey,
+    VITE_GRIDFORGE_INDEXER_URL: network.indexerUrl,
   })
   vite = await createServer({ root: exampleRoot, server: { host: '127.0.0.1' } })
   await vite.listen()

@@ -19,7 +19,7 @@ import { listTasks } from '@gridforge/sdk'
 import { createPublicClient, http } from 'viem'
 import { hardhat } from 'viem/chains'
 import { startDevnet } from '../../contracts/scripts/devnet.js'
-import { startIndexer } from '../test/indexerProcess.js'
+import { startIndexer } from '../launch/indexerProcess.js'
 import { startPostgres } from '../test/postgresServer.js'
 import { fillMarket } from './history.js'
 

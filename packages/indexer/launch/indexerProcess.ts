@@ -1,9 +1,10 @@
 /**
  * The indexer as users run it: `ponder start` in a child process, on
  * 127.0.0.1 and a free port, with PGlite in a directory of the caller's or a
- * PostgreSQL database. Ponder has no programmatic start, so tests spawn the
- * CLI and poll `/ready` (200 once the backfill is done) and `/status` (the
- * last block indexed).
+ * PostgreSQL database. Ponder has no programmatic start, so this spawns the
+ * CLI and polls `/ready` (200 once the backfill is done) and `/status` (the
+ * last block indexed). The tests, the benchmark and the local network
+ * (`pnpm network`, `pnpm dashboard`, `pnpm demo`) start it this way.
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
