@@ -319,6 +319,12 @@ export {
   withdrawTreasury,
 } from './market/withdrawTreasury.js'
 export {
+  type GetPriceFloorErrorType,
+  type GetPriceFloorParameters,
+  type GetPriceFloorReturnType,
+  getPriceFloor,
+} from './providers/getPriceFloor.js'
+export {
   type GetProviderErrorType,
   type GetProviderParameters,
   type GetProviderReturnType,
@@ -376,6 +382,12 @@ export {
   type SetMinRecordPaymentReturnType,
   setMinRecordPayment,
 } from './providers/setMinRecordPayment.js'
+export {
+  type SetPriceFloorErrorType,
+  type SetPriceFloorParameters,
+  type SetPriceFloorReturnType,
+  setPriceFloor,
+} from './providers/setPriceFloor.js'
 export {
   type SubscribeSourcesErrorType,
   type SubscribeSourcesParameters,

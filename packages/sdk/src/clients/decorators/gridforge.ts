@@ -46,6 +46,7 @@ import { type GetTreasuryAccruedParameters, getTreasuryAccrued } from '../../mar
 import { type SetParamsParameters, setParams } from '../../market/setParams.js'
 import { type SetTreasuryParameters, setTreasury } from '../../market/setTreasury.js'
 import { type WithdrawTreasuryParameters, withdrawTreasury } from '../../market/withdrawTreasury.js'
+import { type GetPriceFloorParameters, getPriceFloor } from '../../providers/getPriceFloor.js'
 import { type GetProviderParameters, getProvider } from '../../providers/getProvider.js'
 import {
   type GetProviderRegistryParamsParameters,
@@ -64,6 +65,7 @@ import {
   type SetMinRecordPaymentParameters,
   setMinRecordPayment,
 } from '../../providers/setMinRecordPayment.js'
+import { type SetPriceFloorParameters, setPriceFloor } from '../../providers/setPriceFloor.js'
 import { type SubscribeSourcesParameters, subscribeSources } from '../../providers/subscribeSources.js'
 import { type UnsubscribeSourcesParameters, unsubscribeSources } from '../../providers/unsubscribeSources.js'
 import { type UpdateCapabilitiesParameters, updateCapabilities } from '../../providers/updateCapabilities.js'
@@ -172,6 +174,8 @@ export type GridforgeActions = {
   ) => ReturnType<typeof reactivateSource>
   /** {@inheritDoc transferSource} */
   transferSource: (...parameters: BoundArgs<TransferSourceParameters>) => ReturnType<typeof transferSource>
+  /** {@inheritDoc getPriceFloor} */
+  getPriceFloor: (...parameters: BoundArgs<GetPriceFloorParameters>) => ReturnType<typeof getPriceFloor>
   /** {@inheritDoc getProvider} */
   getProvider: (...parameters: BoundArgs<GetProviderParameters>) => ReturnType<typeof getProvider>
   /** {@inheritDoc getProviderRegistryParams} */
@@ -198,6 +202,8 @@ export type GridforgeActions = {
   setMinRecordPayment: (
     ...parameters: BoundArgs<SetMinRecordPaymentParameters>
   ) => ReturnType<typeof setMinRecordPayment>
+  /** {@inheritDoc setPriceFloor} */
+  setPriceFloor: (...parameters: BoundArgs<SetPriceFloorParameters>) => ReturnType<typeof setPriceFloor>
   /** {@inheritDoc subscribeSources} */
   subscribeSources: (
     ...parameters: BoundArgs<SubscribeSourcesParameters>
@@ -434,6 +440,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       publishSource: (parameters) => publishSource(client, bind(parameters)),
       reactivateSource: (parameters) => reactivateSource(client, bind(parameters)),
       transferSource: (parameters) => transferSource(client, bind(parameters)),
+      getPriceFloor: (parameters) => getPriceFloor(client, bind(parameters)),
       getProvider: (parameters) => getProvider(client, bind(parameters)),
       getProviderRegistryParams: (parameters) => getProviderRegistryParams(client, bind(parameters)),
       getReputation: (parameters) => getReputation(client, bind(parameters)),
@@ -443,6 +450,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       resumeProvider: (parameters) => resumeProvider(client, bind(parameters)),
       setMinProviderStake: (parameters) => setMinProviderStake(client, bind(parameters)),
       setMinRecordPayment: (parameters) => setMinRecordPayment(client, bind(parameters)),
+      setPriceFloor: (parameters) => setPriceFloor(client, bind(parameters)),
       subscribeSources: (parameters) => subscribeSources(client, bind(parameters)),
       unsubscribeSources: (parameters) => unsubscribeSources(client, bind(parameters)),
       updateCapabilities: (parameters) => updateCapabilities(client, bind(parameters)),
