@@ -27,6 +27,12 @@ export {
   type LeaseNotFoundErrorType,
 } from './errors/lease.js'
 export {
+  SourceInactiveError,
+  type SourceInactiveErrorType,
+  TaskNotOpenError,
+  type TaskNotOpenErrorType,
+} from './errors/quote.js'
+export {
   TaskCancelledError,
   type TaskCancelledErrorType,
   TaskDeadlinePassedError,
@@ -602,6 +608,11 @@ export {
   cancelTask,
 } from './tasks/cancelTask.js'
 export {
+  type ClaimRefusal,
+  type ClaimRefusalReason,
+  claimRefusalReasons,
+} from './tasks/claimRefusals.js'
+export {
   type ClaimTaskErrorType,
   type ClaimTaskParameters,
   type ClaimTaskReturnType,
@@ -690,6 +701,19 @@ export {
   type ListTasksReturnType,
   listTasks,
 } from './tasks/listTasks.js'
+export { type PricedTerms, pricePerGpuSecond } from './tasks/pricePerGpuSecond.js'
+export {
+  type IneligibleProvider,
+  type QuotedTerms,
+  type QuoteTaskErrorType,
+  type QuoteTaskParameters,
+  type QuoteTaskReadOptions,
+  type QuoteTaskReturnType,
+  type QuoteTaskTerms,
+  quoteTask,
+  type TaskQuote,
+} from './tasks/quoteTask.js'
+export type { ClaimHistory } from './tasks/recentClaims.js'
 export {
   type ReleaseResultErrorType,
   type ReleaseResultParameters,

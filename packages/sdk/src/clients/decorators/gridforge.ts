@@ -101,6 +101,7 @@ import { type GetTaskResultParameters, getTaskResult } from '../../tasks/getTask
 import { type GetTasksParameters, getTasks } from '../../tasks/getTasks.js'
 import { type JoinAuditParameters, joinAudit } from '../../tasks/joinAudit.js'
 import { type ListTasksParameters, listTasks } from '../../tasks/listTasks.js'
+import { type QuoteTaskParameters, quoteTask } from '../../tasks/quoteTask.js'
 import { type ReleaseResultParameters, releaseResult } from '../../tasks/releaseResult.js'
 import { type ReopenSlotParameters, reopenSlot } from '../../tasks/reopenSlot.js'
 import { type RevealResultParameters, revealResult } from '../../tasks/revealResult.js'
@@ -122,7 +123,12 @@ import { type SignPermitParameters, signPermit } from '../../wallet/signPermit.j
 import { type WithdrawParameters, withdraw } from '../../wallet/withdraw.js'
 
 /** An action's parameters as the decorated client takes them: the deployment (and indexer) are already bound. */
-export type Bound<parameters> = Omit<parameters, 'deployment'> & { deployment?: Deployment | undefined }
+export type Bound<parameters> =
+  // Distributed over a union of parameter shapes (quoteTask takes terms or a task id): Omit of a union keeps
+  // only the keys every member has.
+  parameters extends unknown
+    ? Omit<parameters, 'deployment'> & { deployment?: Deployment | undefined }
+    : never
 
 /** What `gridforgeActions` binds to every action. */
 export interface GridforgeActionsParameters {
@@ -332,6 +338,8 @@ export type GridforgeActions = {
   joinAudit: (...parameters: BoundArgs<JoinAuditParameters>) => ReturnType<typeof joinAudit>
   /** {@inheritDoc listTasks} */
   listTasks: (...parameters: BoundArgs<ListTasksParameters>) => ReturnType<typeof listTasks>
+  /** {@inheritDoc quoteTask} */
+  quoteTask: (...parameters: BoundArgs<QuoteTaskParameters>) => ReturnType<typeof quoteTask>
   /** {@inheritDoc releaseResult} */
   releaseResult: (...parameters: BoundArgs<ReleaseResultParameters>) => ReturnType<typeof releaseResult>
   /** {@inheritDoc reopenSlot} */
@@ -502,6 +510,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       getTasks: (parameters) => getTasks(client, bind(parameters)),
       joinAudit: (parameters) => joinAudit(client, bind(parameters)),
       listTasks: (parameters) => listTasks(client, bindIndexed(parameters)),
+      quoteTask: (parameters) => quoteTask(client, bind(parameters)),
       releaseResult: (parameters) => releaseResult(client, bind(parameters)),
       reopenSlot: (parameters) => reopenSlot(client, bind(parameters)),
       revealResult: (parameters) => revealResult(client, bind(parameters)),
