@@ -703,6 +703,7 @@ export {
 } from './tasks/listTasks.js'
 export { type PricedTerms, pricePerGpuSecond } from './tasks/pricePerGpuSecond.js'
 export {
+  type ClaimWindowClosure,
   type IneligibleProvider,
   type QuotedTerms,
   type QuoteTaskErrorType,

@@ -180,6 +180,17 @@ describe('quoteTask', () => {
     expect((claimed as TaskNotOpenError).status).toBe('Claimed')
     expect((claimed as TaskNotOpenError).metaMessages[0]).toContain(`gridforge task watch ${taskId}`)
 
+    // Half an hour for a task whose runs may take an hour (+ 5 min of grace): no claim could be due in time.
+    const hurried = await submitTestTask(client, sourceId, { maxPayment: '10', deadline: '30m' })
+    const closed = await quoteTask(client, { deployment: deployment(), taskId: hurried.taskId })
+    expect(closed.closed).toMatchObject({ reason: 'claimWindowTooShort', deadline: hurried.deadline })
+    expect((closed.closed as { dueAt: number }).dueAt).toBeGreaterThan(hurried.deadline)
+    // The provider itself would qualify: only the deadline stands in the way.
+    expect(closed.eligible.providers).toEqual([worker.account.address])
+    expect(
+      (await quoteTask(client, { deployment: deployment(), sourceId, maxPayment: '10' })).closed,
+    ).toBeUndefined()
+
     const replicas = await quoteTask(client, {
       deployment: deployment(),
       sourceId,

@@ -1,5 +1,5 @@
 import type { Account, Address, Chain, Client, Transport } from 'viem'
-import { getBlockNumber } from 'viem/actions'
+import { getBlock, getBlockNumber } from 'viem/actions'
 import { getAction } from 'viem/utils'
 import * as z from 'zod/mini'
 import { getSourceTerms, SourceRegistryUnknownSource } from '../abis/sourceRegistry.js'
@@ -88,6 +88,15 @@ export interface QuotedTerms {
   pricePerGpuSecond: bigint
 }
 
+/**
+ * Why nobody can claim an open task: its deadline (Unix seconds) passed, or a
+ * claim now would be due (`dueAt`: now + runtime limit + claim grace) after it.
+ * Either way it can only expire: submit it again with a later deadline.
+ */
+export type ClaimWindowClosure =
+  | { reason: 'deadlinePassed'; deadline: number }
+  | { reason: 'claimWindowTooShort'; deadline: number; dueAt: number }
+
 /** A provider that could not take the task now, and every reason why. */
 export interface IneligibleProvider {
   provider: Address
@@ -105,6 +114,13 @@ export interface TaskQuote {
   /** The quoted open task, when one was asked about. */
   taskId: bigint | undefined
   terms: QuotedTerms
+  /**
+   * Of an open task: why no provider can claim it now, whatever it offers
+   * (its deadline passed, or is too close for a claim to be due before it);
+   * `eligible` then counts who could take it with a later deadline.
+   * `undefined` when the deadline is no obstacle, and for new terms.
+   */
+  closed: ClaimWindowClosure | undefined
   /** Registered providers looked at. */
   providers: number
   /** Providers that could claim it now (a task with replicas needs `terms.replicas` of them). */
@@ -203,18 +219,14 @@ export async function quoteTask(
   const blockNumber =
     options.blockNumber ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
   const fromBlock = options.fromBlock ?? BigInt(deployment.blockNumber)
-  const { terms, taskId, claimants } =
+  const { terms, taskId, claimants, closed } =
     parameters.taskId === undefined
-      ? {
-          terms: await termsOfSubmission(
-            client,
-            deployment,
-            validateFields(action, termFields((deployment.token ?? gridToken).decimals), parameters),
-            blockNumber,
-          ),
-          taskId: undefined,
-          claimants: [],
-        }
+      ? await termsOfSubmission(
+          client,
+          deployment,
+          validateFields(action, termFields((deployment.token ?? gridToken).decimals), parameters),
+          blockNumber,
+        )
       : await termsOfTask(client, deployment, validate(action, taskIdSchema, parameters).taskId, blockNumber)
 
   const logs = {
@@ -244,6 +256,7 @@ export async function quoteTask(
     blockNumber,
     taskId,
     terms,
+    closed,
     providers: states.length,
     eligible: { count: eligible.length, providers: eligible },
     ineligible: { count: ineligible.length, byReason, providers: ineligible },
@@ -251,17 +264,44 @@ export async function quoteTask(
   }
 }
 
-/** An open task's terms as the market holds them, and the providers already on it (none may claim twice). */
+/** What a quote checks the providers against: the terms, and of an open task who is on it and its deadline. */
+interface QuotedTask {
+  terms: QuotedTerms
+  taskId: bigint | undefined
+  /** Providers holding a slot of the open task (none may claim twice). */
+  claimants: Address[]
+  closed: ClaimWindowClosure | undefined
+}
+
+/**
+ * An open task's terms as the market holds them, who holds its slots, and
+ * whether its deadline still lets a claim be due before it, as `claimTask`
+ * checks (with the current `claimGrace`: the task's, fixed at submission, is
+ * the same unless the owner changed it since).
+ */
 async function termsOfTask(
   client: Client<Transport, Chain | undefined, Account | undefined>,
   deployment: Deployment,
   taskId: bigint,
   blockNumber: bigint,
-): Promise<{ terms: QuotedTerms; taskId: bigint; claimants: Address[] }> {
-  const task = await getTask(client, { deployment, taskId, blockNumber })
+): Promise<QuotedTask> {
+  const [task, protocol, block] = await Promise.all([
+    getTask(client, { deployment, taskId, blockNumber }),
+    readMarketParams(client, deployment, blockNumber),
+    getAction(client, getBlock, 'getBlock')({ blockNumber }),
+  ])
   if (task.status !== 'Open') throw new TaskNotOpenError({ taskId, status: task.status })
+  const now = Number(block.timestamp)
+  const deadline = Math.floor(task.deadline.getTime() / 1000)
+  const dueAt = now + task.requirements.maxRuntimeSec + protocol.claimGrace
   return {
     taskId,
+    closed:
+      now > deadline
+        ? { reason: 'deadlinePassed', deadline }
+        : dueAt > deadline
+          ? { reason: 'claimWindowTooShort', deadline, dueAt }
+          : undefined,
     claimants: task.slots.flatMap((slot) => (slot.provider === undefined ? [] : [slot.provider])),
     terms: {
       sourceId: task.sourceId,
@@ -289,7 +329,7 @@ async function termsOfSubmission(
   deployment: Deployment,
   params: ValidTerms,
   blockNumber: bigint,
-): Promise<QuotedTerms> {
+): Promise<QuotedTask> {
   const action = 'quoteTask'
   const { market, sources } = deployment.contracts
   const [source, protocol] = await Promise.all([
@@ -302,14 +342,7 @@ async function termsOfSubmission(
       args: [params.sourceId],
       blockNumber,
     }),
-    read<{ auditBps: number }>(client, {
-      action,
-      hints: {},
-      address: market,
-      abi: [marketParams],
-      functionName: 'params',
-      blockNumber,
-    }),
+    readMarketParams(client, deployment, blockNumber),
   ])
   if (!source.active) throw new SourceInactiveError({ sourceId: params.sourceId })
   const replicas = params.replicas ?? 1
@@ -353,7 +386,7 @@ async function termsOfSubmission(
     args: [params.maxPayment, auditBps],
     blockNumber,
   })
-  return {
+  const terms: QuotedTerms = {
     sourceId: params.sourceId,
     maxPayment: params.maxPayment,
     pricePerSecond,
@@ -364,4 +397,22 @@ async function termsOfSubmission(
     collateral,
     pricePerGpuSecond: pricePerGpuSecond({ maxPayment: params.maxPayment, pricePerSecond, requirements }),
   }
+  // A new task's deadline is the client's to choose: nothing closes it yet.
+  return { terms, taskId: undefined, claimants: [], closed: undefined }
+}
+
+/** The market's current parameters that a quote needs. */
+function readMarketParams(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  deployment: Deployment,
+  blockNumber: bigint,
+) {
+  return read<{ auditBps: number; claimGrace: number }>(client, {
+    action: 'quoteTask',
+    hints: {},
+    address: deployment.contracts.market,
+    abi: [marketParams],
+    functionName: 'params',
+    blockNumber,
+  })
 }

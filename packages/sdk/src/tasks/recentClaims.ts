@@ -11,7 +11,10 @@ import { pricePerGpuSecond } from './pricePerGpuSecond.js'
 export interface ClaimHistory {
   /** Claimed tasks of the source measured (the most recent, at most the `historySize` asked for). */
   tasks: number
-  /** Least, median and most they paid per GPU-second, in base units; `undefined` without history. */
+  /**
+   * Least, median and most they offered per GPU-second ({@link pricePerGpuSecond}: the price a provider's floor
+   * is compared with, not what a metered run ended up paying), in base units; `undefined` without history.
+   */
   pricePerGpuSecond: { min: bigint; median: bigint; max: bigint } | undefined
   /** Median seconds from submission to first claim; `undefined` without history. */
   timeToClaimSec: number | undefined

@@ -75,6 +75,13 @@ describe('gridforge task quote', () => {
     expect(open.stdout).toMatch(/eligible now: 0 of \d+ registered providers/)
     expect(open.stdout).toContain(`not in source ${sourceId}'s pool`)
 
+    // A deadline too close for a claim to be due before it: the quote says so, and what to do.
+    const hurried = await submitTestTask(client, sourceId, { maxPayment: '10', deadline: '30m' })
+    const closed = await runCli([...space.globals, 'task', 'quote', '--task', String(hurried.taskId)])
+    expect(closed.code).toBe(0)
+    expect(closed.stdout).toContain('so nobody can claim it: cancel it (gridforge task cancel')
+    expect(closed.stdout).toContain('submit it again with a later --deadline')
+
     const mixed = await runCli([...space.globals, 'task', 'quote', '--task', String(taskId), '--source', '1'])
     expect(mixed.code).toBe(2)
     expect(mixed.stderr).toContain('pass either --task or the terms')

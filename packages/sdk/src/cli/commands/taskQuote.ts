@@ -1,8 +1,13 @@
-import { examples, table, UsageError } from '@gridforge/cli-kit'
+import { examples, formatDate, table, UsageError } from '@gridforge/cli-kit'
 import type { Command } from 'commander'
 import type { ClaimRefusal, ClaimRefusalReason } from '../../tasks/claimRefusals.js'
 import { claimRefusalReasons } from '../../tasks/claimRefusals.js'
-import { type QuoteTaskParameters, quoteTask, type TaskQuote } from '../../tasks/quoteTask.js'
+import {
+  type ClaimWindowClosure,
+  type QuoteTaskParameters,
+  quoteTask,
+  type TaskQuote,
+} from '../../tasks/quoteTask.js'
 import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration } from '../../utils/duration.js'
 import type { Context } from '../context.js'
@@ -138,6 +143,7 @@ export function describeQuote(quote: TaskQuote, token: TokenInfo): string[] {
   const lines = [
     `${subject} pays ${perGpuSecond(terms.pricePerGpuSecond)} and locks ${formatAmount(terms.collateral, token)} of collateral per claim`,
     `eligible now: ${quote.eligible.count} of ${quote.providers} registered providers${needs}`,
+    ...(quote.closed === undefined ? [] : [describeClosure(quote.closed, quote.taskId)]),
     history.pricePerGpuSecond === undefined
       ? `recent prices: none (${history.reason})`
       : `recent prices (last ${history.tasks} claimed): min ${perGpuSecond(history.pricePerGpuSecond.min)}, median ${perGpuSecond(history.pricePerGpuSecond.median)}, max ${perGpuSecond(history.pricePerGpuSecond.max)}`,
@@ -159,6 +165,15 @@ export function describeQuote(quote: TaskQuote, token: TokenInfo): string[] {
     'why not (a provider may fail several):',
     ...table(['dimension', 'providers', 'what would help'], rows),
   ]
+}
+
+/** Why nobody can claim an open task, whatever they offer, and what to do. */
+function describeClosure(closed: ClaimWindowClosure, taskId: bigint | undefined): string {
+  const deadline = formatDate(new Date(closed.deadline * 1000))
+  const again = `cancel it (gridforge task cancel ${taskId}) and submit it again with a later --deadline`
+  return closed.reason === 'deadlinePassed'
+    ? `closed: its deadline ${deadline} passed, nobody can claim it; it can only expire (refunded)`
+    : `closed: a claim now would be due ${formatDate(new Date(closed.dueAt * 1000))}, after its deadline ${deadline}, so nobody can claim it: ${again}`
 }
 
 /** The refusals of `reason` among providers that fail only on it: what would make them eligible. */
