@@ -40,7 +40,7 @@ describe('quoteTask', () => {
       capabilities: { gpuCount: 0, vramMiB: 8_192, computeCapability: 75, cpuCores: 8, memoryMiB: 65_536 },
       profile: anyCid,
     })
-    await expensive.setPriceFloor({ minPricePerGpuSecond: '1' })
+    const floorSet = await expensive.setPriceFloor({ minPricePerGpuSecond: '1' })
     await paused.pauseProvider()
 
     // 300 GRID over an hour on one GPU: 0.0833… GRID per GPU-second; a claim locks half of 300 (collateralBps 50 %).
@@ -96,6 +96,18 @@ describe('quoteTask', () => {
       timeToClaimSec: undefined,
       reason: `no task of source ${sourceId} was submitted yet`,
     })
+
+    // As of the block before the floor was set (and the pause): both would have taken it.
+    const earlier = await quoteTask(ready, {
+      deployment: deployment(),
+      sourceId,
+      maxPayment: '300',
+      blockNumber: floorSet.blockNumber - 1n,
+    })
+    expect(earlier.blockNumber).toBe(floorSet.blockNumber - 1n)
+    expect(earlier.eligible.providers).toEqual(
+      expect.arrayContaining([ready.account.address, expensive.account.address, paused.account.address]),
+    )
 
     // A cheaper task (collateral 5 GRID), gated on a record nobody here has.
     const gated = await quoteTask(ready, {
