@@ -203,6 +203,13 @@ describe('quoteTask', () => {
       (await quoteTask(client, { deployment: deployment(), sourceId, maxPayment: '10' })).closed,
     ).toBeUndefined()
 
+    const both = await quoteTask(client, {
+      deployment: deployment(),
+      taskId: hurried.taskId,
+      sourceId,
+    } as never).catch((error: unknown) => error)
+    expect((both as InvalidParametersError).fields[0]?.path).toBe('taskId')
+
     const replicas = await quoteTask(client, {
       deployment: deployment(),
       sourceId,

@@ -52,7 +52,10 @@ export interface QuoteTaskReadOptions {
   historySize?: number | undefined
   /** Quote as of this block (default: the latest). */
   blockNumber?: bigint | undefined
-  /** First block of the events read (default: the deployment's block). */
+  /**
+   * First block of the events read (default: the deployment's block): the
+   * providers registered before it are not looked at, nor older history.
+   */
   fromBlock?: bigint | undefined
   /** Most blocks per `eth_getLogs` request (default: the whole range; refused pages are split). */
   blockRange?: bigint | undefined
@@ -216,6 +219,13 @@ export async function quoteTask(
   const { deployment } = parameters
   const action = 'quoteTask'
   const options = validate(action, readOptionsSchema, parameters)
+  if (parameters.taskId !== undefined && (parameters as { sourceId?: unknown }).sourceId !== undefined)
+    throw new InvalidParametersError({
+      action,
+      fields: [
+        { path: 'taskId', message: "pass a taskId or the terms, not both: an open task's terms are read" },
+      ],
+    })
   const blockNumber =
     options.blockNumber ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
   const fromBlock = options.fromBlock ?? BigInt(deployment.blockNumber)
