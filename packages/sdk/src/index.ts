@@ -607,6 +607,7 @@ export {
   type CancelTaskReturnType,
   cancelTask,
 } from './tasks/cancelTask.js'
+export type { ClaimHistory } from './tasks/claimHistory.js'
 export {
   type ClaimRefusal,
   type ClaimRefusalReason,
@@ -702,10 +703,9 @@ export {
   listTasks,
 } from './tasks/listTasks.js'
 export { type PricedTerms, pricePerGpuSecond } from './tasks/pricePerGpuSecond.js'
+export type { ClaimWindowClosure, QuotedTerms } from './tasks/quotedTerms.js'
 export {
-  type ClaimWindowClosure,
   type IneligibleProvider,
-  type QuotedTerms,
   type QuoteTaskErrorType,
   type QuoteTaskParameters,
   type QuoteTaskReadOptions,
@@ -714,7 +714,6 @@ export {
   quoteTask,
   type TaskQuote,
 } from './tasks/quoteTask.js'
-export type { ClaimHistory } from './tasks/recentClaims.js'
 export {
   type ReleaseResultErrorType,
   type ReleaseResultParameters,

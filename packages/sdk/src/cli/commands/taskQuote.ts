@@ -2,12 +2,8 @@ import { examples, formatDate, table, UsageError } from '@gridforge/cli-kit'
 import type { Command } from 'commander'
 import type { ClaimRefusal, ClaimRefusalReason } from '../../tasks/claimRefusals.js'
 import { claimRefusalReasons } from '../../tasks/claimRefusals.js'
-import {
-  type ClaimWindowClosure,
-  type QuoteTaskParameters,
-  quoteTask,
-  type TaskQuote,
-} from '../../tasks/quoteTask.js'
+import type { ClaimWindowClosure } from '../../tasks/quotedTerms.js'
+import { type QuoteTaskParameters, quoteTask, type TaskQuote } from '../../tasks/quoteTask.js'
 import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration } from '../../utils/duration.js'
 import type { Context } from '../context.js'
