@@ -1,6 +1,7 @@
-import { parseUnits } from 'viem'
+import { createPublicClient, parseUnits } from 'viem'
+import { hardhat } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { deployment, fundedClient, testClient } from '../../test/chain.js'
+import { deployment, fundedClient, installMulticall3, testClient, transport } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
@@ -110,6 +111,22 @@ describe('quoteTask', () => {
     )
 
     // A cheaper task (collateral 5 GRID), gated on a record nobody here has.
+    // Through the chain's Multicall3, where the chain names one: the same quote.
+    const multicall3 = await installMulticall3()
+    const viaMulticall3 = createPublicClient({
+      chain: { ...hardhat, contracts: { multicall3: { address: multicall3 } } },
+      transport: transport(),
+    })
+    expect(
+      await quoteTask(viaMulticall3, {
+        deployment: deployment(),
+        sourceId,
+        maxPayment: '300',
+        requirements: { minGpus: 1, minVramMiB: 16_384, minComputeCapability: 80 },
+        blockNumber: quote.blockNumber,
+      }),
+    ).toEqual(quote)
+
     const gated = await quoteTask(ready, {
       deployment: deployment(),
       sourceId,
