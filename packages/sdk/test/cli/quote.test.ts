@@ -82,6 +82,14 @@ describe('gridforge task quote', () => {
     expect(closed.stdout).toContain('so nobody can claim it: cancel it (gridforge task cancel')
     expect(closed.stdout).toContain('submit it again with a later --deadline')
 
+    // A task nobody can claim any more: exit 2, with what to do instead.
+    const claimer = await testProvider([sourceId])
+    await claimTask(claimer, { deployment: deployment(), taskId })
+    const claimed = await runCli([...space.globals, 'task', 'quote', '--task', String(taskId)])
+    expect(claimed.code).toBe(2)
+    expect(claimed.stderr).toContain(`Task ${taskId} is Claimed, not Open: no provider can claim it now.`)
+    expect(claimed.stderr).toContain(`gridforge task watch ${taskId}`)
+
     const mixed = await runCli([...space.globals, 'task', 'quote', '--task', String(taskId), '--source', '1'])
     expect(mixed.code).toBe(2)
     expect(mixed.stderr).toContain('pass either --task or the terms')
