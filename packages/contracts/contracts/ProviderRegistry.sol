@@ -53,6 +53,8 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
 
     mapping(address provider => Provider) private _providers;
     mapping(address provider => mapping(uint32 sourceId => bool)) private _subscribed;
+    /// @dev Outside `Provider`: its two slots are full, and no claim reads the floor (only quotes do).
+    mapping(address provider => uint256) private _priceFloors;
 
     modifier onlyMarket() {
         if (msg.sender != market) revert ProviderRegistryNotMarket(msg.sender);
@@ -142,6 +144,13 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
         if (staked < minProviderStake) revert ProviderRegistryInsufficientStake(msg.sender, staked, minProviderStake);
         p.paused = false;
         emit ProviderResumed(msg.sender);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function setPriceFloor(uint256 minPricePerGpuSecond) external {
+        _requireRegistered(msg.sender);
+        _priceFloors[msg.sender] = minPricePerGpuSecond;
+        emit PriceFloorSet(msg.sender, minPricePerGpuSecond);
     }
 
     // ─── Market ───
@@ -241,6 +250,11 @@ contract ProviderRegistry is IProviderRegistry, Ownable2Step {
     /// @inheritdoc IProviderRegistry
     function isSubscribed(address provider, uint32 sourceId) external view returns (bool) {
         return _subscribed[provider][sourceId];
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function priceFloorOf(address provider) external view returns (uint256) {
+        return _priceFloors[provider];
     }
 
     // ─── Owner ───

@@ -27,6 +27,12 @@ export {
   type LeaseNotFoundErrorType,
 } from './errors/lease.js'
 export {
+  SourceInactiveError,
+  type SourceInactiveErrorType,
+  TaskNotOpenError,
+  type TaskNotOpenErrorType,
+} from './errors/quote.js'
+export {
   TaskCancelledError,
   type TaskCancelledErrorType,
   TaskDeadlinePassedError,
@@ -319,6 +325,12 @@ export {
   withdrawTreasury,
 } from './market/withdrawTreasury.js'
 export {
+  type GetPriceFloorErrorType,
+  type GetPriceFloorParameters,
+  type GetPriceFloorReturnType,
+  getPriceFloor,
+} from './providers/getPriceFloor.js'
+export {
   type GetProviderErrorType,
   type GetProviderParameters,
   type GetProviderReturnType,
@@ -376,6 +388,12 @@ export {
   type SetMinRecordPaymentReturnType,
   setMinRecordPayment,
 } from './providers/setMinRecordPayment.js'
+export {
+  type SetPriceFloorErrorType,
+  type SetPriceFloorParameters,
+  type SetPriceFloorReturnType,
+  setPriceFloor,
+} from './providers/setPriceFloor.js'
 export {
   type SubscribeSourcesErrorType,
   type SubscribeSourcesParameters,
@@ -589,6 +607,12 @@ export {
   type CancelTaskReturnType,
   cancelTask,
 } from './tasks/cancelTask.js'
+export type { ClaimHistory } from './tasks/claimHistory.js'
+export {
+  type ClaimRefusal,
+  type ClaimRefusalReason,
+  claimRefusalReasons,
+} from './tasks/claimRefusals.js'
 export {
   type ClaimTaskErrorType,
   type ClaimTaskParameters,
@@ -678,6 +702,18 @@ export {
   type ListTasksReturnType,
   listTasks,
 } from './tasks/listTasks.js'
+export { type PricedTerms, pricePerGpuSecond } from './tasks/pricePerGpuSecond.js'
+export type { ClaimWindowClosure, QuotedTerms } from './tasks/quotedTerms.js'
+export {
+  type IneligibleProvider,
+  type QuoteTaskErrorType,
+  type QuoteTaskParameters,
+  type QuoteTaskReadOptions,
+  type QuoteTaskReturnType,
+  type QuoteTaskTerms,
+  quoteTask,
+  type TaskQuote,
+} from './tasks/quoteTask.js'
 export {
   type ReleaseResultErrorType,
   type ReleaseResultParameters,

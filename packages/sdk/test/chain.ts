@@ -3,10 +3,16 @@
  * for each test, so test files can run in parallel on one chain without
  * sharing a nonce.
  */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import path from 'node:path'
 import {
+  type Address,
+  createPublicClient,
   createTestClient,
   createWalletClient,
   erc20Abi,
+  type Hex,
   http,
   parseEther,
   parseUnits,
@@ -79,4 +85,25 @@ export async function fundedClient({
   return createWalletClient({ account, chain: hardhat, transport: transport() })
     .extend(publicActions)
     .extend(gridforgeActions({ deployment: deployment() }))
+}
+
+/** Multicall3's canonical address, where {@link installMulticall3} places it. */
+export const multicall3Address: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+
+/**
+ * Places Multicall3's runtime code at its canonical address on the test chain
+ * (Hardhat has none), from the creation code viem ships (it has no public
+ * export), and returns the address: for a client whose chain names it.
+ */
+export async function installMulticall3(): Promise<Address> {
+  const viemEntry = createRequire(import.meta.url).resolve('viem')
+  const constants = path.join(path.dirname(viemEntry), '..', '_esm', 'constants', 'contracts.js')
+  const creation = /multicall3Bytecode\s*=\s*'(0x[0-9a-f]+)'/.exec(await readFile(constants, 'utf8'))?.[1]
+  if (creation === undefined) throw new Error('Multicall3 creation code not found in viem')
+  const { data } = await createPublicClient({ chain: hardhat, transport: transport() }).call({
+    data: creation as Hex,
+  })
+  if (data === undefined) throw new Error('Multicall3 creation returned no code')
+  await testClient().setCode({ address: multicall3Address, bytecode: data })
+  return multicall3Address
 }

@@ -57,6 +57,8 @@ interface IProviderRegistry {
     event ProviderPaused(address indexed provider);
     /// @notice Emitted when a provider takes tasks again.
     event ProviderResumed(address indexed provider);
+    /// @notice Emitted when a provider publishes the least it takes per GPU-second.
+    event PriceFloorSet(address indexed provider, uint256 minPricePerGpuSecond);
     /// @notice Emitted when the owner changes the stake needed to register.
     event MinProviderStakeUpdated(uint256 minProviderStake);
     /// @notice Emitted when the owner changes the least payment a completion needs to count in the record.
@@ -118,6 +120,14 @@ interface IProviderRegistry {
     function pause() external;
     /// @notice Takes tasks again.
     function resume() external;
+    /// @notice Publishes the least the caller takes per GPU-second, in base units of the token, so that clients can
+    /// see before submitting who would take a task at a price. Informational: claims do not check it (a provider
+    /// that claims below its floor only breaks its own word). A task's price per GPU-second is `pricePerSecond` of a
+    /// metered task, else `maxPayment / maxRuntimeSec`, divided by `max(1, minGpus)`: what the provider agent
+    /// compares with its policy's `minPricePerGpuSecond`. Reverts with ProviderRegistryNotRegistered for an
+    /// unregistered caller: register first.
+    /// @param minPricePerGpuSecond The floor; 0 takes any price.
+    function setPriceFloor(uint256 minPricePerGpuSecond) external;
 
     /// @notice The provider's profile (all zero if not registered).
     function getProvider(address provider) external view returns (ProviderInfo memory);
@@ -127,6 +137,8 @@ interface IProviderRegistry {
     function successBps(address provider) external view returns (uint16);
     /// @notice Whether `provider` is in `sourceId`'s pool.
     function isSubscribed(address provider, uint32 sourceId) external view returns (bool);
+    /// @notice The least `provider` takes per GPU-second, as it last published with setPriceFloor (0 if never).
+    function priceFloorOf(address provider) external view returns (uint256);
 
     /// @notice Market only: reverts with a typed error unless `provider` may claim a task with these terms;
     /// otherwise counts the claim.

@@ -421,6 +421,58 @@ describe('ProviderRegistry', () => {
     })
   })
 
+  describe('price floor', () => {
+    it('setPriceFloor publishes the least a provider takes per GPU-second; priceFloorOf reads it', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers } = gf
+      const [alice, bob] = [gf.providerWallets[0]!, gf.providerWallets[1]!]
+      await gf.registerProvider(alice)
+      await gf.registerProvider(bob)
+      assert.equal(await providers.read.priceFloorOf([alice.account.address]), 0n)
+      const floor = 10n ** 12n
+      await viem.assertions.emitWithArgs(
+        providers.write.setPriceFloor([floor], { account: alice.account }),
+        providers,
+        'PriceFloorSet',
+        [alice.account.address, floor],
+      )
+      assert.equal(await providers.read.priceFloorOf([alice.account.address]), floor)
+      // Each provider has its own floor; lowering it back to 0 (any price) is allowed.
+      assert.equal(await providers.read.priceFloorOf([bob.account.address]), 0n)
+      await providers.write.setPriceFloor([0n], { account: alice.account })
+      assert.equal(await providers.read.priceFloorOf([alice.account.address]), 0n)
+      // A paused provider may still publish its floor (it applies once it resumes).
+      await providers.write.pause({ account: bob.account })
+      await providers.write.setPriceFloor([floor], { account: bob.account })
+      assert.equal(await providers.read.priceFloorOf([bob.account.address]), floor)
+    })
+
+    it('refuses an unregistered caller', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const carol = gf.providerWallets[2]!
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        gf.providers.write.setPriceFloor([1n], { account: carol.account }),
+        gf.providers,
+        'ProviderRegistryNotRegistered',
+        [carol.account.address],
+      )
+      assert.equal(await gf.providers.read.priceFloorOf([carol.account.address]), 0n)
+    })
+
+    it('is not checked by a claim: the floor is what the provider says it takes, not a market rule', async () => {
+      const gf = await networkHelpers.loadFixture(deployGridforge)
+      const { providers, market } = gf
+      const alice = gf.providerWallets[0]!
+      const sourceId = await gf.publishSource(gf.owner, { requirements: { deterministic: false } })
+      await gf.registerProvider(alice, { sourceIds: [sourceId] })
+      // Far above what any task pays per GPU-second.
+      await providers.write.setPriceFloor([grid(1_000_000)], { account: alice.account })
+      const taskId = await gf.submitTask(gf.clients[0]!, await gf.defaultTaskParams(sourceId))
+      await market.write.claimTask([taskId], { account: alice.account })
+      assert.equal((await providers.read.getReputation([alice.account.address])).claimed, 1)
+    })
+  })
+
   describe('market hooks', () => {
     it('recordClaim, recordCompletion, recordFailure and recordOverturned are market only', async () => {
       const { providers, owner, others } = await networkHelpers.loadFixture(deployGridforge)

@@ -17,6 +17,7 @@ import { type RunningLeases, runLeases } from './leases/runLeases.js'
 import { watchMarket } from './marketWatch.js'
 import { metadataRefusal, resolvePolicy } from './policy.js'
 import { prepareTask } from './prepareTask.js'
+import { publishPriceFloor } from './publishPriceFloor.js'
 import { retry } from './retry.js'
 import { type SharedContext, TaskScheduler } from './scheduler.js'
 import { withdrawEarnings } from './withdrawEarnings.js'
@@ -131,6 +132,14 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
 
   // 1. Resume the journal; re-attach or remove containers a crash left behind.
   const resumed = await resumeJournal({ journal, runtime, owner: context.owner, gpus, scheduler, logger })
+  // Clients' quotes read the floor this agent claims at: publish the policy's when the chain holds another.
+  await publishPriceFloor({
+    client,
+    deployment,
+    floor: policy.minPricePerGpuSecond,
+    transact: context.transact,
+    logger,
+  })
   // 2. The tasks that may still be taken, then every event after them.
   const { fromBlock, watching } = await followMarket({ options, scheduler, context, market, pollingInterval })
   // 3. Withdraw earnings on a schedule.

@@ -1,4 +1,4 @@
-import type { Capabilities, SourceMetadata, Task } from '@gridforge/sdk'
+import { type Capabilities, pricePerGpuSecond, type SourceMetadata, type Task } from '@gridforge/sdk'
 import type { Policy } from './AgentOptions.js'
 
 /** The policy with its defaults filled in. */
@@ -35,21 +35,9 @@ function resolveAuditPolicy(audits: Policy['audits']): ResolvedPolicy['audits'] 
   return { enabled, minPayment }
 }
 
-/**
- * Pay per GPU-second a task guarantees at worst: a metered task pays
- * `pricePerSecond`, a fixed-price one `maxPayment` spread over the longest
- * run it allows. Tasks without GPUs count as one GPU.
- */
-export function pricePerGpuSecond(
-  task: Pick<Task, 'maxPayment' | 'pricePerSecond' | 'requirements'>,
-): bigint {
-  const gpus = BigInt(Math.max(1, task.requirements.minGpus))
-  const perSecond =
-    task.pricePerSecond > 0n
-      ? task.pricePerSecond
-      : task.maxPayment / BigInt(Math.max(1, task.requirements.maxRuntimeSec))
-  return perSecond / gpus
-}
+// How a task is priced per GPU-second lives in the SDK, so that clients' quotes (`quoteTask`) compare the floors
+// agents publish with exactly the price the agents compare with their policies.
+export { pricePerGpuSecond }
 
 /**
  * Why this agent would not take `task` (on what the chain says alone), or

@@ -34,6 +34,16 @@ export const OwnershipTransferred = {
   type: 'event',
 } as const
 
+export const PriceFloorSet = {
+  anonymous: false,
+  inputs: [
+    { indexed: true, name: 'provider', type: 'address' },
+    { indexed: false, name: 'minPricePerGpuSecond', type: 'uint256' },
+  ],
+  name: 'PriceFloorSet',
+  type: 'event',
+} as const
+
 export const ProviderPaused = {
   anonymous: false,
   inputs: [{ indexed: true, name: 'provider', type: 'address' }],
@@ -251,6 +261,14 @@ export const pendingOwner = {
   type: 'function',
 } as const
 
+export const priceFloorOf = {
+  inputs: [{ name: 'provider', type: 'address' }],
+  name: 'priceFloorOf',
+  outputs: [{ name: '', type: 'uint256' }],
+  stateMutability: 'view',
+  type: 'function',
+} as const
+
 export const recordClaim = {
   inputs: [
     { name: 'provider', type: 'address' },
@@ -361,6 +379,14 @@ export const setMinProviderStake = {
 export const setMinRecordPayment = {
   inputs: [{ name: 'minRecordPayment_', type: 'uint256' }],
   name: 'setMinRecordPayment',
+  outputs: [],
+  stateMutability: 'nonpayable',
+  type: 'function',
+} as const
+
+export const setPriceFloor = {
+  inputs: [{ name: 'minPricePerGpuSecond', type: 'uint256' }],
+  name: 'setPriceFloor',
   outputs: [],
   stateMutability: 'nonpayable',
   type: 'function',

@@ -1,6 +1,7 @@
 import { exitCodeOf, UsageError } from '@gridforge/cli-kit'
 import { describe, expect, it } from 'vitest'
 import { BaseError } from '../errors/base.js'
+import { SourceInactiveError, TaskNotOpenError } from '../errors/quote.js'
 import { TaskCancelledError, TaskNotFoundError, WaitForTaskTimeoutError } from '../errors/task.js'
 import { InvalidParametersError } from '../errors/validation.js'
 import { KeystorePasswordError } from '../keystore/keystore.js'
@@ -19,6 +20,8 @@ describe('gridforge exit codes', () => {
       [new KeystorePasswordError(), exitCodes.usage],
       [new InvalidCidError({ input: 'nope' }), exitCodes.usage],
       [new TaskNotFoundError({ taskIds: [1n] }), exitCodes.usage],
+      [new TaskNotOpenError({ taskId: 1n, status: 'Claimed' }), exitCodes.usage],
+      [new SourceInactiveError({ sourceId: 1 }), exitCodes.usage],
       [new TaskCancelledError({ taskId: 1n, refund: 0n }), exitCodes.taskNotCompleted],
       [new WaitForTaskTimeoutError({ taskId: 1n, status: 'Open', timeout: 1_000 }), exitCodes.timeout],
       [new StorageTimeoutError({ url: 'http://kubo', timeoutMs: 1_000 }), exitCodes.timeout],

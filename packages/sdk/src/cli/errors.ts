@@ -12,6 +12,7 @@ import {
 import { BaseError } from '../errors/base.js'
 import { ContractRevertedError } from '../errors/contract.js'
 import { LeaseNotFoundError } from '../errors/lease.js'
+import { SourceInactiveError, TaskNotOpenError } from '../errors/quote.js'
 import {
   TaskCancelledError,
   TaskDeadlinePassedError,
@@ -110,6 +111,9 @@ const rules: readonly ExitCodeRule[] = [
   [InvalidPathError, exitCodes.usage],
   [PathNotFoundError, exitCodes.usage],
   [TaskNotFoundError, exitCodes.usage],
+  // A quote of a task no provider can claim any more, or of a retired source: ask about something else.
+  [TaskNotOpenError, exitCodes.usage],
+  [SourceInactiveError, exitCodes.usage],
   [TaskNotSettledError, exitCodes.usage],
   [ReceiptNotSubmittedError, exitCodes.usage],
   // A filter the indexer refuses is wrong whichever way it is read (the chain is not asked instead).

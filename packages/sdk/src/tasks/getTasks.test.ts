@@ -1,11 +1,8 @@
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { createPublicClient, custom, type Hex } from 'viem'
+import { createPublicClient, custom } from 'viem'
 import { multicall } from 'viem/actions'
 import { hardhat } from 'viem/chains'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { deployment, devnet, fundedClient, testClient, transport } from '../../test/chain.js'
+import { deployment, devnet, fundedClient, installMulticall3, testClient } from '../../test/chain.js'
 import {
   cancel,
   claim,
@@ -22,21 +19,6 @@ import type { InvalidParametersError } from '../errors/validation.js'
 import { failureDigest } from './failures.js'
 import { getTask } from './getTask.js'
 import { callsInFlight, getTasks, tasksPerCall } from './getTasks.js'
-
-/** Multicall3's runtime code, from the creation code viem ships (it has no public export). */
-async function multicall3RuntimeCode(): Promise<Hex> {
-  const viemEntry = createRequire(import.meta.url).resolve('viem')
-  const constants = path.join(path.dirname(viemEntry), '..', '_esm', 'constants', 'contracts.js')
-  const creation = /multicall3Bytecode\s*=\s*'(0x[0-9a-f]+)'/.exec(await readFile(constants, 'utf8'))?.[1]
-  if (creation === undefined) throw new Error('Multicall3 creation code not found in viem')
-  const { data } = await createPublicClient({ chain: hardhat, transport: transport() }).call({
-    data: creation as Hex,
-  })
-  if (data === undefined) throw new Error('Multicall3 creation returned no code')
-  return data
-}
-
-const multicall3Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
 describe('getTasks', () => {
   let taskIds: bigint[]
@@ -152,8 +134,7 @@ describe('getTasks', () => {
   })
 
   it("uses the chain's Multicall3 where the chain names one", async () => {
-    const address = multicall3Address
-    await testClient().setCode({ address, bytecode: await multicall3RuntimeCode() })
+    const address = await installMulticall3()
     const counter = countingTransport(devnet().rpcUrl)
     const client = createPublicClient({
       chain: { ...hardhat, contracts: { multicall3: { address } } },
@@ -242,7 +223,7 @@ describe('getTasks', () => {
     expect(counter.count()).toBe(3)
 
     // Through Multicall3 (viem's multicall): 300 and 200 tasks; the 300 run out, their halves pass.
-    await testClient().setCode({ address: multicall3Address, bytecode: await multicall3RuntimeCode() })
+    const multicall3Address = await installMulticall3()
     const viaMulticall3 = countingTransport(devnet().rpcUrl)
     const multicall3Reader = createPublicClient({
       chain: { ...hardhat, contracts: { multicall3: { address: multicall3Address } } },

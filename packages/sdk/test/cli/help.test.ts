@@ -9,6 +9,7 @@ const commands = [
   ['source', 'init'],
   ['task'],
   ['task', 'submit'],
+  ['task', 'quote'],
   ['task', 'status'],
   ['task', 'watch'],
   ['task', 'result'],

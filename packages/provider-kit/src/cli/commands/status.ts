@@ -6,12 +6,14 @@ import {
   type Deployment,
   formatAmount,
   formatFailure,
+  getPriceFloor,
   getProvider,
   getProviderRegistryParams,
   getRewards,
   getStake,
   getWalletBalance,
   isSubscribed,
+  parseAmount,
 } from '@gridforge/sdk'
 import type { Address } from 'viem'
 import { getContractEvents } from 'viem/actions'
@@ -151,15 +153,19 @@ export const statusCommand: CommandSetup = (program, contextOf) => {
         context.address(),
       ])
       const configured = [...new Set([...(config.policy.sources ?? []), ...config.register.sources])]
-      const [profile, stake, wallet, rewards, registry, subscriptions, entries] = await Promise.all([
-        getProvider(client, { deployment, provider }),
-        getStake(client, { deployment, account: provider }),
-        getWalletBalance(client, { deployment, account: provider }),
-        getRewards(client, { deployment, account: provider }),
-        getProviderRegistryParams(client, { deployment }),
-        readSubscriptions(client, deployment, provider, configured),
-        readJournal(config.agent.dataDir),
-      ])
+      const [profile, stake, wallet, rewards, registry, subscriptions, entries, priceFloor] =
+        await Promise.all([
+          getProvider(client, { deployment, provider }),
+          getStake(client, { deployment, account: provider }),
+          getWalletBalance(client, { deployment, account: provider }),
+          getRewards(client, { deployment, account: provider }),
+          getProviderRegistryParams(client, { deployment }),
+          readSubscriptions(client, deployment, provider, configured),
+          readJournal(config.agent.dataDir),
+          getPriceFloor(client, { deployment, provider }),
+        ])
+      // What the agent publishes when it starts (the config was validated when it was read).
+      const policyFloor = parseAmount(config.policy.minPricePerGpuSecond, token.decimals)
       const journal = summarizeJournal(entries, recentCount)
       const amount = (value: bigint) => formatAmount(value, token)
       const value = {
@@ -172,6 +178,7 @@ export const statusCommand: CommandSetup = (program, contextOf) => {
         reputation: profile.reputation,
         subscriptions: subscriptions.sourceIds,
         subscriptionsFrom: subscriptions.from,
+        priceFloor,
         stake: { ...stake, minProviderStake: registry.minProviderStake },
         market: { balance: wallet.balance, wallet: wallet.token },
         rewards,
@@ -195,6 +202,10 @@ export const statusCommand: CommandSetup = (program, contextOf) => {
           [
             'subscriptions',
             `${subscriptions.sourceIds.length === 0 ? 'none' : subscriptions.sourceIds.join(', ')}${subscriptions.from === 'configured' ? ' (of the configured sources; the node would not serve the event history)' : ''}`,
+          ],
+          [
+            'price floor',
+            `${amount(priceFloor)} per GPU-second${'value' in policyFloor && policyFloor.value !== priceFloor ? ` (the policy says ${amount(policyFloor.value)}: the agent publishes it when it starts)` : ''}`,
           ],
           [
             'stake',

@@ -29,6 +29,7 @@ import type { Context } from '../context.js'
 import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
 import type { CommandGroup } from '../program.js'
 import { readReceipts } from './receipt.js'
+import { addQuoteCommand } from './taskQuote.js'
 
 /** The task flags of `task submit`, as commander parses them. */
 interface SubmitOptions {
@@ -531,6 +532,8 @@ export const taskCommands: CommandGroup = (program, contextOf) => {
         () => settled.flatMap((followed) => describeResults(followed, token)),
       )
     })
+
+  addQuoteCommand(task, contextOf)
 
   task
     .command('status')

@@ -46,6 +46,7 @@ import { type GetTreasuryAccruedParameters, getTreasuryAccrued } from '../../mar
 import { type SetParamsParameters, setParams } from '../../market/setParams.js'
 import { type SetTreasuryParameters, setTreasury } from '../../market/setTreasury.js'
 import { type WithdrawTreasuryParameters, withdrawTreasury } from '../../market/withdrawTreasury.js'
+import { type GetPriceFloorParameters, getPriceFloor } from '../../providers/getPriceFloor.js'
 import { type GetProviderParameters, getProvider } from '../../providers/getProvider.js'
 import {
   type GetProviderRegistryParamsParameters,
@@ -64,6 +65,7 @@ import {
   type SetMinRecordPaymentParameters,
   setMinRecordPayment,
 } from '../../providers/setMinRecordPayment.js'
+import { type SetPriceFloorParameters, setPriceFloor } from '../../providers/setPriceFloor.js'
 import { type SubscribeSourcesParameters, subscribeSources } from '../../providers/subscribeSources.js'
 import { type UnsubscribeSourcesParameters, unsubscribeSources } from '../../providers/unsubscribeSources.js'
 import { type UpdateCapabilitiesParameters, updateCapabilities } from '../../providers/updateCapabilities.js'
@@ -99,6 +101,7 @@ import { type GetTaskResultParameters, getTaskResult } from '../../tasks/getTask
 import { type GetTasksParameters, getTasks } from '../../tasks/getTasks.js'
 import { type JoinAuditParameters, joinAudit } from '../../tasks/joinAudit.js'
 import { type ListTasksParameters, listTasks } from '../../tasks/listTasks.js'
+import { type QuoteTaskParameters, quoteTask } from '../../tasks/quoteTask.js'
 import { type ReleaseResultParameters, releaseResult } from '../../tasks/releaseResult.js'
 import { type ReopenSlotParameters, reopenSlot } from '../../tasks/reopenSlot.js'
 import { type RevealResultParameters, revealResult } from '../../tasks/revealResult.js'
@@ -120,7 +123,12 @@ import { type SignPermitParameters, signPermit } from '../../wallet/signPermit.j
 import { type WithdrawParameters, withdraw } from '../../wallet/withdraw.js'
 
 /** An action's parameters as the decorated client takes them: the deployment (and indexer) are already bound. */
-export type Bound<parameters> = Omit<parameters, 'deployment'> & { deployment?: Deployment | undefined }
+export type Bound<parameters> =
+  // Distributed over a union of parameter shapes (quoteTask takes terms or a task id): Omit of a union keeps
+  // only the keys every member has.
+  parameters extends unknown
+    ? Omit<parameters, 'deployment'> & { deployment?: Deployment | undefined }
+    : never
 
 /** What `gridforgeActions` binds to every action. */
 export interface GridforgeActionsParameters {
@@ -172,6 +180,8 @@ export type GridforgeActions = {
   ) => ReturnType<typeof reactivateSource>
   /** {@inheritDoc transferSource} */
   transferSource: (...parameters: BoundArgs<TransferSourceParameters>) => ReturnType<typeof transferSource>
+  /** {@inheritDoc getPriceFloor} */
+  getPriceFloor: (...parameters: BoundArgs<GetPriceFloorParameters>) => ReturnType<typeof getPriceFloor>
   /** {@inheritDoc getProvider} */
   getProvider: (...parameters: BoundArgs<GetProviderParameters>) => ReturnType<typeof getProvider>
   /** {@inheritDoc getProviderRegistryParams} */
@@ -198,6 +208,8 @@ export type GridforgeActions = {
   setMinRecordPayment: (
     ...parameters: BoundArgs<SetMinRecordPaymentParameters>
   ) => ReturnType<typeof setMinRecordPayment>
+  /** {@inheritDoc setPriceFloor} */
+  setPriceFloor: (...parameters: BoundArgs<SetPriceFloorParameters>) => ReturnType<typeof setPriceFloor>
   /** {@inheritDoc subscribeSources} */
   subscribeSources: (
     ...parameters: BoundArgs<SubscribeSourcesParameters>
@@ -326,6 +338,8 @@ export type GridforgeActions = {
   joinAudit: (...parameters: BoundArgs<JoinAuditParameters>) => ReturnType<typeof joinAudit>
   /** {@inheritDoc listTasks} */
   listTasks: (...parameters: BoundArgs<ListTasksParameters>) => ReturnType<typeof listTasks>
+  /** {@inheritDoc quoteTask} */
+  quoteTask: (...parameters: BoundArgs<QuoteTaskParameters>) => ReturnType<typeof quoteTask>
   /** {@inheritDoc releaseResult} */
   releaseResult: (...parameters: BoundArgs<ReleaseResultParameters>) => ReturnType<typeof releaseResult>
   /** {@inheritDoc reopenSlot} */
@@ -434,6 +448,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       publishSource: (parameters) => publishSource(client, bind(parameters)),
       reactivateSource: (parameters) => reactivateSource(client, bind(parameters)),
       transferSource: (parameters) => transferSource(client, bind(parameters)),
+      getPriceFloor: (parameters) => getPriceFloor(client, bind(parameters)),
       getProvider: (parameters) => getProvider(client, bind(parameters)),
       getProviderRegistryParams: (parameters) => getProviderRegistryParams(client, bind(parameters)),
       getReputation: (parameters) => getReputation(client, bind(parameters)),
@@ -443,6 +458,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       resumeProvider: (parameters) => resumeProvider(client, bind(parameters)),
       setMinProviderStake: (parameters) => setMinProviderStake(client, bind(parameters)),
       setMinRecordPayment: (parameters) => setMinRecordPayment(client, bind(parameters)),
+      setPriceFloor: (parameters) => setPriceFloor(client, bind(parameters)),
       subscribeSources: (parameters) => subscribeSources(client, bind(parameters)),
       unsubscribeSources: (parameters) => unsubscribeSources(client, bind(parameters)),
       updateCapabilities: (parameters) => updateCapabilities(client, bind(parameters)),
@@ -494,6 +510,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       getTasks: (parameters) => getTasks(client, bind(parameters)),
       joinAudit: (parameters) => joinAudit(client, bind(parameters)),
       listTasks: (parameters) => listTasks(client, bindIndexed(parameters)),
+      quoteTask: (parameters) => quoteTask(client, bind(parameters)),
       releaseResult: (parameters) => releaseResult(client, bind(parameters)),
       reopenSlot: (parameters) => reopenSlot(client, bind(parameters)),
       revealResult: (parameters) => revealResult(client, bind(parameters)),
