@@ -316,6 +316,8 @@ export const provider = onchainTable(
     cpuCores: t.integer().notNull(),
     memoryMiB: t.integer().notNull(),
     profileCid: t.text().notNull(),
+    /** The least it takes per GPU-second (`PriceFloorSet`), in base units; 0 until it publishes one. */
+    priceFloor: t.bigint().notNull(),
     paused: t.boolean().notNull(),
     subscriptions: t.integer().notNull(),
     // The record, from the market's events.

@@ -22,6 +22,8 @@ import { type PostgresServer, postgresAvailability, startPostgres } from './post
  * (scripts/postgres.sh exits 3), a test fails with the reason.
  */
 const postgres = await postgresAvailability()
+/** Provider 1's published price floor, in base units per GPU-second. */
+const PRICE_FLOOR = 10n ** 12n
 const backends = [
   { name: 'PGlite' as const },
   ...(postgres.available ? [{ name: 'PostgreSQL' as const }] : []),
@@ -70,7 +72,7 @@ beforeAll(async () => {
   sourceA = await market.publish({ creatorFeeBps: 1_000, failureFeeBps: 2_000, minGpus: 2 })
   sourceB = await market.publish({ creatorFeeBps: 0, failureFeeBps: 0, minGpus: 0 })
   registered = [
-    await market.register(p1, [sourceA.sourceId, sourceB.sourceId]),
+    await market.register(p1, [sourceA.sourceId, sourceB.sourceId], PRICE_FLOOR),
     await market.register(p2, [sourceA.sourceId, sourceB.sourceId]),
   ]
   await market.fundClient(c1)
@@ -470,6 +472,7 @@ describe.each(backends)('on $name', ({ name }) => {
         paused: false,
         capabilities,
         profileCid: cids.input,
+        priceFloor: String(PRICE_FLOOR),
         subscriptions: 2,
         tasksRun: 2,
         record: {

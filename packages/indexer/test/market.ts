@@ -12,6 +12,7 @@ import {
   publishSource,
   registerProvider,
   reopenSlot,
+  setPriceFloor,
   stake,
   submitResult,
   subscribeSources,
@@ -143,8 +144,11 @@ export async function openMarket({
       return { sourceId, block: blockNumber, time: await blockTime(blockNumber) }
     },
 
-    /** Stakes 200 GRID, registers with {@link capabilities} and joins `sourceIds`; returns when it registered. */
-    async register(provider: MarketClient, sourceIds: number[]) {
+    /**
+     * Stakes 200 GRID, registers with {@link capabilities}, joins `sourceIds` and publishes `priceFloor` (base
+     * units per GPU-second) if given; returns when it registered.
+     */
+    async register(provider: MarketClient, sourceIds: number[], priceFloor?: bigint) {
       await stake(provider, { deployment, amount: '200', approve: true })
       const { blockNumber } = await registerProvider(provider, {
         deployment,
@@ -152,6 +156,8 @@ export async function openMarket({
         profile: cids.input,
       })
       await subscribeSources(provider, { deployment, sourceIds })
+      if (priceFloor !== undefined)
+        await setPriceFloor(provider, { deployment, minPricePerGpuSecond: priceFloor })
       return { block: blockNumber, time: await blockTime(blockNumber) }
     },
 

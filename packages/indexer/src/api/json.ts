@@ -202,6 +202,7 @@ export function providerJson(row: ProviderRow, stake: StakeRow | null) {
       memoryMiB: row.memoryMiB,
     },
     profileCid: row.profileCid,
+    priceFloor: amount(row.priceFloor),
     subscriptions: row.subscriptions,
     tasksRun: row.completed + row.failedRuns + row.outvoted,
     record: {

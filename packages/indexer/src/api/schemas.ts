@@ -187,6 +187,7 @@ const provider = object('A provider: capabilities, profile, record, earnings and
     memoryMiB: integer(),
   }),
   profileCid: text(),
+  priceFloor: amount,
   subscriptions: integer('Sources whose pool it is in.'),
   tasksRun: integer('Results it handed in that were settled: completed + failedRuns + outvoted.'),
   record: object('Its success record, from the market’s events.', {

@@ -1,6 +1,6 @@
 /**
- * ProviderRegistry: registrations, capabilities and profiles, pauses, source
- * subscriptions, and the registry's parameters. The record (claims, payments,
+ * ProviderRegistry: registrations, capabilities and profiles, price floors,
+ * pauses, source subscriptions, and the registry's parameters. The record (claims, payments,
  * slashes) comes from the market's events: see settlement.ts.
  */
 import { type Context, ponder } from 'ponder:registry'
@@ -27,6 +27,13 @@ ponder.on('ProviderRegistry:ProviderUpdated', async ({ event, context }) => {
   await context.db
     .update(schema.provider, { address })
     .set({ ...capabilities, profileCid: profileCID, updatedAt: Number(event.block.timestamp) })
+})
+
+// The floor its agent's policy prices tasks with: what quotes compare a task's price with.
+ponder.on('ProviderRegistry:PriceFloorSet', async ({ event, context }) => {
+  await context.db
+    .update(schema.provider, { address: event.args.provider })
+    .set({ priceFloor: event.args.minPricePerGpuSecond })
 })
 
 // The registry also pauses a provider whose stake a slash took below the floor.

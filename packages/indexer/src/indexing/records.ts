@@ -206,6 +206,7 @@ export function emptyProvider(
     cpuCores: 0,
     memoryMiB: 0,
     profileCid: '',
+    priceFloor: 0n,
     paused: false,
     subscriptions: 0,
     claims: 0,
