@@ -154,4 +154,7 @@ export const taskMarketHints: RevertHints = {
     'the market was re-entered: the token or a contract in the call is misbehaving',
   SafeERC20FailedOperation: ([token]) =>
     `the token ${token} refused the transfer: check the balance and allowance in the wallet`,
+  // multicall: a call of the batch reverts with its own error; these only when it gave none.
+  FailedCall: () => 'a call of the multicall batch reverted without a reason: the whole batch was undone',
+  AddressEmptyCode: ([target]) => `${target} has no code: the multicall batch cannot run there`,
 }
