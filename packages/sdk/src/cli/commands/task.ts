@@ -30,6 +30,7 @@ import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
 import type { CommandGroup } from '../program.js'
 import { readReceipts } from './receipt.js'
 import { addQuoteCommand } from './taskQuote.js'
+import { termsFromFlags } from './termFlags.js'
 
 /** The task flags of `task submit`, as commander parses them. */
 interface SubmitOptions {
@@ -128,25 +129,12 @@ function fromFlags(options: SubmitOptions): TaskFileEntry {
     const flag = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
     throw new UsageError(`task submit needs ${missing.map(flag).join(', ')} (or --file task.json)`)
   }
-  const requirements = {
-    ...(options.minGpus === undefined ? {} : { minGpus: options.minGpus }),
-    ...(options.minVramMib === undefined ? {} : { minVramMiB: options.minVramMib }),
-    ...(options.minComputeCapability === undefined
-      ? {}
-      : { minComputeCapability: options.minComputeCapability }),
-    ...(options.maxRuntime === undefined ? {} : { maxRuntimeSec: options.maxRuntime }),
-  }
   return {
     sourceId: options.source as number,
     input: options.input as string,
     maxPayment: options.maxPayment as string,
-    ...(options.pricePerSecond === undefined ? {} : { pricePerSecond: options.pricePerSecond }),
-    ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
-    ...(Object.keys(requirements).length === 0 ? {} : { requirements }),
-    ...(options.minSuccessBps === undefined ? {} : { minSuccessBps: options.minSuccessBps }),
-    ...(options.minCompleted === undefined ? {} : { minCompleted: options.minCompleted }),
-    ...(options.audit === undefined ? {} : { auditBps: options.audit }),
+    ...termsFromFlags(options),
   }
 }
 

@@ -8,6 +8,7 @@ import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration } from '../../utils/duration.js'
 import type { Context } from '../context.js'
 import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
+import { termsFromFlags } from './termFlags.js'
 
 /** The flags of `task quote`, as commander parses them: the terms flags of `task submit`, or `--task`. */
 export interface QuoteOptions {
@@ -109,23 +110,10 @@ function quoteParameters(options: QuoteOptions) {
   }
   if (options.source === undefined || options.maxPayment === undefined)
     throw new UsageError('task quote needs --source and --max-payment (or --task <id> for an open task)')
-  const requirements = {
-    ...(options.minGpus === undefined ? {} : { minGpus: options.minGpus }),
-    ...(options.minVramMib === undefined ? {} : { minVramMiB: options.minVramMib }),
-    ...(options.minComputeCapability === undefined
-      ? {}
-      : { minComputeCapability: options.minComputeCapability }),
-    ...(options.maxRuntime === undefined ? {} : { maxRuntimeSec: options.maxRuntime }),
-  }
   return {
     sourceId: options.source,
     maxPayment: options.maxPayment,
-    ...(options.pricePerSecond === undefined ? {} : { pricePerSecond: options.pricePerSecond }),
-    ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
-    ...(Object.keys(requirements).length === 0 ? {} : { requirements }),
-    ...(options.minSuccessBps === undefined ? {} : { minSuccessBps: options.minSuccessBps }),
-    ...(options.minCompleted === undefined ? {} : { minCompleted: options.minCompleted }),
-    ...(options.audit === undefined ? {} : { auditBps: options.audit }),
+    ...termsFromFlags(options),
     ...history,
   }
 }
