@@ -30,23 +30,14 @@ import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
 import type { CommandGroup } from '../program.js'
 import { readReceipts } from './receipt.js'
 import { addQuoteCommand } from './taskQuote.js'
-import { termsFromFlags } from './termFlags.js'
+import { type TermFlags, termsFromFlags } from './termFlags.js'
 
 /** The task flags of `task submit`, as commander parses them. */
-interface SubmitOptions {
+interface SubmitOptions extends TermFlags {
   source?: number
   input?: string
   maxPayment?: string
-  pricePerSecond?: string
-  replicas?: number
   deadline?: string
-  minGpus?: number
-  minVramMib?: number
-  minComputeCapability?: number
-  maxRuntime?: string
-  minSuccessBps?: number
-  minCompleted?: number
-  audit?: number
   file?: string
   permit?: boolean
   seal: boolean

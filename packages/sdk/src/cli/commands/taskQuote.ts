@@ -8,22 +8,13 @@ import { formatAmount, type TokenInfo } from '../../utils/amount.js'
 import { formatDuration } from '../../utils/duration.js'
 import type { Context } from '../context.js'
 import { parseId, parseInteger, parseProbabilityBps } from '../parse.js'
-import { termsFromFlags } from './termFlags.js'
+import { type TermFlags, termsFromFlags } from './termFlags.js'
 
 /** The flags of `task quote`, as commander parses them: the terms flags of `task submit`, or `--task`. */
-export interface QuoteOptions {
+export interface QuoteOptions extends TermFlags {
   task?: bigint
   source?: number
   maxPayment?: string
-  pricePerSecond?: string
-  replicas?: number
-  minGpus?: number
-  minVramMib?: number
-  minComputeCapability?: number
-  maxRuntime?: string
-  minSuccessBps?: number
-  minCompleted?: number
-  audit?: number
   history?: number
 }
 
