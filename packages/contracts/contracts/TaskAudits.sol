@@ -17,7 +17,6 @@ import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from ".
 /// The first auditor reproducing the result upholds it; any other outcome escalates by two auditors, until a
 /// result found by at least two auditors, and by more than any other, decides. Whoever is wrong pays.
 contract TaskAudits is TaskMarketBase {
-
     /// @dev joinAudit's answer when the round's seed block is older than 256 blocks and was replaced.
     uint8 private constant NO_SLOT = type(uint8).max;
 

@@ -52,7 +52,6 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
     uint96 private constant MAX_MIN_COLLATERAL = 1e24;
     uint16 private constant MIN_AUDIT_BPS = 100;
 
-
     IERC20 private immutable _asset;
     ISourceRegistry private immutable _sources;
     IProviderRegistry private immutable _providers;

@@ -189,12 +189,10 @@ abstract contract TaskMarketBase {
 
     /// @dev What a no-show forfeits: the collateral a task without audits would lock. The rest of an audit bond
     /// answers for wrong results only: a client whose input makes honest runs time out must not collect it.
-    function _noShowSlash(TaskData storage t) internal view returns (uint256 amount) {
+    /// Never more than the collateral: that is the same formula with the bond added.
+    function _noShowSlash(TaskData storage t) internal view returns (uint256) {
         MarketParams storage terms = _paramsAt[t.paramsVersion];
-        amount = uint256(t.maxPayment) * terms.collateralBps / BPS;
-        if (amount < terms.minCollateral) amount = terms.minCollateral;
-        uint256 collateral = _collateralOf(t);
-        if (amount > collateral) amount = collateral;
+        return _collateral(t.maxPayment, 0, terms.collateralBps, terms.minCollateral);
     }
 
     /// @dev Checks that the sender may claim a slot of `t` (the registry's eligibility and reputation gates) and

@@ -1,9 +1,5 @@
-import { createWalletClient, http, publicActions } from 'viem'
-import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { deployment } from '../../../sdk/test/chain.js'
-import { type FixtureClient, publishTestSource, registerFixtureProvider } from '../../../sdk/test/fixtures.js'
-import { devnetConfig, ensureBuilt, newAccount, runCli, startCli, workspace } from './run.js'
+import { devnetConfig, ensureBuilt, registeredProvider, runCli, startCli, workspace } from './run.js'
 
 describe('gridforge-provider: the price floor of the policy, on chain', () => {
   let space: Awaited<ReturnType<typeof workspace>>
@@ -14,15 +10,7 @@ describe('gridforge-provider: the price floor of the policy, on chain', () => {
   afterAll(() => space.cleanup())
 
   it('status shows the published floor and the policy’s; start publishes the policy’s', async () => {
-    const provider = await newAccount({ grid: '1000' })
-    const client = createWalletClient({
-      account: provider.account,
-      chain: hardhat,
-      transport: http(inject('devnet').rpcUrl),
-    }).extend(publicActions)
-    await registerFixtureProvider(client as unknown as FixtureClient, deployment(), [
-      await publishTestSource(),
-    ])
+    const provider = await registeredProvider()
     await space.write(
       devnetConfig(space, inject('devnet').rpcUrl, '[policy]\nminPricePerGpuSecond = "0.000001"\n'),
     )

@@ -8,8 +8,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createWalletClient, http, publicActions } from 'viem'
+import { hardhat } from 'viem/chains'
+import { inject } from 'vitest'
 import { deployment } from '../../../sdk/test/chain.js'
-import { cliBin } from '../../../sdk/test/cli/bin.js'
+import { cliBin, newAccount } from '../../../sdk/test/cli/bin.js'
+import { type FixtureClient, publishTestSource, registerFixtureProvider } from '../../../sdk/test/fixtures.js'
 
 export {
   bareKey,
@@ -70,4 +74,16 @@ dataDir = "${space.dataDir}"
 pollingInterval = "200ms"
 
 ${extra}`
+}
+
+/** A fresh account with 1000 GRID, registered as a provider and subscribed to a new test source on the devnet. */
+export async function registeredProvider() {
+  const provider = await newAccount({ grid: '1000' })
+  const client = createWalletClient({
+    account: provider.account,
+    chain: hardhat,
+    transport: http(inject('devnet').rpcUrl),
+  }).extend(publicActions)
+  await registerFixtureProvider(client as unknown as FixtureClient, deployment(), [await publishTestSource()])
+  return { ...provider, client }
 }

@@ -1,9 +1,14 @@
-import { createWalletClient, http, publicActions } from 'viem'
-import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { deployment } from '../../../sdk/test/chain.js'
-import { type FixtureClient, publishTestSource, registerFixtureProvider } from '../../../sdk/test/fixtures.js'
-import { bareKey, devnetConfig, ensureBuilt, newAccount, runCli, startCli, workspace } from './run.js'
+import {
+  bareKey,
+  devnetConfig,
+  ensureBuilt,
+  newAccount,
+  registeredProvider,
+  runCli,
+  startCli,
+  workspace,
+} from './run.js'
 
 describe('gridforge-provider start', () => {
   let space: Awaited<ReturnType<typeof workspace>>
@@ -14,15 +19,7 @@ describe('gridforge-provider start', () => {
   afterAll(() => space.cleanup())
 
   it('runs the agent with JSON logs on stderr and stops gracefully on SIGTERM (exit 0)', async () => {
-    const provider = await newAccount({ grid: '1000' })
-    const client = createWalletClient({
-      account: provider.account,
-      chain: hardhat,
-      transport: http(inject('devnet').rpcUrl),
-    }).extend(publicActions)
-    await registerFixtureProvider(client as unknown as FixtureClient, deployment(), [
-      await publishTestSource(),
-    ])
+    const provider = await registeredProvider()
     await space.write(devnetConfig(space, inject('devnet').rpcUrl, '[policy]\nconcurrency = 1\n'))
 
     const run = startCli(['start', '--config', space.config], {
