@@ -1,5 +1,8 @@
 // @gridforge/provider-kit: turn any host into a Gridforge GPU executor.
 
+// How a task is priced per GPU-second lives in the SDK, so that clients' quotes (`quoteTask`) compare the floors
+// agents publish with exactly the price the agents compare with their policies.
+export { pricePerGpuSecond } from '@gridforge/sdk'
 export type {
   AgentOptions,
   AuditPolicy,
@@ -21,7 +24,6 @@ export {
   type JournalStep,
   openJournal,
 } from './agent/journal.js'
-export { pricePerGpuSecond } from './agent/policy.js'
 export { isTransient, type RetryOptions, retry, type Sleep } from './agent/retry.js'
 export { type RunEnd, runEndOf } from './agent/runFailure.js'
 export {

@@ -35,10 +35,6 @@ function resolveAuditPolicy(audits: Policy['audits']): ResolvedPolicy['audits'] 
   return { enabled, minPayment }
 }
 
-// How a task is priced per GPU-second lives in the SDK, so that clients' quotes (`quoteTask`) compare the floors
-// agents publish with exactly the price the agents compare with their policies.
-export { pricePerGpuSecond }
-
 /**
  * Why this agent would not take `task` (on what the chain says alone), or
  * `undefined` when it would. The contract enforces capabilities too; checking
