@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {TaskMarketBase} from "./TaskMarketBase.sol";
 import {IProviderRegistry} from "./interfaces/IProviderRegistry.sol";
-import {ISourceRegistry, Requirements} from "./interfaces/ISourceRegistry.sol";
+import {ISourceRegistry} from "./interfaces/ISourceRegistry.sol";
 import {FailureKind, failureOf, sealOf} from "./libraries/Results.sol";
 import {IStaking} from "./interfaces/IStaking.sol";
 import {AuditVerdict, ITaskMarket, MarketParams, SlotStatus, TaskStatus} from "./interfaces/ITaskMarket.sol";
@@ -80,7 +80,7 @@ contract TaskAudits is TaskMarketBase {
                 revert ITaskMarket.TaskMarketAlreadyClaimant(taskId, msg.sender);
             }
         }
-        _recordClaim(taskId, t);
+        _recordClaim(taskId, t, true);
         uint256 collateral = _collateralOf(t);
         slot = _freeSlot(open, replicas);
         if (racing) {
@@ -138,15 +138,9 @@ contract TaskAudits is TaskMarketBase {
         for (uint8 i; i < end; ++i) {
             if (claims[i].provider == msg.sender) revert ITaskMarket.TaskMarketAlreadyClaimant(taskId, msg.sender);
         }
-        _registry().recordClaim(
-            msg.sender,
-            t.sourceId,
-            Requirements(t.minGpus, t.minVramMiB, t.minComputeCapability, t.maxRuntimeSec, false),
-            // The task's reputation gates choose who may do the client's work, not who checks it: a gate no
-            // auditor passes would let every drawn result lapse unaudited.
-            0,
-            0
-        );
+        // The task's reputation gates choose who may do the client's work, not who checks it: a gate no auditor
+        // passes would let every drawn result lapse unaudited.
+        _recordClaim(taskId, t, false);
         uint256 score = _ticket(seed, msg.sender, _stakingContract().stakeOf(msg.sender).staked);
 
         // A free slot of the round, or the worst ticket in it if the caller's is better. At most 2 slots.

@@ -173,7 +173,7 @@ contract TaskMarket is TaskMarketBase, ITaskMarket, Ownable2Step, ReentrancyGuar
         // choice of deadline (a honeypot). Its result is due after the whole runtime limit and the grace.
         uint256 due = block.timestamp + t.maxRuntimeSec + _paramsAt[t.paramsVersion].claimGrace;
         if (due > deadline) revert TaskMarketClaimWindowTooShort(taskId, deadline, due);
-        _recordClaim(taskId, t);
+        _recordClaim(taskId, t, true);
         uint256 collateral = _collateralOf(t);
         _staking.lock(msg.sender, collateral);
 

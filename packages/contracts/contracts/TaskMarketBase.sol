@@ -195,11 +195,12 @@ abstract contract TaskMarketBase {
         return _collateral(t.maxPayment, 0, terms.collateralBps, terms.minCollateral);
     }
 
-    /// @dev Checks that the sender may claim a slot of `t` (the registry's eligibility and reputation gates) and
-    /// counts the claim.
-    function _recordClaim(uint256 taskId, TaskData storage t) internal {
-        (uint16 minSuccessBps, uint24 minCompleted) =
-            t.flags & GATED != 0 ? (_extras[taskId].minSuccessBps, _extras[taskId].minCompleted) : (0, 0);
+    /// @dev Checks that the sender may claim a slot of `t` (the registry's eligibility checks, and the task's
+    /// reputation gates when `gated`) and counts the claim.
+    function _recordClaim(uint256 taskId, TaskData storage t, bool gated) internal {
+        (uint16 minSuccessBps, uint24 minCompleted) = gated && t.flags & GATED != 0
+            ? (_extras[taskId].minSuccessBps, _extras[taskId].minCompleted)
+            : (0, 0);
         _registry().recordClaim(
             msg.sender,
             t.sourceId,
