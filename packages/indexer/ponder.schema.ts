@@ -327,6 +327,12 @@ export const provider = onchainTable(
     audits: t.integer().notNull(),
     /** Paid slots whose result was an output. */
     completed: t.integer().notNull(),
+    /**
+     * The completions ProviderRegistry counts towards reputation gates: outputs of replica seats paid at least
+     * `minRecordPayment` (auditors' pay and dust tasks do not vouch). The registry counts an audited result when
+     * it comes in and takes it back if overturned; this counts it when it is released: the two agree once it is.
+     */
+    reputationCompleted: t.integer().notNull(),
     /** Paid slots whose result was a failure report. */
     failedRuns: t.integer().notNull(),
     /** Slashed for a no-show or a missed commitment or reveal. */

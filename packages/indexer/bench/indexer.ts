@@ -1,7 +1,8 @@
 /**
  * The indexer at scale (issue 16, item 6): a devnet market of 100,000 tasks,
  * indexed from scratch, then the first page of a filtered task list read
- * through the REST API and through the SDK's `listTasks` (the RPC path).
+ * through the REST API and through the SDK's `listTasks` (the RPC path), and
+ * a quote of new terms (`GET /quote`, and the SDK's `quoteTask` over RPC).
  *
  *   pnpm bench:indexer [--tasks N] [--postgres] [--lanes N] [--samples N] [--out FILE]
  *
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { listTasks } from '@gridforge/sdk'
+import { listTasks, quoteTask } from '@gridforge/sdk'
 import { createPublicClient, http } from 'viem'
 import { hardhat } from 'viem/chains'
 import { startDevnet } from '../../contracts/scripts/devnet.js'
@@ -216,14 +217,37 @@ try {
   const rpc = await timed(rpcSamples, () => rpcListPage(blockRange))
   const rpcCall = `listTasks({ client, status: 'Open', limit: ${pageSize}${blockRange === undefined ? '' : `, blockRange: ${blockRange}n`} })`
   log(`RPC   ${rpcCall}: median ${rpc.median} ms, p90 ${rpc.p90} ms (${rpc.samples} calls)`)
-  log('quote: no quote endpoint yet (issue 16): quote_ms is null, not measured')
+
+  // ── A quote of new terms for the market's source: through the REST API, and the SDK's quoteTask over RPC ──
+  const quoteRoute = `/quote?source=${history.sourceId}&maxPayment=${10n ** 18n}`
+  const firstQuote = await fetch(`${indexer.url}${quoteRoute}`)
+  if (firstQuote.status !== 200)
+    throw new Error(`GET ${quoteRoute}: ${firstQuote.status} ${await firstQuote.text()}`)
+  const quoted = (await firstQuote.json()) as { providers: number; eligible: { count: number } }
+  const quote = await timed(samples, async () => {
+    const response = await fetch(`${indexer.url}${quoteRoute}`)
+    if (response.status !== 200) throw new Error(`GET ${quoteRoute}: ${response.status}`)
+    await response.arrayBuffer()
+  })
+  log(
+    `REST  GET ${quoteRoute}: median ${quote.median} ms, p90 ${quote.p90} ms (${quote.samples} requests; ${quoted.eligible.count} of ${quoted.providers} providers eligible)`,
+  )
+  const rpcQuote = await timed(rpcSamples, () =>
+    quoteTask(reader, {
+      deployment: devnet.deployment,
+      sourceId: history.sourceId,
+      maxPayment: 10n ** 18n,
+      blockRange,
+    }),
+  )
+  log(`RPC   quoteTask: median ${rpcQuote.median} ms, p90 ${rpcQuote.p90} ms (${rpcQuote.samples} calls)`)
 
   const results = {
     tasks: history.submitted,
     sync_events_per_s: syncEventsPerSecond,
     list_page_ms: rest.median,
     rpc_list_page_ms: rpc.median,
-    quote_ms: null,
+    quote_ms: quote.median,
     details: {
       database: postgres === undefined ? 'PGlite' : 'PostgreSQL',
       history: { ...history, tasksPerSecond: fillRate },
@@ -237,7 +261,11 @@ try {
         ...rpc,
         refusals,
       },
-      quote: 'no quote endpoint yet',
+      quote: {
+        route: quoteRoute,
+        ...quote,
+        rpc: { call: 'quoteTask({ sourceId, maxPayment })', ...rpcQuote },
+      },
       totalSeconds: Math.round((performance.now() - started) / 1000),
       date: new Date().toISOString(),
     },
@@ -253,7 +281,10 @@ try {
     `list page (REST)   ${results.list_page_ms} ms median (target ≤ 50 ms: ${rest.median <= 50 ? 'met' : 'MISSED'})`,
   )
   console.log(`list page (RPC)    ${results.rpc_list_page_ms} ms median`)
-  console.log('quote              null (no quote endpoint yet)')
+  console.log(
+    `quote (REST)       ${results.quote_ms} ms median (target ≤ 100 ms: ${quote.median <= 100 ? 'met' : 'MISSED'})`,
+  )
+  console.log(`quote (RPC)        ${rpcQuote.median} ms median`)
   console.log(`wrote ${path.relative(process.cwd(), resultsFile)}`)
 } finally {
   await rm(workDir, { recursive: true, force: true })

@@ -10,6 +10,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { taskMarketAbi } from '@gridforge/contracts'
+import {
+  createIndexerClient,
+  getReputation,
+  type QuoteTaskParameters,
+  quoteTask,
+  TaskNotOpenError,
+} from '@gridforge/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../contracts/scripts/devnet.js'
 import { type IndexerDatabase, type IndexerProcess, startIndexer } from '../launch/indexerProcess.js'
@@ -485,6 +492,8 @@ describe.each(backends)('on $name', ({ name }) => {
           slashes: 0,
           slashedAmount: '0',
         },
+        // Task 1 vouches (5 GRID ≥ minRecordPayment); task 4 was a failed run, which does not count.
+        reputation: { completed: 1, failed: 0, outvoted: 0, successBps: 10_000 },
         earnings: {
           paid: String(paid),
           fees: String(fees),
@@ -522,6 +531,114 @@ describe.each(backends)('on $name', ({ name }) => {
       expect((await answer(`/providers/${p2}`, 'ProviderDetail')).stake).toMatchObject({
         locked: String(task(6).claim!.collateral),
       })
+    })
+  })
+
+  describe('GET /quote and GET /tasks/{id}/quote', () => {
+    /** `quoteTask`'s terms or task, without the deployment and the indexer. */
+    type Asked = QuoteTaskParameters extends infer each
+      ? each extends unknown
+        ? Omit<each, 'deployment' | 'indexer'>
+        : never
+      : never
+
+    /** The SDK's quote over RPC (the oracle) and through this indexer: they must agree exactly. */
+    async function bothQuotes(parameters: Asked) {
+      const fallbacks: string[] = []
+      const through = createIndexerClient({
+        url: indexer.url,
+        onFallback: ({ error }) => fallbacks.push(error.shortMessage),
+      })
+      const asked = { deployment: devnet.deployment, ...parameters } as QuoteTaskParameters
+      const [chain, indexed] = await Promise.all([
+        quoteTask(market.deployer, asked),
+        quoteTask(market.deployer, { ...asked, indexer: through }),
+      ])
+      expect(fallbacks).toEqual([])
+      return { chain, indexed }
+    }
+
+    it('answers new terms as the SDK does from the chain: who could take it, who not and why, recent prices', async () => {
+      const [p1, p2] = market.providers.map((provider) => provider.account.address)
+      const plain = await bothQuotes({ sourceId: sourceA.sourceId, maxPayment: grid('5') })
+      expect(plain.indexed).toEqual(plain.chain)
+      expect(plain.indexed.eligible.providers).toEqual([p1, p2])
+      expect(plain.indexed.history.tasks).toBe(3)
+      // Below provider 1's floor, above what its 2 GPUs and its record offer, and a gate it passes alone.
+      const picky = await bothQuotes({
+        sourceId: sourceA.sourceId,
+        maxPayment: 1_000_000n,
+        requirements: { minGpus: 4 },
+        minCompleted: 1,
+      })
+      expect(picky.indexed).toEqual(picky.chain)
+      expect(picky.indexed.ineligible.byReason.priceFloor).toEqual([p1])
+      expect(picky.indexed.ineligible.byReason.gpuCount).toEqual([p1, p2])
+      const raw = await answer(
+        `/quote?source=${sourceA.sourceId}&maxPayment=1000000&minGpus=4&minCompleted=1`,
+        'Quote',
+      )
+      expect(raw.ineligible.providers[0].refusals).toContainEqual({
+        reason: 'priceFloor',
+        floor: String(PRICE_FLOOR),
+        price: String(picky.indexed.terms.pricePerGpuSecond),
+      })
+    })
+
+    it('answers why nobody takes an open task, and 409 for a task that is not open', async () => {
+      const open = await bothQuotes({ taskId: 5n })
+      expect(open.indexed).toEqual(open.chain)
+      expect(open.indexed.eligible.count).toBe(2)
+      await answer('/tasks/5/quote', 'Quote')
+      expect(await get('/tasks/1/quote')).toEqual({
+        status: 409,
+        body: {
+          error: {
+            parameter: 'id',
+            message: 'task 1 is Completed, not Open: no provider can claim it now',
+            taskStatus: 'Completed',
+          },
+        },
+      })
+      await expect(
+        quoteTask(market.deployer, { deployment: devnet.deployment, taskId: 1n, indexer: indexer.url }),
+      ).rejects.toThrow(TaskNotOpenError)
+    })
+
+    it('refuses terms it cannot quote, naming the parameter', async () => {
+      const refused = async (query: string) => (await get(`/quote?${query}`)).body
+      expect(await refused('maxPayment=1')).toEqual({
+        error: { parameter: 'source', message: 'source: missing: give a source id' },
+      })
+      expect(await refused(`source=${sourceA.sourceId}&maxPayment=0`)).toMatchObject({
+        error: { parameter: 'maxPayment' },
+      })
+      expect(await refused(`source=${sourceA.sourceId}&maxPayment=1&replicas=2`)).toEqual({
+        error: {
+          parameter: 'replicas',
+          message: `replicas: source ${sourceA.sourceId} is not deterministic: give 1 replica`,
+        },
+      })
+      expect(await get('/quote?source=99&maxPayment=1')).toMatchObject({
+        status: 404,
+        body: { error: { parameter: 'source' } },
+      })
+    })
+
+    it('keeps the reputation the registry checks gated claims against', async () => {
+      for (const { account } of market.providers) {
+        const chain = await getReputation(market.deployer, {
+          deployment: devnet.deployment,
+          provider: account.address,
+        })
+        const { reputation } = await answer(`/providers/${account.address}`, 'ProviderDetail')
+        expect(reputation).toEqual({
+          completed: chain.completed,
+          failed: chain.failed,
+          outvoted: chain.outvoted,
+          successBps: chain.successBps,
+        })
+      }
     })
   })
 

@@ -609,9 +609,12 @@ export {
 } from './tasks/cancelTask.js'
 export type { ClaimHistory } from './tasks/claimHistory.js'
 export {
+  type ClaimantState,
   type ClaimRefusal,
   type ClaimRefusalReason,
+  type ClaimTerms,
   claimRefusalReasons,
+  claimRefusals,
 } from './tasks/claimRefusals.js'
 export {
   type ClaimTaskErrorType,

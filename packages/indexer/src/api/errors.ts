@@ -10,6 +10,8 @@ export interface ErrorBody {
     /** The request parameter at fault (query or path), when one is. */
     parameter?: string
     message: string
+    /** Of a 409 about a task: its status, which is why the request cannot be answered. */
+    taskStatus?: string
   }
 }
 
@@ -43,5 +45,46 @@ export class NotFoundError extends Error {
 
   body(): ErrorBody {
     return { error: { parameter: this.parameter, message: this.message } }
+  }
+}
+
+/**
+ * What the request names exists but is in no state to answer it (a task no
+ * longer open, a source deactivated): answered with 409, naming the parameter.
+ */
+export class ConflictError extends Error {
+  override name = 'ConflictError' as const
+  readonly status = 409 as const
+  readonly parameter: string
+  readonly taskStatus: string | undefined
+
+  constructor(parameter: string, message: string, taskStatus?: string) {
+    super(message)
+    this.parameter = parameter
+    this.taskStatus = taskStatus
+  }
+
+  body(): ErrorBody {
+    return {
+      error: {
+        parameter: this.parameter,
+        message: this.message,
+        ...(this.taskStatus !== undefined && { taskStatus: this.taskStatus }),
+      },
+    }
+  }
+}
+
+/** The indexer has not indexed what the answer needs yet (just started): 503, so that clients read the chain. */
+export class NotIndexedError extends Error {
+  override name = 'NotIndexedError' as const
+  readonly status = 503 as const
+
+  constructor(what: string) {
+    super(`${what} is not indexed yet: ask again once the indexer has caught up`)
+  }
+
+  body(): ErrorBody {
+    return { error: { message: this.message } }
   }
 }

@@ -8,7 +8,7 @@ import schema from 'ponder:schema'
 import { Hono } from 'hono'
 import { client, graphql } from 'ponder'
 import packageJson from '../../package.json' with { type: 'json' }
-import { type ErrorBody, NotFoundError, ParameterError } from './errors.js'
+import { ConflictError, type ErrorBody, NotFoundError, NotIndexedError, ParameterError } from './errors.js'
 import { openApiDocument } from './openapi.js'
 import { readParameters } from './parameters.js'
 import { routes } from './routes.js'
@@ -41,7 +41,12 @@ app.all('*', (c) =>
 )
 
 app.onError((error, c) => {
-  if (error instanceof ParameterError || error instanceof NotFoundError)
+  if (
+    error instanceof ParameterError ||
+    error instanceof NotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof NotIndexedError
+  )
     return c.json(error.body(), error.status)
   console.error(error)
   return c.json<ErrorBody>({ error: { message: 'internal error: the indexer logged it' } }, 500)

@@ -215,6 +215,7 @@ export function providerJson(row: ProviderRow, stake: StakeRow | null) {
       slashes: row.slashes,
       slashedAmount: amount(row.slashedAmount),
     },
+    reputation: reputationJson(row),
     earnings: {
       paid: amount(row.paid),
       fees: amount(row.fees),
@@ -229,6 +230,20 @@ export function providerJson(row: ProviderRow, stake: StakeRow | null) {
       withdrawn: amount(stake?.withdrawn ?? 0n),
       slashed: amount(stake?.slashed ?? 0n),
     },
+  }
+}
+
+/**
+ * The record ProviderRegistry checks a gated task's claim against: completions that vouch (paid at least
+ * `minRecordPayment`), and the success rate over finished slots (0 without any: no record is not a perfect one).
+ */
+export function reputationJson(row: Pick<ProviderRow, 'reputationCompleted' | 'failed' | 'outvoted'>) {
+  const finished = row.reputationCompleted + row.failed + row.outvoted
+  return {
+    completed: row.reputationCompleted,
+    failed: row.failed,
+    outvoted: row.outvoted,
+    successBps: finished === 0 ? 0 : Math.floor((row.reputationCompleted * 10_000) / finished),
   }
 }
 

@@ -29,6 +29,7 @@ export function openApiDocument(routes: readonly Route[], { version }: { version
           },
           '400': errorResponse('A parameter cannot be used: the message names it and says what is allowed.'),
           ...(route.notFound && { '404': errorResponse('Nothing indexed has this id.') }),
+          ...(route.conflict !== undefined && { '409': errorResponse(route.conflict) }),
         },
       },
     }

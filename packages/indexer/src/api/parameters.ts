@@ -135,6 +135,63 @@ export function sourceIdQuery(description: string): Parameter<number | undefined
   )
 }
 
+/** A source id in the query that must be given. */
+export function requiredSourceIdQuery(description: string): Parameter<number> {
+  return {
+    in: 'query',
+    description,
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+    required: true,
+    read: (raw, name) => {
+      if (raw === undefined) throw new ParameterError(name, 'missing: give a source id')
+      return Number(readWhole(raw, name, 'a source id (a whole number from 1 to 4294967295)', 1n, maxUint32))
+    },
+  }
+}
+
+const maxUint96 = 2n ** 96n - 1n
+const amountWhat = (min: bigint) => `an amount in base units (a whole number from ${min} to ${maxUint96})`
+
+/** An amount of token base units (wei) as a decimal string, up to 2^96 − 1 as the market keeps payments. */
+export function amountQuery(description: string, min: bigint): Parameter<bigint | undefined> {
+  return optional(description, { type: 'string', pattern: uintPattern.source }, (raw, name) =>
+    readWhole(raw, name, amountWhat(min), min, maxUint96),
+  )
+}
+
+/** An amount that must be given. */
+export function requiredAmountQuery(description: string, min: bigint): Parameter<bigint> {
+  return {
+    in: 'query',
+    description,
+    schema: { type: 'string', pattern: uintPattern.source },
+    required: true,
+    read: (raw, name) => {
+      if (raw === undefined) throw new ParameterError(name, `missing: give ${amountWhat(min)}`)
+      return readWhole(raw, name, amountWhat(min), min, maxUint96)
+    },
+  }
+}
+
+/** A whole number from `min` to `max`, `fallback` when absent. */
+export function wholeQuery(
+  description: string,
+  min: number,
+  max: number,
+  fallback: number,
+): Parameter<number> {
+  return {
+    in: 'query',
+    description,
+    schema: { type: 'string', pattern: uintPattern.source, default: String(fallback) },
+    required: false,
+    read: (raw, name) =>
+      raw === undefined
+        ? fallback
+        : Number(readWhole(raw, name, `a whole number from ${min} to ${max}`, BigInt(min), BigInt(max))),
+  }
+}
+
 /** One or more of `values`, comma-separated. */
 export function oneOrMoreOf<const value extends string>(
   description: string,

@@ -4,6 +4,7 @@
  */
 import type { Parameter } from './parameters.js'
 import { getProvider, getProviderParameters, listProviders, listProvidersParameters } from './providers.js'
+import { quote, quoteParameters, taskQuote, taskQuoteParameters } from './quote.js'
 import { getSource, getSourceParameters, listSources, listSourcesParameters } from './sources.js'
 import { getStats, getStatsParameters } from './stats.js'
 import { getTask, getTaskParameters, listTasks, listTasksParameters } from './tasks.js'
@@ -19,6 +20,8 @@ export interface Route {
   response: string
   /** Whether an id in the path can name nothing (404). */
   notFound: boolean
+  /** When what the request names may be in no state to answer it (409): what that means. */
+  conflict?: string | undefined
   answer(parameters: never): Promise<unknown>
 }
 
@@ -54,6 +57,30 @@ export const routes: readonly Route[] = [
     response: 'Task',
     notFound: true,
     answer: getTask,
+  }),
+  route({
+    path: '/tasks/{id}/quote',
+    operationId: 'quoteOpenTask',
+    summary: 'Why nobody takes an open task',
+    description:
+      'For an open task: which registered providers could claim it now, which could not and every reason why (paused, not subscribed, GPU count, VRAM, compute capability, reputation, collateral, price floor, already holding a slot), whether its deadline still lets anyone claim it, and what the source’s recent claimed tasks offered and waited.',
+    parameters: taskQuoteParameters,
+    response: 'Quote',
+    notFound: true,
+    conflict: 'The task is not open (the body’s `taskStatus` says what it is).',
+    answer: taskQuote,
+  }),
+  route({
+    path: '/quote',
+    operationId: 'quoteTask',
+    summary: 'A quote before submitting',
+    description:
+      'For the terms of a task not yet submitted (resolved with the source’s as a submission would be, the collateral from the market’s parameters): which registered providers could claim it now, which could not and every reason why, and what the source’s recent claimed tasks offered per GPU-second and waited for a claim.',
+    parameters: quoteParameters,
+    response: 'Quote',
+    notFound: true,
+    conflict: 'The source is inactive: it takes no new tasks.',
+    answer: quote,
   }),
   route({
     path: '/providers',

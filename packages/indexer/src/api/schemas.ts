@@ -200,6 +200,17 @@ const provider = object('A provider: capabilities, profile, record, earnings and
     slashes: integer(),
     slashedAmount: amount,
   }),
+  reputation: object(
+    'What ProviderRegistry checks the claims of gated tasks against (`minCompleted`, `minSuccessBps`).',
+    {
+      completed: integer(
+        'Outputs of replica seats paid at least minRecordPayment (an audited one once it is released).',
+      ),
+      failed: integer(),
+      outvoted: integer(),
+      successBps: integer('completed ÷ (completed + failed + outvoted), in basis points; 0 without any.'),
+    },
+  ),
   earnings: object('What the market paid it.', {
     paid: { ...ref('Amount'), description: 'Payments, fees included.' },
     fees: amount,
@@ -248,6 +259,114 @@ const page = (items: JsonSchema) =>
     items: list(items),
     nextCursor: nullable(text('Pass as `cursor` for the next page; null on the last page.')),
   })
+
+const refusal = (reason: string, description: string, details: Record<string, JsonSchema> = {}) =>
+  object(description, { reason: { type: 'string', const: reason }, ...details })
+
+/** Why a provider could not take the task: the SDK's `ClaimRefusal`, amounts as decimal strings. */
+const claimRefusal: JsonSchema = {
+  description: 'One dimension on which a provider could not take the task now.',
+  oneOf: [
+    refusal('paused', 'It paused (takes no new claims).'),
+    refusal('notSubscribed', 'It is not in the source’s pool.'),
+    refusal('gpuCount', 'Fewer GPUs than required.', { required: integer(), offered: integer() }),
+    refusal('vram', 'Less VRAM per GPU (MiB) than required.', { required: integer(), offered: integer() }),
+    refusal('computeCapability', 'A lower compute capability (× 10) than required.', {
+      required: integer(),
+      offered: integer(),
+    }),
+    refusal('reputation', 'Its record is below the task’s gates.', {
+      minCompleted: integer(),
+      completed: integer(),
+      minSuccessBps: integer(),
+      successBps: integer(),
+    }),
+    refusal('collateral', 'Its available stake (staked − locked) is below what a claim locks.', {
+      required: amount,
+      available: amount,
+    }),
+    refusal('priceFloor', 'The task pays less per GPU-second than the floor it published.', {
+      floor: amount,
+      price: amount,
+    }),
+    refusal('alreadyClaimed', 'It holds one of the open task’s slots (nobody claims twice).'),
+  ],
+}
+
+const refusalReasons = [
+  'paused',
+  'notSubscribed',
+  'gpuCount',
+  'vram',
+  'computeCapability',
+  'reputation',
+  'collateral',
+  'priceFloor',
+  'alreadyClaimed',
+]
+
+const quote = object(
+  'Who could take the task now, who could not and why, and what the source’s recent claimed tasks offered and waited: the SDK’s `TaskQuote`.',
+  {
+    blockNumber: integer('The last block indexed: the quote is as of it.'),
+    asOf: { ...time, description: 'That block’s time.' },
+    taskId: nullable(text('The quoted open task (decimal); null for new terms.')),
+    terms: object('The terms as the market holds (or would hold) them.', {
+      sourceId: integer(),
+      maxPayment: amount,
+      pricePerSecond: { ...ref('Amount'), description: '0 for a fixed price.' },
+      replicas: integer(),
+      requirements: { ...requirements, description: 'The task’s merged with the source’s.' },
+      gates: object('Reputation gates.', { minSuccessBps: integer(), minCompleted: integer() }),
+      auditBps: integer('Audit probability (0: not auditable).'),
+      collateral: { ...ref('Amount'), description: 'What each claimant locks from its available stake.' },
+      pricePerGpuSecond: {
+        ...ref('Amount'),
+        description: 'What it pays per GPU-second at worst: the price a provider’s floor is compared with.',
+      },
+    }),
+    closed: nullable(
+      object(
+        'Of an open task: why no provider can claim it now whatever it offers (its deadline passed, or is too close for a claim to be due before it). Null when the deadline is no obstacle, and for new terms.',
+        {
+          reason: { type: 'string', enum: ['deadlinePassed', 'claimWindowTooShort'] },
+          deadline: time,
+          dueAt: nullable({ ...time, description: 'When a claim now would be due (claimWindowTooShort).' }),
+        },
+      ),
+    ),
+    providers: integer('Registered providers looked at.'),
+    eligible: object('Providers that could claim it now (a task with replicas needs `replicas` of them).', {
+      count: integer(),
+      providers: list(address),
+    }),
+    ineligible: object('Providers that could not, and why.', {
+      count: integer(),
+      byReason: object(
+        'For each reason, the providers it holds back (a provider may appear under several).',
+        Object.fromEntries(refusalReasons.map((reason) => [reason, list(address)])),
+      ),
+      providers: list(
+        object('A provider that could not take it, and every reason.', {
+          provider: address,
+          refusals: list(claimRefusal),
+        }),
+      ),
+    }),
+    history: object('What the source’s recent claimed tasks offered per GPU-second and waited for a claim.', {
+      tasks: integer('Claimed tasks measured.'),
+      pricePerGpuSecond: nullable(
+        object('Least, median and most offered per GPU-second.', {
+          min: amount,
+          median: amount,
+          max: amount,
+        }),
+      ),
+      timeToClaimSec: nullable(integer('Median seconds from submission to first claim.')),
+      reason: nullable(text('Why there is no range and no time to claim.')),
+    }),
+  },
+)
 
 /** Every schema the document's components hold, by name. */
 export const componentSchemas: Record<string, JsonSchema> = {
@@ -325,12 +444,15 @@ export const componentSchemas: Record<string, JsonSchema> = {
       slashed: amount,
     }),
   }),
+  Quote: quote,
+  ClaimRefusal: claimRefusal,
   Error: object('What a failed request gets.', {
     error: {
       type: 'object',
       properties: {
         parameter: text('The request parameter at fault.'),
         message: text('What is wrong, naming the parameter, and what is allowed.'),
+        taskStatus: { ...ref('TaskStatus'), description: 'Of a 409 about a task: its status.' },
       },
       required: ['message'],
       additionalProperties: false,

@@ -155,6 +155,7 @@ type ProviderCounter =
   | 'claims'
   | 'audits'
   | 'completed'
+  | 'reputationCompleted'
   | 'failedRuns'
   | 'failed'
   | 'outvoted'
@@ -212,6 +213,7 @@ export function emptyProvider(
     claims: 0,
     audits: 0,
     completed: 0,
+    reputationCompleted: 0,
     failedRuns: 0,
     failed: 0,
     outvoted: 0,

@@ -6,7 +6,15 @@
 import { ponder } from 'ponder:registry'
 import * as schema from 'ponder:schema'
 import { gpuSecondsOf, splitFee } from './fees.js'
-import { addToMarket, addToProvider, readTask, setMarket, updateSlotClaim, when } from './records.js'
+import {
+  addToMarket,
+  addToProvider,
+  readMarket,
+  readTask,
+  setMarket,
+  updateSlotClaim,
+  when,
+} from './records.js'
 
 ponder.on('TaskMarket:ReplicaPaid', async ({ event, context }) => {
   const { taskId, provider, slot, payment, fee } = event.args
@@ -31,10 +39,19 @@ ponder.on('TaskMarket:ReplicaPaid', async ({ event, context }) => {
   })
   await context.db.update(schema.task, { id: taskId }).set((row) => ({ fees: row.fees + fee }))
   const failedRun = claim?.failureKind != null
+  // ProviderRegistry.recordCompletion: a replica's output paid at least minRecordPayment vouches for it.
+  const vouches =
+    !failedRun && slot < task.replicas && payment >= ((await readMarket(context.db)).minRecordPayment ?? 0n)
   await addToProvider(
     context.db,
     provider,
-    { paid: payment, fees: fee, runtimeSec, [failedRun ? 'failedRuns' : 'completed']: 1 },
+    {
+      paid: payment,
+      fees: fee,
+      runtimeSec,
+      [failedRun ? 'failedRuns' : 'completed']: 1,
+      ...(vouches && { reputationCompleted: 1 }),
+    },
     at,
   )
   const split = splitFee(fee, task)

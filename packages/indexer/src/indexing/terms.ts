@@ -1,22 +1,24 @@
 /**
- * The terms of submitted tasks (`getTask`), read for a block's submissions at once. A `submitTasks` batch emits
- * a hundred TaskSubmitted in one block, and a read per event kept the sync at ~60 events/s on a Hardhat node,
+ * The terms of submitted tasks (`getTask`), read for many submissions at once. A `submitTasks` batch emits a
+ * hundred TaskSubmitted in one block, and a read per event kept the sync at ~60 events/s on a Hardhat node,
  * which answers one call at a time. Here a TaskSubmitted whose terms are not cached reads them with the next
- * tasks of its block in one deployless multicall (no Multicall3 contract needed); the others take theirs from
- * the cache.
+ * tasks submitted (up to the market's `taskCount`) in one `eth_call` of the market's own `multicall`
+ * (OpenZeppelin's: it delegates each `getTask` to itself and returns every answer); the others take theirs
+ * from the cache. A deployless multicall returned its answers as code, 24 KB at most: 16 tasks a call, and
+ * half the sync's time went to those calls.
  *
  * The batch goes through a client of its own, not `context.client`: Ponder profiles that client's calls and
- * prefetches the pattern for every coming event, which for a multicall of 16 tasks is 16 times the work.
+ * prefetches the pattern for every coming event, which for a batch of tasks is that many times the work.
  */
 import type { Context } from 'ponder:registry'
-import { createPublicClient, getAbiItem, http } from 'viem'
+import { createPublicClient, decodeFunctionResult, encodeFunctionData, getAbiItem, http } from 'viem'
 import { readRpcUrl } from '../environment.js'
 
 type Market = Context['contracts']['TaskMarket']
 type Task = Awaited<ReturnType<typeof readOne>>
 
-/** Tasks read in one call: their answers (~1.2 KB each) must fit the 24 KB a deployless multicall returns. */
-const batchSize = 16
+/** Tasks read in one call (~1.2 KB of answer each). */
+const batchSize = 128
 
 /**
  * Terms read ahead, by task id, each taken out when its TaskSubmitted comes. Terms never change once
@@ -45,26 +47,37 @@ export async function submittedTerms(context: Context, taskId: bigint, blockNumb
   if (hit !== undefined) return hit
 
   batchClient ??= createPublicClient({ transport: http(readRpcUrl(process.env)) })
-  // This id and the next ones (those not submitted yet fail and are left out).
-  const ids = Array.from({ length: batchSize }, (_, i) => taskId + BigInt(i))
-  // The one function, not the market's whole ABI: the call's types stay shallow.
-  const abi = [getAbiItem({ abi: market.abi, name: 'getTask' })] as const
-  const results = await batchClient.multicall({
-    contracts: ids.map(
-      (id) => ({ abi, address: market.address, functionName: 'getTask', args: [id] }) as const,
-    ),
-    deployless: true,
-    // One call for the batch (a deployless multicall returns its results as code, at most 24 KB of it).
-    batchSize: 0,
-  })
-  // Read ahead only what is still to come; a read that failed here (it should not) is tried alone, at the
-  // submission's block, so that its error surfaces.
-  let own: Task | undefined
-  ids.forEach((id, i) => {
-    const result = results[i]
-    if (result?.status !== 'success') return
-    if (id === taskId) own = result.result
-    else readAhead.set(id, result.result)
-  })
-  return own ?? readOne(context, market, taskId, blockNumber)
+  // The functions read, not the market's whole ABI: the calls' types stay shallow.
+  const getTask = [getAbiItem({ abi: market.abi, name: 'getTask' })] as const
+  const multicall = [getAbiItem({ abi: market.abi, name: 'multicall' })] as const
+  const taskCount = [getAbiItem({ abi: market.abi, name: 'taskCount' })] as const
+  try {
+    // This id and the next ones submitted by now (getTask of an id not submitted yet reverts, and would revert
+    // the whole multicall).
+    const count = await batchClient.readContract({
+      abi: taskCount,
+      address: market.address,
+      functionName: 'taskCount',
+    })
+    const last = count < taskId + BigInt(batchSize - 1) ? count : taskId + BigInt(batchSize - 1)
+    const ids: bigint[] = []
+    for (let id = taskId; id <= last; id++) ids.push(id)
+    const answers = await batchClient.readContract({
+      abi: multicall,
+      address: market.address,
+      functionName: 'multicall',
+      args: [ids.map((id) => encodeFunctionData({ abi: getTask, functionName: 'getTask', args: [id] }))],
+    })
+    let own: Task | undefined
+    ids.forEach((id, i) => {
+      const task = decodeFunctionResult({ abi: getTask, functionName: 'getTask', data: answers[i] ?? '0x' })
+      if (id === taskId) own = task
+      else readAhead.set(id, task)
+    })
+    if (own !== undefined) return own
+  } catch {
+    // A node that cannot answer the batch (or a re-org that made the id unknown at the head): the one read at
+    // the submission's block below says why, if it fails too.
+  }
+  return readOne(context, market, taskId, blockNumber)
 }

@@ -45,7 +45,7 @@ export function createProgram(options: ProgramOptions, groups: readonly CommandG
       new Option('--keystore <file>', 'encrypted key file (Web3 Secret Storage v3) to sign with'),
       new Option(
         '--indexer <url>',
-        'Gridforge indexer that lists and statistics read (the chain when it cannot answer)',
+        'Gridforge indexer that lists, statistics and quotes read (the chain when it cannot answer)',
       ).env('GRIDFORGE_INDEXER_URL'),
     ],
     environmentHelp,

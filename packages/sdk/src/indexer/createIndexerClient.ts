@@ -135,6 +135,7 @@ export function createIndexerClient(
           request,
           status: response.status,
           problem: `HTTP ${response.status}${message === undefined ? '' : `: ${message}`}`,
+          body,
         })
       }
       const parsed = schema.safeParse(body)

@@ -51,13 +51,16 @@ export class IndexerResponseError extends BaseError {
   override name = 'IndexerResponseError' as const
   readonly request: string
   readonly status: number
+  /** The answer's JSON body, when it had one (an error's `{ error: { parameter, message } }`). */
+  readonly body: unknown
 
   constructor({
     request,
     status,
     problem,
     cause,
-  }: { request: string; status: number; problem: string; cause?: unknown }) {
+    body,
+  }: { request: string; status: number; problem: string; cause?: unknown; body?: unknown }) {
     super(`The indexer's answer to ${request} cannot be read: ${problem}`, {
       cause,
       metaMessages: [
@@ -68,6 +71,7 @@ export class IndexerResponseError extends BaseError {
     })
     this.request = request
     this.status = status
+    this.body = body
   }
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../abis/providerRegistry.js'
 import { availableOf } from '../abis/staking.js'
 import { BaseError } from '../errors/base.js'
-import type { ProviderState } from '../tasks/claimRefusals.js'
+import type { ClaimantState } from '../tasks/claimRefusals.js'
 import type { Deployment } from '../types/deployment.js'
 import { aggregate } from './aggregator.js'
 import { getLogsPaginated } from './logs.js'
@@ -61,7 +61,7 @@ export async function readProviderStates(
     fromBlock: bigint
     blockRange?: bigint | undefined
   },
-): Promise<ProviderState[]> {
+): Promise<ClaimantState[]> {
   const { providers: registry, staking } = deployment.contracts
   const logs = await getLogsPaginated(client, {
     address: registry,
@@ -71,7 +71,7 @@ export async function readProviderStates(
     blockRange,
   })
   const providers = [...new Set(logs.map((log) => log.args.provider))]
-  const states: ProviderState[] = []
+  const states: ClaimantState[] = []
   for (let start = 0; start < providers.length; start += providersPerCall) {
     const chunk = providers.slice(start, start + providersPerCall)
     const [registryResults, stakes] = await Promise.all([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { type ClaimTerms, claimRefusals, type ProviderState } from './claimRefusals.js'
+import { type ClaimTerms, claimRefusals, type ClaimantState } from './claimRefusals.js'
 import { pricePerGpuSecond } from './pricePerGpuSecond.js'
 
-const provider: ProviderState = {
+const provider: ClaimantState = {
   provider: '0x00000000000000000000000000000000000000a1',
   paused: false,
   subscribed: true,

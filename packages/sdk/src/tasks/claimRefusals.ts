@@ -46,7 +46,7 @@ export const claimRefusalReasons = [
 ] as const satisfies readonly ClaimRefusalReason[]
 
 /** What the registry and Staking say about one provider, as `quoteTask` reads it. */
-export interface ProviderState {
+export interface ClaimantState {
   provider: Address
   paused: boolean
   subscribed: boolean
@@ -78,7 +78,7 @@ export interface ClaimTerms {
  * (empty: it could), mirroring `ProviderRegistry.recordClaim` and
  * `Staking.lock`, plus the provider's published price floor.
  */
-export function claimRefusals(provider: ProviderState, terms: ClaimTerms): ClaimRefusal[] {
+export function claimRefusals(provider: ClaimantState, terms: ClaimTerms): ClaimRefusal[] {
   const { requirements, gates } = terms
   const refusals: ClaimRefusal[] = []
   if (provider.paused) refusals.push({ reason: 'paused' })

@@ -9,6 +9,8 @@ import { InvalidParametersError, type InvalidParametersErrorType } from '../erro
 import { readProviderStates } from '../internal/providerStates.js'
 import * as s from '../internal/schemas.js'
 import { validate, validateFields } from '../internal/validate.js'
+import { indexedQuote } from '../indexer/quote.js'
+import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { type ClaimHistory, readClaimHistory } from './claimHistory.js'
@@ -57,6 +59,7 @@ export interface QuoteTaskReadOptions {
 
 export type QuoteTaskParameters = DeploymentParameter &
   QuoteTaskReadOptions &
+  IndexerParameter &
   (
     | (QuoteTaskTerms & { taskId?: undefined })
     | {
@@ -142,6 +145,13 @@ const taskIdSchema = /* @__PURE__ */ z.object({ taskId: s.taskId })
  * (two `eth_call`s per 300 providers), and the source's recent TaskSubmitted
  * and TaskClaimed events.
  *
+ * With an `indexer` (and no `blockNumber` nor `fromBlock`), one request
+ * (`GET /quote` or `GET /tasks/{id}/quote`) answers instead, as of the last
+ * block the indexer indexed; the chain is read when it cannot answer. Terms
+ * it refuses throw `IndexerParameterError`, naming the parameter. One
+ * difference: the indexer counts an audited result towards a provider's
+ * reputation once it is released, the registry as soon as it comes in.
+ *
  * @example
  * import { quoteTask } from '@gridforge/sdk'
  *
@@ -166,34 +176,63 @@ export async function quoteTask(
         { path: 'taskId', message: "pass a taskId or the terms, not both: an open task's terms are read" },
       ],
     })
-  const blockNumber =
-    options.blockNumber ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
-  const fromBlock = options.fromBlock ?? BigInt(deployment.blockNumber)
-  const { terms, taskId, claimants, closed } =
+  const asked =
     parameters.taskId === undefined
-      ? await resolveSubmissionTerms(
-          client,
-          deployment,
-          validateFields(action, quoteTermFields((deployment.token ?? gridToken).decimals), parameters),
-          blockNumber,
-        )
-      : await readTaskTerms(
-          client,
-          deployment,
-          validate(action, taskIdSchema, parameters).taskId,
-          blockNumber,
-        )
+      ? {
+          terms: validateFields(action, quoteTermFields((deployment.token ?? gridToken).decimals), parameters),
+        }
+      : { taskId: validate(action, taskIdSchema, parameters).taskId }
+  const historySize = options.historySize ?? 20
+  // The indexer answers as of the last block it indexed, over the whole history: a block or a range is the chain's.
+  return withIndexer(
+    action,
+    parameters.indexer,
+    options.blockNumber === undefined && options.fromBlock === undefined,
+    (indexer) => indexedQuote(indexer, { ...asked, historySize }),
+    async () => {
+      const blockNumber =
+        options.blockNumber ?? (await getAction(client, getBlockNumber, 'getBlockNumber')({ cacheTime: 0 }))
+      const fromBlock = options.fromBlock ?? BigInt(deployment.blockNumber)
+      return quoteFromChain(client, {
+        deployment,
+        asked,
+        blockNumber,
+        fromBlock,
+        blockRange: options.blockRange,
+        historySize,
+      })
+    },
+  )
+}
 
-  const logs = {
+/** The quote from the chain's state and event logs, as of `blockNumber`. */
+async function quoteFromChain(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  {
     deployment,
-    sourceId: terms.sourceId,
+    asked,
     blockNumber,
     fromBlock,
-    blockRange: options.blockRange,
-  }
+    blockRange,
+    historySize,
+  }: {
+    deployment: QuoteTaskParameters['deployment']
+    asked: { terms: Parameters<typeof resolveSubmissionTerms>[2] } | { taskId: bigint }
+    blockNumber: bigint
+    fromBlock: bigint
+    blockRange: bigint | undefined
+    historySize: number
+  },
+): Promise<TaskQuote> {
+  const { terms, taskId, claimants, closed } =
+    'terms' in asked
+      ? await resolveSubmissionTerms(client, deployment, asked.terms, blockNumber)
+      : await readTaskTerms(client, deployment, asked.taskId, blockNumber)
+
+  const logs = { deployment, sourceId: terms.sourceId, blockNumber, fromBlock, blockRange }
   const [states, history] = await Promise.all([
     readProviderStates(client, logs),
-    readClaimHistory(client, { ...logs, historySize: options.historySize ?? 20 }),
+    readClaimHistory(client, { ...logs, historySize }),
   ])
 
   const eligible: Address[] = []

@@ -50,7 +50,7 @@ export function addQuoteCommand(task: Command, contextOf: (command: Command) => 
   task
     .command('quote')
     .description(
-      'before any money moves: how many providers could take a task now at this price, what recent tasks of the source paid and waited, and why the others could not; or, with --task, why an open task waits',
+      'before any money moves: how many providers could take a task now at this price, what recent tasks of the source paid and waited, and why the others could not; or, with --task, why an open task waits (from --indexer, else the chain)',
     )
     .option('--task <id>', 'an open task: why is nobody taking it?', parseId)
     .option('--source <id>', 'the source to run', parseInteger)
@@ -83,7 +83,11 @@ export function addQuoteCommand(task: Command, contextOf: (command: Command) => 
       ])
       const parameters = quoteParameters(options)
       context.terminal.progress('reading the providers and recent tasks…')
-      const quote = await quoteTask(client, { deployment, ...parameters } as QuoteTaskParameters)
+      const quote = await quoteTask(client, {
+        deployment,
+        indexer: context.indexer(),
+        ...parameters,
+      } as QuoteTaskParameters)
       context.terminal.result(quote, () => describeQuote(quote, token))
     })
 }
