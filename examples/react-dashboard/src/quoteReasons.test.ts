@@ -21,6 +21,10 @@ describe('describeRefusals', () => {
     expect(describeRefusals([{ reason: 'priceFloor', floor: grid('0.5'), price: grid('0.1') }], 1)).toBe(
       'it pays 0.1 GRID/GPU-s, below their floors (0.5 GRID/GPU-s): raise the max payment',
     )
+    // A fixed price over the runtime divides down to 18 decimals: four significant digits are shown.
+    expect(
+      describeRefusals([{ reason: 'priceFloor', floor: grid('0.01'), price: grid('1') / 300n }], 1),
+    ).toBe('it pays 0.003333 GRID/GPU-s, below their floors (0.01 GRID/GPU-s): raise the max payment')
     expect(describeRefusals([{ reason: 'collateral', required: grid('5'), available: grid('2') }], 1)).toBe(
       'a claim locks 5 GRID of stake, they have 2 GRID available: a lower max payment locks less',
     )

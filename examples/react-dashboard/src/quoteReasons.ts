@@ -1,5 +1,5 @@
 import type { ClaimRefusal, ClaimRefusalReason, TaskQuote } from '@gridforge/sdk'
-import { formatGrid } from './amount'
+import { formatGrid, formatGridPerGpuSecond } from './amount'
 
 /** What each refusal reason is called (the CLI's `gridforge task quote` wording). */
 export const reasonLabels: Record<ClaimRefusalReason, string> = {
@@ -40,8 +40,10 @@ export function describeRefusals(refusals: ClaimRefusal[], sourceId: number): st
       return `the task needs ${first.required}${unit}, they offer ${distinct(offers)}`
     }
     case 'priceFloor': {
-      const floors = refusals.flatMap((refusal) => ('floor' in refusal ? [formatGrid(refusal.floor)] : []))
-      return `it pays ${formatGrid(first.price)}/GPU-s, below their floors (${distinct(floors)}/GPU-s): raise the max payment`
+      const floors = refusals.flatMap((refusal) =>
+        'floor' in refusal ? [formatGridPerGpuSecond(refusal.floor)] : [],
+      )
+      return `it pays ${formatGridPerGpuSecond(first.price)}, below their floors (${distinct(floors)}): raise the max payment`
     }
     case 'collateral': {
       const stakes = refusals.flatMap((refusal) =>

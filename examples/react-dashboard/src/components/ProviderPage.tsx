@@ -1,7 +1,7 @@
 import { useProviderSummary } from '@gridforge/react-hooks'
 import type { ProviderSummary } from '@gridforge/sdk'
 import type { Address } from 'viem'
-import { formatGrid } from '../amount'
+import { formatGrid, formatGridPerGpuSecond } from '../amount'
 import { isLocalChain } from '../config'
 import { taskHref } from '../route'
 import { ErrorAlert } from './ErrorAlert'
@@ -90,7 +90,7 @@ function ProviderFacts({ summary }: { summary: ProviderSummary }) {
         </dd>
         <dt>Price floor</dt>
         <dd data-testid="provider-price-floor">
-          {summary.priceFloor === 0n ? 'any price' : `${formatGrid(summary.priceFloor)} per GPU-second`}
+          {summary.priceFloor === 0n ? 'any price' : formatGridPerGpuSecond(summary.priceFloor)}
         </dd>
         <dt>Paid</dt>
         <dd>

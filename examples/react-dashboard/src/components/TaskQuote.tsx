@@ -1,6 +1,6 @@
 import { useQuoteTask } from '@gridforge/react-hooks'
 import { claimRefusalReasons, formatDuration, type TaskQuote as Quote } from '@gridforge/sdk'
-import { formatGrid, tokenAmount } from '../amount'
+import { formatGridPerGpuSecond, tokenAmount } from '../amount'
 import { describeRefusals, reasonLabels, refusalsOf } from '../quoteReasons'
 import { useDebounced } from '../useDebounced'
 
@@ -45,7 +45,7 @@ export function TaskQuote({ terms }: { terms: QuoteTerms }) {
 function QuoteSummary({ quote, stale }: { quote: Quote; stale: boolean }) {
   const { terms, history, eligible } = quote
   const needed = terms.replicas
-  const perGpuSecond = (value: bigint) => `${formatGrid(value)}/GPU-s`
+  const perGpuSecond = formatGridPerGpuSecond
   const reasons = claimRefusalReasons.filter((reason) => quote.ineligible.byReason[reason].length > 0)
   return (
     <div className={`quote ${eligible.count < needed ? 'alert' : 'muted'}`} data-testid="submit-quote">
