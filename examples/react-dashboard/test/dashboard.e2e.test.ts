@@ -225,6 +225,7 @@ describe('dashboard (headless Chromium)', () => {
       expect(await page.getByTestId('submit-quote').textContent()).toMatch(
         /1 of 1 providers could take it now/,
       )
+      await screenshot('dashboard-quote.png')
       await page.getByTestId('submit-task').click()
       const result = await waitForText(
         page.getByTestId('submit-result'),
