@@ -2,6 +2,7 @@ import { Header } from './components/Header'
 import { LeasePage } from './components/LeasePage'
 import { Overview } from './components/Overview'
 import { PageErrorBoundary } from './components/PageErrorBoundary'
+import { ProviderPage } from './components/ProviderPage'
 import { TaskPage } from './components/TaskPage'
 import { useRoute } from './route'
 
@@ -12,7 +13,9 @@ export function App() {
       ? `task-${route.taskId}`
       : route.page === 'lease'
         ? `lease-${route.leaseId}`
-        : 'overview'
+        : route.page === 'provider'
+          ? `provider-${route.provider}`
+          : 'overview'
   return (
     <>
       <Header />
@@ -23,6 +26,8 @@ export function App() {
             <TaskPage taskId={route.taskId} />
           ) : route.page === 'lease' ? (
             <LeasePage leaseId={route.leaseId} />
+          ) : route.page === 'provider' ? (
+            <ProviderPage provider={route.provider} />
           ) : (
             <Overview />
           )}

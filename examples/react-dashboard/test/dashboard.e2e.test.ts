@@ -2,9 +2,11 @@
  * The dashboard end to end, through its UI only, in headless Chromium: a local
  * network (chain, store, provider agent running Docker containers), the app
  * built with Vite and served by `vite preview`, then connect → deposit →
- * upload and submit → the task completing live → its page with the verified
- * receipt and the logs → the network stats; then the same facts read from the
- * chain with the SDK. Screenshots land in test-results/.
+ * upload, a quote, and submit → the task completing live → its page with the
+ * verified receipt and the logs → the provider's page (record, earnings, GPUs)
+ * → the network stats; then the same facts read from the chain with the SDK.
+ * The network runs the indexer, as `pnpm dashboard` does: the lists, stats
+ * and provider page read it. Screenshots land in test-results/.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -13,7 +15,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getDeployment } from '@gridforge/contracts'
 import { probeDocker } from '@gridforge/provider-kit'
-import { approveLeaseMarket, closeLease, getReceipt, getTask, requestLease } from '@gridforge/sdk'
+import {
+  approveLeaseMarket,
+  closeLease,
+  getProviderSummary,
+  getReceipt,
+  getTask,
+  requestLease,
+} from '@gridforge/sdk'
 import { computeCid, getBytes, kuboStore } from '@gridforge/sdk/storage'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { createPublicClient, formatUnits, http, parseUnits } from 'viem'
@@ -79,6 +88,8 @@ beforeAll(async () => {
       pollingInterval: 100,
       // Its own provider account: a `pnpm dev` network (account #2) may be running on the same Docker engine.
       providerPrivateKey: generatePrivateKey(),
+      // As `pnpm dashboard`: the task list, stats and provider page read the indexer.
+      indexer: true,
     }),
   )
   expect(network.runtime, 'the provider agent should run tasks in Docker containers').toBe('docker')
@@ -93,6 +104,7 @@ beforeAll(async () => {
     VITE_GRIDFORGE_CHAIN_ID: String(network.chainId),
     VITE_GRIDFORGE_STORE_URL: network.storeUrl,
     VITE_GRIDFORGE_DEV_PRIVATE_KEY: network.devPrivateKey,
+    VITE_GRIDFORGE_INDEXER_URL: network.indexerUrl ?? '',
     // vitest sets NODE_ENV=test, which would give a development build of React.
     NODE_ENV: 'production',
   })
@@ -204,6 +216,16 @@ describe('dashboard (headless Chromium)', () => {
       await page.getByTestId('submit-max-payment').fill('2')
       await page.getByTestId('submit-replicas').fill('1')
       await page.getByTestId('submit-deadline').fill('1h')
+      // Before anything is sent: the network's one provider could take it at this price.
+      await waitForText(
+        page.getByTestId('submit-quote-eligible'),
+        (text) => text === '1',
+        'a quote with 1 eligible provider',
+      )
+      expect(await page.getByTestId('submit-quote').textContent()).toMatch(
+        /1 of 1 providers could take it now/,
+      )
+      await screenshot('dashboard-quote.png')
       await page.getByTestId('submit-task').click()
       const result = await waitForText(
         page.getByTestId('submit-result'),
@@ -251,6 +273,41 @@ describe('dashboard (headless Chromium)', () => {
         'the provider',
       )
       await screenshot('dashboard-task.png')
+      await expectNoReload()
+    }))
+
+  it("shows the provider's page: its record, earnings and GPUs, as the chain has them", () =>
+    step('provider page', async () => {
+      const { rpcUrl, deployment, providerAddress } = live()
+      const client = createPublicClient({ chain: hardhat, transport: http(rpcUrl) })
+      const chain = await getProviderSummary(client, { deployment, provider: providerAddress })
+      expect(chain.record.completed).toBeGreaterThanOrEqual(1)
+      expect(chain.earnings.earned).toBeGreaterThan(0n)
+      // From the receipt's provider, through the UI.
+      await page.getByTestId('receipt-provider').click()
+      await page.getByTestId('provider-page').waitFor()
+      expect(page.url().toLowerCase()).toBe(`${appUrl}#/providers/${providerAddress}`.toLowerCase())
+      await waitForText(
+        page.getByTestId('provider-completed'),
+        (text) => text === String(chain.record.completed),
+        `${chain.record.completed} completed`,
+      )
+      await waitForText(
+        page.getByTestId('provider-earned'),
+        (text) => text === `${formatUnits(chain.earnings.earned, 18)} GRID`,
+        'the earnings the chain counts (payments − fees)',
+      )
+      const { gpuCount, vramMiB, computeCapability } = chain.capabilities
+      const gpus = await waitForText(page.getByTestId('provider-gpus'), (text) => text !== '', 'the GPUs')
+      if (gpuCount === 0) expect(gpus).toBe('none (CPU only)')
+      else {
+        expect(await page.getByTestId('provider-gpu-count').textContent()).toBe(String(gpuCount))
+        expect(gpus).toContain(
+          `compute capability ${Math.floor(computeCapability / 10)}.${computeCapability % 10}`,
+        )
+        expect(gpus).toContain(vramMiB % 1024 === 0 ? `${vramMiB / 1024} GiB` : `${vramMiB} MiB`)
+      }
+      await screenshot('dashboard-provider.png')
       await expectNoReload()
     }))
 

@@ -46,6 +46,16 @@ export {
   useProtocolParams,
 } from './hooks/useProtocolParams.js'
 export { type UseProviderParameters, type UseProviderReturnType, useProvider } from './hooks/useProvider.js'
+export {
+  type UseProviderSummaryParameters,
+  type UseProviderSummaryReturnType,
+  useProviderSummary,
+} from './hooks/useProviderSummary.js'
+export {
+  type UseQuoteTaskParameters,
+  type UseQuoteTaskReturnType,
+  useQuoteTask,
+} from './hooks/useQuoteTask.js'
 export { type UseReceiptParameters, type UseReceiptReturnType, useReceipt } from './hooks/useReceipt.js'
 export {
   type UseRequestLeaseParameters,

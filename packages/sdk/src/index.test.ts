@@ -18,7 +18,7 @@ describe('@gridforge/sdk exports', () => {
       if (typeof value !== 'function' || !`${name[0]}`.match(/[a-z]/)) continue
       if (name in actions) expect(typeof (actions as Record<string, unknown>)[name]).toBe('function')
     }
-    expect(Object.keys(sdk.gridforgeActions({ deployment: getDeployment(31337) })(client)).length).toBe(96)
+    expect(Object.keys(sdk.gridforgeActions({ deployment: getDeployment(31337) })(client)).length).toBe(97)
   })
 })
 

@@ -344,6 +344,15 @@ export {
   getProviderRegistryParams,
 } from './providers/getProviderRegistryParams.js'
 export {
+  type GetProviderSummaryErrorType,
+  type GetProviderSummaryParameters,
+  type GetProviderSummaryReturnType,
+  getProviderSummary,
+  type ProviderEarnings,
+  type ProviderRecord,
+  type ProviderSummary,
+} from './providers/getProviderSummary.js'
+export {
   type GetReputationErrorType,
   type GetReputationParameters,
   type GetReputationReturnType,

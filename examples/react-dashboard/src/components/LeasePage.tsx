@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { formatGrid } from '../amount'
 import { ErrorAlert } from './ErrorAlert'
 import { Panel } from './Panel'
+import { ProviderLink } from './ProviderLink'
 import { SourceLabel } from './SourceLabel'
 
 /** Why a lease ended, in words (the contract's EndReason). */
@@ -82,7 +83,7 @@ export function LeasePage({ leaseId }: { leaseId: bigint }) {
               {lease.status === 'Requested' ? (
                 <span className="muted">waiting for a provider to accept by {time(lease.acceptBy)}</span>
               ) : (
-                <code data-testid="lease-provider">{lease.provider}</code>
+                <ProviderLink provider={lease.provider} testId="lease-provider" />
               )}
             </dd>
             <dt>Price</dt>

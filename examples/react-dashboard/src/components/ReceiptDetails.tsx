@@ -1,5 +1,6 @@
 import type { ReceiptResult } from '@gridforge/sdk'
 import { formatGrid } from '../amount'
+import { ProviderLink } from './ProviderLink'
 import { ReceiptMismatches } from './ReceiptMismatches'
 import { TaskLogs } from './TaskLogs'
 import { TaskOutput } from './TaskOutput'
@@ -26,7 +27,7 @@ export function ReceiptDetails({ result, primary }: ReceiptDetailsProps) {
       <dl className="facts">
         <dt>Provider</dt>
         <dd>
-          <code data-testid={testId('receipt-provider')}>{settlement.provider}</code>
+          <ProviderLink provider={settlement.provider} testId={testId('receipt-provider')} />
         </dd>
         <dt>Payment</dt>
         <dd>

@@ -9,12 +9,14 @@ import { ErrorAlert } from './ErrorAlert'
 import { InputFileField } from './InputFileField'
 import { Panel } from './Panel'
 import { SourceSelect } from './SourceSelect'
+import { TaskQuote } from './TaskQuote'
 
 /**
  * Submits a task: a source, an input file (uploaded to the content store first), the most paid
  * to each replica, the number of replicas and the deadline. The escrow (replicas × max payment)
  * comes from the market balance: the form says beforehand where it will come from, and when the
- * balance falls short but the account holds the rest, deposits it in the same step.
+ * balance falls short but the account holds the rest, deposits it in the same step. While the terms
+ * are filled in, a quote says who could take the task now at that price, and if nobody could, why.
  */
 export function SubmitTaskForm() {
   const { isConnected } = useConnection()
@@ -101,6 +103,14 @@ export function SubmitTaskForm() {
           autoComplete="off"
           value={deadline}
           onChange={(event) => setDeadline(event.target.value)}
+        />
+
+        <TaskQuote
+          terms={{
+            sourceId: sourceId === '' ? undefined : Number(sourceId),
+            maxPayment,
+            replicas: /^[1-9]$/.test(replicas.trim()) ? Number(replicas) : undefined,
+          }}
         />
 
         {isConnected && plan !== undefined && (

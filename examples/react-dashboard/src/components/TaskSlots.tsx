@@ -1,4 +1,5 @@
 import type { Slot } from '@gridforge/sdk'
+import { ProviderLink } from './ProviderLink'
 
 /**
  * Who claimed each replica slot (and each auditor's, after the replicas' of an audited result or a
@@ -31,7 +32,9 @@ export function TaskSlots({ slots, replicas }: { slots: readonly Slot[]; replica
                 <span className="muted"> · raced, final at {slot.claimedAt.toLocaleTimeString()}</span>
               )}
             </td>
-            <td>{slot.provider ? <code>{slot.provider}</code> : <span className="muted">–</span>}</td>
+            <td>
+              {slot.provider ? <ProviderLink provider={slot.provider} /> : <span className="muted">–</span>}
+            </td>
             <td>{slot.claimedAt?.toLocaleTimeString() ?? '–'}</td>
             <td>{slot.dueAt?.toLocaleTimeString() ?? '–'}</td>
           </tr>

@@ -82,6 +82,14 @@ export {
   getProviderQueryOptions,
 } from './getProvider.js'
 export {
+  type GetProviderSummaryData,
+  type GetProviderSummaryOptions,
+  type GetProviderSummaryQueryKey,
+  type GetProviderSummaryVariables,
+  getProviderSummaryQueryKey,
+  getProviderSummaryQueryOptions,
+} from './getProviderSummary.js'
+export {
   type GetReceiptData,
   type GetReceiptOptions,
   type GetReceiptQueryKey,
@@ -153,6 +161,14 @@ export {
   listTasksQueryKey,
   listTasksQueryOptions,
 } from './listTasks.js'
+export {
+  type QuoteTaskData,
+  type QuoteTaskOptions,
+  type QuoteTaskQueryKey,
+  type QuoteTaskVariables,
+  quoteTaskQueryKey,
+  quoteTaskQueryOptions,
+} from './quoteTask.js'
 export {
   type RequestLeaseData,
   type RequestLeaseMutationErrorType,

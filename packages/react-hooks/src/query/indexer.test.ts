@@ -6,6 +6,7 @@ import { defineChain } from 'viem'
 import { hardhat } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { getNetworkStatsQueryKey, getNetworkStatsQueryOptions } from './getNetworkStats.js'
+import { getProviderSummaryQueryKey, getProviderSummaryQueryOptions } from './getProviderSummary.js'
 import { listSourcesQueryKey, listSourcesQueryOptions } from './listSources.js'
 import type { GridforgeChainCustom } from './utils.js'
 
@@ -107,4 +108,53 @@ describe('list and statistics queries with an indexer', () => {
       ['getNetworkStats', true],
     ])
   })
+
+  it('read a provider summary through the `indexer` parameter: its detail, and its current tasks', async () => {
+    const requests: string[] = []
+    const fetch = async (input: RequestInfo | URL) => {
+      const { pathname, search } = new URL(String(input))
+      requests.push(`${pathname}${search}`)
+      if (pathname === '/tasks') return Response.json({ items: [], nextCursor: null })
+      return Response.json(providerDetail)
+    }
+    const indexer = createIndexerClient({ url: 'http://other-indexer.test', fetch })
+    const options = getProviderSummaryQueryOptions(config, { provider: owner, indexer })
+    expect(options.queryKey).toEqual(getProviderSummaryQueryKey(config, { provider: owner }))
+    const summary = await new QueryClient().fetchQuery(options)
+    expect(summary).toMatchObject({
+      provider: owner,
+      registered: true,
+      capabilities: providerDetail.capabilities,
+      record: { completed: 2, successBps: 10_000 },
+      earnings: { paid: 300n, fees: 30n, earned: 270n },
+      currentTasks: [],
+      readFrom: 'indexer',
+    })
+    expect(requests.sort()).toEqual([
+      `/providers/${owner}`,
+      `/tasks?provider=${owner}&status=Open%2CClaimed%2CRevealing%2CHeld%2CAuditing&limit=100`,
+    ])
+  })
 })
+
+/** `GET /providers/{address}` of a provider that completed two tasks. */
+const providerDetail = {
+  address: owner,
+  registeredAt: { unix: 1_800_000_000, iso: '2027-01-15T08:00:00.000Z' },
+  paused: false,
+  capabilities: { gpuCount: 1, vramMiB: 24_576, computeCapability: 89, cpuCores: 8, memoryMiB: 65_536 },
+  priceFloor: '0',
+  record: {
+    claims: 2,
+    audits: 0,
+    completed: 2,
+    failedRuns: 0,
+    failed: 0,
+    outvoted: 0,
+    slashes: 0,
+    slashedAmount: '0',
+  },
+  earnings: { paid: '300', fees: '30', earned: '270', runtimeSec: 20 },
+  stake: { staked: '100', locked: '0', unbonding: '0', unbondingReadyAt: null, withdrawn: '0', slashed: '0' },
+  sources: [3],
+}

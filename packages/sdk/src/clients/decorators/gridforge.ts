@@ -52,6 +52,7 @@ import {
   type GetProviderRegistryParamsParameters,
   getProviderRegistryParams,
 } from '../../providers/getProviderRegistryParams.js'
+import { type GetProviderSummaryParameters, getProviderSummary } from '../../providers/getProviderSummary.js'
 import { type GetReputationParameters, getReputation } from '../../providers/getReputation.js'
 import { type IsSubscribedParameters, isSubscribed } from '../../providers/isSubscribed.js'
 import { type PauseProviderParameters, pauseProvider } from '../../providers/pauseProvider.js'
@@ -136,7 +137,7 @@ export interface GridforgeActionsParameters {
   deployment: Deployment
   /**
    * The Gridforge indexer (its URL, or a `createIndexerClient`) that the list
-   * and statistics actions (`listTasks`, `listSources`, `getNetworkStats`) read
+   * and statistics actions (`listTasks`, `listSources`, `getNetworkStats`, `getProviderSummary`) read
    * instead of the chain's logs; they read the chain when it cannot answer.
    */
   indexer?: string | IndexerClient | undefined
@@ -188,6 +189,10 @@ export type GridforgeActions = {
   getProviderRegistryParams: (
     ...parameters: BoundArgs<GetProviderRegistryParamsParameters>
   ) => ReturnType<typeof getProviderRegistryParams>
+  /** {@inheritDoc getProviderSummary} */
+  getProviderSummary: (
+    ...parameters: BoundArgs<GetProviderSummaryParameters>
+  ) => ReturnType<typeof getProviderSummary>
   /** {@inheritDoc getReputation} */
   getReputation: (...parameters: BoundArgs<GetReputationParameters>) => ReturnType<typeof getReputation>
   /** {@inheritDoc isSubscribed} */
@@ -451,6 +456,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       getPriceFloor: (parameters) => getPriceFloor(client, bind(parameters)),
       getProvider: (parameters) => getProvider(client, bind(parameters)),
       getProviderRegistryParams: (parameters) => getProviderRegistryParams(client, bind(parameters)),
+      getProviderSummary: (parameters) => getProviderSummary(client, bindIndexed(parameters)),
       getReputation: (parameters) => getReputation(client, bind(parameters)),
       isSubscribed: (parameters) => isSubscribed(client, bind(parameters)),
       pauseProvider: (parameters) => pauseProvider(client, bind(parameters)),

@@ -1,0 +1,58 @@
+import type { Address } from 'viem'
+import * as z from 'zod/mini'
+import type { IndexerClient } from './createIndexerClient.js'
+import { IndexerResponseError } from './errors.js'
+
+const count = /* @__PURE__ */ z.number()
+const amount = /* @__PURE__ */ z.string().check(z.regex(/^(0|[1-9][0-9]*)$/))
+const time = /* @__PURE__ */ z.object({ unix: z.number() })
+
+/** What of `GET /providers/{address}` (the indexer's `ProviderDetail`) the SDK reads. */
+const providerDetail = /* @__PURE__ */ z.object({
+  registeredAt: time,
+  paused: z.boolean(),
+  capabilities: z.object({
+    gpuCount: count,
+    vramMiB: count,
+    computeCapability: count,
+    cpuCores: count,
+    memoryMiB: count,
+  }),
+  priceFloor: amount,
+  record: z.object({
+    claims: count,
+    audits: count,
+    completed: count,
+    failedRuns: count,
+    failed: count,
+    outvoted: count,
+    slashedAmount: amount,
+  }),
+  earnings: z.object({ paid: amount, fees: amount, runtimeSec: count }),
+  stake: z.object({
+    staked: amount,
+    locked: amount,
+    unbonding: amount,
+    unbondingReadyAt: z.union([time, z.null()]),
+  }),
+  sources: z.array(count),
+})
+
+export type IndexedProvider = z.output<typeof providerDetail>
+
+/**
+ * A provider as the indexer knows it, or `undefined` when it knows none at that
+ * address (HTTP 404: never registered, or registered after the last block it
+ * indexed; only the chain can tell which).
+ */
+export async function indexedProvider(
+  indexer: IndexerClient,
+  provider: Address,
+): Promise<IndexedProvider | undefined> {
+  try {
+    return await indexer.get({ path: `/providers/${provider}`, schema: providerDetail })
+  } catch (error) {
+    if (error instanceof IndexerResponseError && error.status === 404) return undefined
+    throw error
+  }
+}
