@@ -124,7 +124,8 @@ function databaseOf(backend: Backend): IndexerDatabase {
  * indexing file. PostgreSQL first, since PGlite's restart waits for its lock anyway (25 s from the stop).
  */
 async function startIndexers() {
-  const head = await market.deployer.getBlockNumber()
+  // Not viem's cached number (4 s): the market may have mined since the last read.
+  const head = await market.deployer.getBlockNumber({ cacheTime: 0 })
   for (const { name } of [...backends].reverse()) {
     const started = await startIndexer({
       rpcUrl: devnet.rpcUrl,
@@ -808,6 +809,8 @@ describe.each(backends)('on $name', ({ name }) => {
       expect(Object.keys(document.paths)).toEqual([
         '/tasks',
         '/tasks/{id}',
+        '/tasks/{id}/quote',
+        '/quote',
         '/providers',
         '/providers/{address}',
         '/sources',
@@ -824,6 +827,8 @@ describe.each(backends)('on $name', ({ name }) => {
         '/tasks/{id}': '/tasks/1',
         '/providers/{address}': `/providers/${market.providers[0].account.address}`,
         '/sources/{id}': `/sources/${sourceA.sourceId}`,
+        '/tasks/{id}/quote': '/tasks/5/quote',
+        '/quote': `/quote?source=${sourceB.sourceId}&maxPayment=1`,
       }
       for (const route of Object.keys(document.paths)) {
         const schema = (

@@ -1,4 +1,5 @@
 import {
+  type IndexerParameter,
   type QuoteTaskErrorType,
   type QuoteTaskParameters,
   type QuoteTaskReadOptions,
@@ -20,7 +21,8 @@ export type QuoteTaskData = QuoteTaskReturnType
  */
 export type QuoteTaskVariables = ChainParameters &
   Partial<QuoteTaskTerms> &
-  QuoteTaskReadOptions & {
+  QuoteTaskReadOptions &
+  IndexerParameter & {
     /** An open task: why is nobody taking it? Instead of the terms. */
     taskId?: number | bigint | undefined
   }
@@ -68,6 +70,8 @@ export type QuoteTaskQueryKey = ReturnType<typeof quoteTaskQueryKey>
  * Query options for a quote (`quoteTask`): how many providers could take a task now at its price,
  * why the others could not, and what the source's recent tasks paid per GPU-second and waited for
  * a claim. Disabled until the terms are complete (`sourceId` and `maxPayment`), or `taskId` is set.
+ * Through the `indexer` given, or the one the config's chain names (`custom.gridforge.indexer`),
+ * when there is one (one request instead of a scan of every provider); the chain when it cannot answer.
  *
  * @example
  * import { quoteTaskQueryOptions } from '@gridforge/react-hooks/query'
@@ -87,7 +91,12 @@ export function quoteTaskQueryOptions<selectData = QuoteTaskData>(
     QuoteTaskErrorType,
     selectData,
     QuoteTaskQueryKey
-  >(config, options as never, { queryKey: quoteTaskQueryKey(config, options), required: [], read: quoteTask })
+  >(config, options as never, {
+    queryKey: quoteTaskQueryKey(config, options),
+    required: [],
+    read: quoteTask,
+    indexed: true,
+  })
   return {
     ...queryOptions,
     enabled: complete && (options.query?.enabled ?? true),

@@ -28,6 +28,7 @@ const providerDetail = /* @__PURE__ */ z.object({
     outvoted: count,
     slashedAmount: amount,
   }),
+  reputation: z.object({ completed: count, successBps: count }),
   earnings: z.object({ paid: amount, fees: amount, runtimeSec: count }),
   stake: z.object({
     staked: amount,

@@ -181,6 +181,7 @@ function indexedProvider() {
       slashes: 1,
       slashedAmount: '9',
     },
+    reputation: { completed: 3, failed: 1, outvoted: 0, successBps: 7_500 },
     earnings: { paid: '1000', fees: '100', earned: '900', runtimeSec: 90 },
     stake: {
       staked: '50',

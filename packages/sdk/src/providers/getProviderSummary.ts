@@ -27,9 +27,10 @@ export interface ProviderRecord {
   /** Audit slots joined; `undefined` over RPC (the registry does not count them). */
   audits: number | undefined
   /**
-   * Slots paid whose result was an output. Through an indexer, every one;
-   * over RPC, the registry's count, which leaves out work paid under its
-   * `minRecordPayment` (`getProviderRegistryParams`).
+   * Replica slots paid whose result was an output, as the registry counts
+   * them for reputation gates: work paid under its `minRecordPayment`
+   * (`getProviderRegistryParams`) is left out. (The indexer counts an audited
+   * result once it is released, the registry as soon as it comes in.)
    */
   completed: number
   /** Slots paid whose result was a failure report (never slashed, not against the success rate). */
@@ -176,7 +177,7 @@ export async function getProviderSummary(
 type Profile = Omit<ProviderSummary, 'currentTasks'>
 
 function fromIndexed(provider: Address, indexed: IndexedProvider): Profile {
-  const { record, earnings, stake } = indexed
+  const { record, reputation, earnings, stake } = indexed
   const paid = BigInt(earnings.paid)
   const fees = BigInt(earnings.fees)
   const staked = BigInt(stake.staked)
@@ -192,11 +193,11 @@ function fromIndexed(provider: Address, indexed: IndexedProvider): Profile {
     record: {
       claimed: record.claims,
       audits: record.audits,
-      completed: record.completed,
+      completed: reputation.completed,
       failedRuns: record.failedRuns,
       failed: record.failed,
       outvoted: record.outvoted,
-      successBps: successBps(record.completed, record.failed, record.outvoted),
+      successBps: reputation.successBps,
       slashedAmount: BigInt(record.slashedAmount),
       runtimeSec: earnings.runtimeSec,
     },
@@ -280,10 +281,4 @@ async function readCurrentTasks(
         slot.provider !== undefined && isAddressEqual(slot.provider, provider) && held.includes(slot.status),
     ),
   )
-}
-
-/** As the registry computes it (`toReputation`): no record is not a perfect record. */
-function successBps(completed: number, failed: number, outvoted: number): number {
-  const finished = completed + failed + outvoted
-  return finished === 0 ? 0 : Math.floor((completed * 10_000) / finished)
 }
