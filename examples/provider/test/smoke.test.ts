@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getDeployment } from '@gridforge/contracts'
-import { getReceipt, submitTask, waitForTask } from '@gridforge/sdk'
+import { getAudit, getReceipt, getTask, submitTask, waitForTask } from '@gridforge/sdk'
 import { kuboStore } from '@gridforge/sdk/storage'
-import { createWalletClient, type Hex, http, parseEther, publicActions } from 'viem'
+import { createPublicClient, createWalletClient, type Hex, http, parseEther, publicActions } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { hardhat } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -97,10 +97,12 @@ describe('examples/provider', () => {
       const input = path.join(work as string, 'hello.txt')
       await writeFile(input, 'hello gridforge\n')
       expect((await gridforge(['wallet', 'deposit', '20'])).code).toBe(0)
-      const submitted = await gridforge([
+      const submitting = gridforge([
         ...['task', 'submit', '--source', '1', '--input', input, '--max-payment', '2'],
         ...['--replicas', '2', '--deadline', '1h', '--wait'],
       ])
+      await endSeatRace(1n)
+      const submitted = await submitting
       expect(submitted.code, submitted.stderr).toBe(0)
       await expectVerifiedReplicas(1n)
       expect((await gridforge(['receipt', 'verify', '1'])).code).toBe(0)
@@ -144,7 +146,7 @@ describe('examples/provider', () => {
         replicas: 2,
         deadline: '1h',
       })
-      // The seats of two replicas are raced for during the network's one-minute joining window first.
+      await endSeatRace(taskId)
       await waitForTask(client, { deployment, taskId, timeout: 150_000 })
       await expectVerifiedReplicas(taskId)
     } finally {
@@ -154,6 +156,31 @@ describe('examples/provider', () => {
     }
   })
 })
+
+/**
+ * The seats of two replicas are raced for during the network's one-minute joining window. Once both
+ * providers hold one, the chain's clock skips to the window's end (one block mined just past it) instead of
+ * the test waiting it out: each agent then sees the race over, as it would a minute later.
+ */
+async function endSeatRace(taskId: bigint) {
+  const { rpcUrl } = live()
+  const reader = createPublicClient({ chain: hardhat, transport: http(rpcUrl), pollingInterval: 100 })
+  const deployment = getDeployment(hardhat.id)
+  const started = Date.now()
+  for (;;) {
+    const task = await getTask(reader, { deployment, taskId }).catch(() => undefined)
+    if (task !== undefined && task.slots.filter((slot) => slot.status === 'Claimed').length === 2) break
+    if (Date.now() - started > 60_000) throw new Error(`task ${taskId}: its two seats were not claimed in 60 s`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  const { joinDeadline } = await getAudit(reader, { deployment, taskId })
+  const { timestamp } = await reader.getBlock({ blockTag: 'latest' })
+  const wait = Math.ceil((joinDeadline?.getTime() ?? 0) / 1000) + 1 - Number(timestamp)
+  if (wait > 0) {
+    await reader.request({ method: 'evm_increaseTime', params: [wait] } as never)
+    await reader.request({ method: 'evm_mine', params: [] } as never)
+  }
+}
 
 /** Both replicas' receipts verify, one signed by each provider. */
 async function expectVerifiedReplicas(taskId: bigint) {
