@@ -170,7 +170,8 @@ async function endSeatRace(taskId: bigint) {
   for (;;) {
     const task = await getTask(reader, { deployment, taskId }).catch(() => undefined)
     if (task !== undefined && task.slots.filter((slot) => slot.status === 'Claimed').length === 2) break
-    if (Date.now() - started > 60_000) throw new Error(`task ${taskId}: its two seats were not claimed in 60 s`)
+    if (Date.now() - started > 60_000)
+      throw new Error(`task ${taskId}: its two seats were not claimed in 60 s`)
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   const { joinDeadline } = await getAudit(reader, { deployment, taskId })

@@ -40,7 +40,13 @@ const answer = {
     maxPayment: '5000000000000000000',
     pricePerSecond: '0',
     replicas: 1,
-    requirements: { minGpus: 1, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec: 600, deterministic: true },
+    requirements: {
+      minGpus: 1,
+      minVramMiB: 0,
+      minComputeCapability: 0,
+      maxRuntimeSec: 600,
+      deterministic: true,
+    },
     gates: { minSuccessBps: 0, minCompleted: 0 },
     auditBps: 1_000,
     collateral: '45000000000000000000',
@@ -59,7 +65,12 @@ const answer = {
       },
     ],
   },
-  history: { tasks: 0, pricePerGpuSecond: null, timeToClaimSec: null, reason: 'no task of source 2 was submitted yet' },
+  history: {
+    tasks: 0,
+    pricePerGpuSecond: null,
+    timeToClaimSec: null,
+    reason: 'no task of source 2 was submitted yet',
+  },
 }
 
 describe('quoteTask through an indexer', () => {
@@ -71,12 +82,21 @@ describe('quoteTask through an indexer', () => {
         return HttpResponse.json(answer)
       }),
     )
-    const quote = await quoteTask(reader, { deployment: deployment(), taskId: 7n, historySize: 5, indexer: URL })
+    const quote = await quoteTask(reader, {
+      deployment: deployment(),
+      taskId: 7n,
+      historySize: 5,
+      indexer: URL,
+    })
     expect(asked).toEqual(['?history=5'])
     expect(quote).toMatchObject({
       blockNumber: 120n,
       taskId: 7n,
-      terms: { maxPayment: 5n * 10n ** 18n, collateral: 45n * 10n ** 18n, pricePerGpuSecond: 8_333_333_333_333_333n },
+      terms: {
+        maxPayment: 5n * 10n ** 18n,
+        collateral: 45n * 10n ** 18n,
+        pricePerGpuSecond: 8_333_333_333_333_333n,
+      },
       closed: { reason: 'claimWindowTooShort', deadline: 1_800_000_300, dueAt: 1_800_000_660 },
       eligible: { count: 1, providers: [p1] },
       history: { tasks: 0, pricePerGpuSecond: undefined, timeToClaimSec: undefined },
@@ -120,21 +140,30 @@ describe('quoteTask through an indexer', () => {
       ),
       http.get(`${URL}/quote`, ({ request }) =>
         new globalThis.URL(request.url).searchParams.get('source') === '3'
-          ? HttpResponse.json({ error: { parameter: 'source', message: 'source 3 is inactive' } }, { status: 409 })
+          ? HttpResponse.json(
+              { error: { parameter: 'source', message: 'source 3 is inactive' } },
+              { status: 409 },
+            )
           : HttpResponse.json(
               { error: { parameter: 'replicas', message: 'replicas: source 4 is not deterministic' } },
               { status: 400 },
             ),
       ),
     )
-    await expect(quoteTask(reader, { deployment: deployment(), taskId: 1n, indexer: URL })).rejects.toMatchObject(
-      new TaskNotOpenError({ taskId: 1n, status: 'Completed' }),
-    )
+    await expect(
+      quoteTask(reader, { deployment: deployment(), taskId: 1n, indexer: URL }),
+    ).rejects.toMatchObject(new TaskNotOpenError({ taskId: 1n, status: 'Completed' }))
     await expect(
       quoteTask(reader, { deployment: deployment(), sourceId: 3, maxPayment: '1', indexer: URL }),
     ).rejects.toBeInstanceOf(SourceInactiveError)
     await expect(
-      quoteTask(reader, { deployment: deployment(), sourceId: 4, maxPayment: '1', replicas: 2, indexer: URL }),
+      quoteTask(reader, {
+        deployment: deployment(),
+        sourceId: 4,
+        maxPayment: '1',
+        replicas: 2,
+        indexer: URL,
+      }),
     ).rejects.toBeInstanceOf(IndexerParameterError)
   })
 })

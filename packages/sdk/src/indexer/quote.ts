@@ -84,7 +84,12 @@ const quote = /* @__PURE__ */ z.object({
 
 /** The body of the indexer's 409 answers to a quote. */
 const conflict = /* @__PURE__ */ z.object({
-  error: z.object({ parameter: z.optional(z.string()), taskStatus: z.optional(z.enum(taskStatuses.slice(1) as readonly TaskStatus[] as [TaskStatus, ...TaskStatus[]])) }),
+  error: z.object({
+    parameter: z.optional(z.string()),
+    taskStatus: z.optional(
+      z.enum(taskStatuses.slice(1) as readonly TaskStatus[] as [TaskStatus, ...TaskStatus[]]),
+    ),
+  }),
 })
 
 /** The terms of `GET /quote`, validated and in base units. */
@@ -161,7 +166,11 @@ export async function indexedQuote(
         ? undefined
         : closed.reason === 'deadlinePassed'
           ? { reason: 'deadlinePassed', deadline: closed.deadline }
-          : { reason: 'claimWindowTooShort', deadline: closed.deadline, dueAt: closed.dueAt ?? closed.deadline },
+          : {
+              reason: 'claimWindowTooShort',
+              deadline: closed.deadline,
+              dueAt: closed.dueAt ?? closed.deadline,
+            },
     providers: answer.providers,
     eligible: answer.eligible,
     ineligible: {

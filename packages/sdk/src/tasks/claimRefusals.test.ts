@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type ClaimTerms, claimRefusals, type ClaimantState } from './claimRefusals.js'
+import { type ClaimantState, type ClaimTerms, claimRefusals } from './claimRefusals.js'
 import { pricePerGpuSecond } from './pricePerGpuSecond.js'
 
 const provider: ClaimantState = {

@@ -6,11 +6,11 @@ import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { SourceInactiveErrorType, TaskNotOpenErrorType } from '../errors/quote.js'
 import type { TaskNotFoundErrorType } from '../errors/task.js'
 import { InvalidParametersError, type InvalidParametersErrorType } from '../errors/validation.js'
+import { indexedQuote } from '../indexer/quote.js'
+import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import { readProviderStates } from '../internal/providerStates.js'
 import * as s from '../internal/schemas.js'
 import { validate, validateFields } from '../internal/validate.js'
-import { indexedQuote } from '../indexer/quote.js'
-import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import type { DeploymentParameter } from '../types/deployment.js'
 import { gridToken } from '../utils/amount.js'
 import { type ClaimHistory, readClaimHistory } from './claimHistory.js'
@@ -179,7 +179,11 @@ export async function quoteTask(
   const asked =
     parameters.taskId === undefined
       ? {
-          terms: validateFields(action, quoteTermFields((deployment.token ?? gridToken).decimals), parameters),
+          terms: validateFields(
+            action,
+            quoteTermFields((deployment.token ?? gridToken).decimals),
+            parameters,
+          ),
         }
       : { taskId: validate(action, taskIdSchema, parameters).taskId }
   const historySize = options.historySize ?? 20
