@@ -4,6 +4,7 @@
  * required and allow no others, so that the document says exactly what comes.
  */
 import * as schema from 'ponder:schema'
+import { claimRefusalReasons } from '@gridforge/sdk'
 
 /** A JSON Schema, as far as this document uses them. */
 export type JsonSchema = { [keyword: string]: unknown }
@@ -293,18 +294,6 @@ const claimRefusal: JsonSchema = {
   ],
 }
 
-const refusalReasons = [
-  'paused',
-  'notSubscribed',
-  'gpuCount',
-  'vram',
-  'computeCapability',
-  'reputation',
-  'collateral',
-  'priceFloor',
-  'alreadyClaimed',
-]
-
 const quote = object(
   'Who could take the task now, who could not and why, and what the source’s recent claimed tasks offered and waited: the SDK’s `TaskQuote`.',
   {
@@ -344,7 +333,7 @@ const quote = object(
       count: integer(),
       byReason: object(
         'For each reason, the providers it holds back (a provider may appear under several).',
-        Object.fromEntries(refusalReasons.map((reason) => [reason, list(address)])),
+        Object.fromEntries(claimRefusalReasons.map((reason) => [reason, list(address)])),
       ),
       providers: list(
         object('A provider that could not take it, and every reason.', {

@@ -5,6 +5,7 @@ import { hardhat } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { deployment, transport } from '../../test/chain.js'
 import { SourceInactiveError, TaskNotOpenError } from '../errors/quote.js'
+import { claimRefusalReasons } from '../tasks/claimRefusals.js'
 import { quoteTask } from '../tasks/quoteTask.js'
 import { IndexerParameterError } from './errors.js'
 
@@ -18,17 +19,6 @@ const reader = createPublicClient({ chain: hardhat, transport: transport() })
 const p1 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const p2 = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const at = (unix: number) => ({ unix, iso: new Date(unix * 1000).toISOString() })
-const reasons = [
-  'paused',
-  'notSubscribed',
-  'gpuCount',
-  'vram',
-  'computeCapability',
-  'reputation',
-  'collateral',
-  'priceFloor',
-  'alreadyClaimed',
-]
 
 /** What GET /tasks/7/quote answers: provider 1 could take it, provider 2 wants more per GPU-second. */
 const answer = {
@@ -57,7 +47,9 @@ const answer = {
   eligible: { count: 1, providers: [p1] },
   ineligible: {
     count: 1,
-    byReason: Object.fromEntries(reasons.map((reason) => [reason, reason === 'priceFloor' ? [p2] : []])),
+    byReason: Object.fromEntries(
+      claimRefusalReasons.map((reason) => [reason, reason === 'priceFloor' ? [p2] : []]),
+    ),
     providers: [
       {
         provider: p2,
