@@ -232,15 +232,16 @@ try {
   log(
     `REST  GET ${quoteRoute}: median ${quote.median} ms, p90 ${quote.p90} ms (${quote.samples} requests; ${quoted.eligible.count} of ${quoted.providers} providers eligible)`,
   )
-  const rpcQuote = await timed(rpcSamples, () =>
-    quoteTask(reader, {
-      deployment: devnet.deployment,
-      sourceId: history.sourceId,
-      maxPayment: 10n ** 18n,
-      blockRange,
-    }),
-  )
-  log(`RPC   quoteTask: median ${rpcQuote.median} ms, p90 ${rpcQuote.p90} ms (${rpcQuote.samples} calls)`)
+  // Over RPC a quote scans the source's whole history of submissions: one call, timed once.
+  const rpcQuoteStarted = performance.now()
+  await quoteTask(reader, {
+    deployment: devnet.deployment,
+    sourceId: history.sourceId,
+    maxPayment: 10n ** 18n,
+    blockRange,
+  })
+  const rpcQuote = { median: Math.round(performance.now() - rpcQuoteStarted), samples: 1 }
+  log(`RPC   quoteTask: ${rpcQuote.median} ms (1 call)`)
 
   const results = {
     tasks: history.submitted,
@@ -284,7 +285,7 @@ try {
   console.log(
     `quote (REST)       ${results.quote_ms} ms median (target ≤ 100 ms: ${quote.median <= 100 ? 'met' : 'MISSED'})`,
   )
-  console.log(`quote (RPC)        ${rpcQuote.median} ms median`)
+  console.log(`quote (RPC)        ${rpcQuote.median} ms (one call)`)
   console.log(`wrote ${path.relative(process.cwd(), resultsFile)}`)
 } finally {
   await rm(workDir, { recursive: true, force: true })

@@ -21,12 +21,16 @@ type Task = Awaited<ReturnType<typeof readOne>>
 const batchSize = 128
 
 /**
- * Terms read ahead, by task id, each taken out when its TaskSubmitted comes. Terms never change once
- * submitted, so they are read at the chain's head, where a node answers fastest (a Hardhat node rebuilds the
- * state of a past block for each call). After a re-org an id may name another submission: what the head says
- * is then the canonical one, and Ponder indexes the canonical events again.
+ * Terms read ahead, by task id, each taken out when its TaskSubmitted comes: the answer of the batch that
+ * read it (`undefined` when the id was not submitted yet then). The next batch is asked for while the
+ * current one is half used, so that the node's work overlaps the indexing instead of stalling it. Terms
+ * never change once submitted, so they are read at the chain's head, where a node answers fastest (a
+ * Hardhat node rebuilds the state of a past block for each call). After a re-org an id may name another
+ * submission: what the head says is then the canonical one, and Ponder indexes the canonical events again.
  */
-const readAhead = new Map<bigint, Task>()
+const readAhead = new Map<bigint, Promise<Task | undefined>>()
+/** The first id after the last batch asked for. */
+let nextBatch: bigint | undefined
 let batchClient: ReturnType<typeof createPublicClient> | undefined
 
 function readOne(context: Context, market: Market, taskId: bigint, blockNumber: bigint) {
@@ -39,45 +43,60 @@ function readOne(context: Context, market: Market, taskId: bigint, blockNumber: 
   })
 }
 
-/** `taskId`'s terms as the market stored them at the end of the block it was submitted in. */
-export async function submittedTerms(context: Context, taskId: bigint, blockNumber: bigint): Promise<Task> {
-  const market = context.contracts.TaskMarket
-  const hit = readAhead.get(taskId)
-  readAhead.delete(taskId)
-  if (hit !== undefined) return hit
-
+/** Asks for the terms of tasks `first` to `first + batchSize − 1` that are submitted by now, in one call. */
+function readBatch(market: Market, first: bigint): void {
   batchClient ??= createPublicClient({ transport: http(readRpcUrl(process.env)) })
+  const client = batchClient
   // The functions read, not the market's whole ABI: the calls' types stay shallow.
   const getTask = [getAbiItem({ abi: market.abi, name: 'getTask' })] as const
   const multicall = [getAbiItem({ abi: market.abi, name: 'multicall' })] as const
   const taskCount = [getAbiItem({ abi: market.abi, name: 'taskCount' })] as const
-  try {
-    // This id and the next ones submitted by now (getTask of an id not submitted yet reverts, and would revert
-    // the whole multicall).
-    const count = await batchClient.readContract({
+  const batch = (async () => {
+    const answers = new Map<bigint, Task>()
+    // getTask of an id not submitted yet reverts, and would revert the whole multicall.
+    const count = await client.readContract({
       abi: taskCount,
       address: market.address,
       functionName: 'taskCount',
     })
-    const last = count < taskId + BigInt(batchSize - 1) ? count : taskId + BigInt(batchSize - 1)
+    const last = count < first + BigInt(batchSize - 1) ? count : first + BigInt(batchSize - 1)
     const ids: bigint[] = []
-    for (let id = taskId; id <= last; id++) ids.push(id)
-    const answers = await batchClient.readContract({
+    for (let id = first; id <= last; id++) ids.push(id)
+    if (ids.length === 0) return answers
+    const results = await client.readContract({
       abi: multicall,
       address: market.address,
       functionName: 'multicall',
       args: [ids.map((id) => encodeFunctionData({ abi: getTask, functionName: 'getTask', args: [id] }))],
     })
-    let own: Task | undefined
     ids.forEach((id, i) => {
-      const task = decodeFunctionResult({ abi: getTask, functionName: 'getTask', data: answers[i] ?? '0x' })
-      if (id === taskId) own = task
-      else readAhead.set(id, task)
+      answers.set(
+        id,
+        decodeFunctionResult({ abi: getTask, functionName: 'getTask', data: results[i] ?? '0x' }),
+      )
     })
-    if (own !== undefined) return own
-  } catch {
-    // A node that cannot answer the batch (or a re-org that made the id unknown at the head): the one read at
-    // the submission's block below says why, if it fails too.
+    return answers
+  })()
+    // A node that cannot answer the batch: each task is then read alone, and its error surfaces there.
+    .catch(() => new Map<bigint, Task>())
+  for (let i = 0n; i < BigInt(batchSize); i++) {
+    const id = first + i
+    readAhead.set(
+      id,
+      batch.then((answers) => answers.get(id)),
+    )
   }
-  return readOne(context, market, taskId, blockNumber)
+  nextBatch = first + BigInt(batchSize)
+}
+
+/** `taskId`'s terms as the market stored them at the end of the block it was submitted in. */
+export async function submittedTerms(context: Context, taskId: bigint, blockNumber: bigint): Promise<Task> {
+  const market = context.contracts.TaskMarket
+  if (!readAhead.has(taskId)) readBatch(market, taskId)
+  const read = readAhead.get(taskId)
+  readAhead.delete(taskId)
+  // Half through a batch: ask for the next one.
+  if (nextBatch !== undefined && nextBatch - taskId <= BigInt(batchSize / 2) && !readAhead.has(nextBatch))
+    readBatch(market, nextBatch)
+  return (await read) ?? readOne(context, market, taskId, blockNumber)
 }
