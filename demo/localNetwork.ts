@@ -183,7 +183,7 @@ export async function startLocalNetwork(parameters: StartLocalNetworkParameters 
         `the devnet's market (${deployment.contracts.market}) is not the one @gridforge/contracts knows for 31337 (${known.contracts.market}): the dashboard, which uses the known deployment, will not see this network. Rebuild @gridforge/contracts.`,
       )
     const work = await mkdtemp(path.join(tmpdir(), 'gridforge-network-'))
-    cleanups.push(() => rm(work, { recursive: true, force: true }))
+    cleanups.push(() => rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }))
     const storeRoot = path.join(work, 'store')
     const server = await startStoreServer({ root: storeRoot, port: storePort })
     cleanups.push(() => server.stop())

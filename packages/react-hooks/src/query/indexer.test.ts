@@ -154,6 +154,7 @@ const providerDetail = {
     slashes: 0,
     slashedAmount: '0',
   },
+  reputation: { completed: 2, failed: 0, outvoted: 0, successBps: 10_000 },
   earnings: { paid: '300', fees: '30', earned: '270', runtimeSec: 20 },
   stake: { staked: '100', locked: '0', unbonding: '0', unbondingReadyAt: null, withdrawn: '0', slashed: '0' },
   sources: [3],
