@@ -616,7 +616,7 @@ export {
   type CancelTaskReturnType,
   cancelTask,
 } from './tasks/cancelTask.js'
-export type { ClaimHistory } from './tasks/claimHistory.js'
+export { type ClaimHistory, candidatesPerTask, summarizeClaims } from './tasks/claimHistory.js'
 export {
   type ClaimantState,
   type ClaimRefusal,

@@ -11,10 +11,12 @@ import {
   type ClaimantState,
   type ClaimRefusalReason,
   type ClaimTerms,
+  candidatesPerTask,
   claimRefusalReasons,
   claimRefusals,
   pricePerGpuSecond,
   type Requirements,
+  summarizeClaims,
 } from '@gridforge/sdk'
 import { and, desc, eq, notInArray, sql } from 'ponder'
 import type { Address } from 'viem'
@@ -324,12 +326,10 @@ async function providerStates(sourceId: number): Promise<ClaimantState[]> {
   })
 }
 
-/** Submitted tasks looked at for each claimed one asked for (the SDK's `readClaimHistory` looks as far). */
-const candidatesPerTask = 4
-
 /** What the last `historySize` claimed tasks of the source offered per GPU-second and waited for a claim. */
 async function claimHistory(sourceId: number, historySize: number) {
   const { task } = schema
+  // Among the source's last submissions, as far as the SDK's `readClaimHistory` looks.
   const candidates = await db
     .select({
       maxPayment: task.maxPayment,
@@ -343,36 +343,27 @@ async function claimHistory(sourceId: number, historySize: number) {
     .where(eq(task.sourceId, sourceId))
     .orderBy(desc(task.id))
     .limit(historySize * candidatesPerTask)
-  if (candidates.length === 0) return noHistory(`no task of source ${sourceId} was submitted yet`)
-  const claimed = candidates.filter((row) => row.firstClaimAt !== null).slice(0, historySize)
-  if (claimed.length === 0)
-    return noHistory(`none of the last ${candidates.length} tasks of source ${sourceId} was claimed`)
-  const prices = claimed
-    .map((row) => pricePerGpuSecond({ ...row, requirements: row }))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const waits = claimed.map((row) => (row.firstClaimAt as number) - row.submittedAt).sort((a, b) => a - b)
+  const claimed = candidates.flatMap((row) =>
+    row.firstClaimAt === null
+      ? []
+      : [
+          {
+            pricePerGpuSecond: pricePerGpuSecond({ ...row, requirements: row }),
+            waitSec: row.firstClaimAt - row.submittedAt,
+          },
+        ],
+  )
+  const history = summarizeClaims(sourceId, candidates.length, claimed.slice(0, historySize))
+  const prices = history.pricePerGpuSecond
   return {
-    tasks: claimed.length,
-    pricePerGpuSecond: {
-      min: amount(prices[0] as bigint),
-      median: amount(median(prices, (a, b) => (a + b) / 2n)),
-      max: amount(prices[prices.length - 1] as bigint),
-    },
-    timeToClaimSec: median(waits, (a, b) => Math.floor((a + b) / 2)),
-    reason: null,
+    tasks: history.tasks,
+    pricePerGpuSecond:
+      prices === undefined
+        ? null
+        : { min: amount(prices.min), median: amount(prices.median), max: amount(prices.max) },
+    timeToClaimSec: history.timeToClaimSec ?? null,
+    reason: history.reason ?? null,
   }
-}
-
-function noHistory(reason: string) {
-  return { tasks: 0, pricePerGpuSecond: null, timeToClaimSec: null, reason }
-}
-
-/** The middle of sorted, non-empty `values`; of an even count, `mean` of the two middle ones. */
-function median<value>(values: readonly value[], mean: (a: value, b: value) => value): value {
-  const middle = Math.floor(values.length / 2)
-  return values.length % 2 === 1
-    ? (values[middle] as value)
-    : mean(values[middle - 1] as value, values[middle] as value)
 }
 
 /** `TaskMarketBase._collateral`: what each claimant locks for these terms under the market's parameters now. */

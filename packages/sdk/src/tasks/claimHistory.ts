@@ -27,7 +27,7 @@ export interface ClaimHistory {
  * nobody claimed yet do not count, and a source whose tasks mostly wait is
  * measured on fewer.
  */
-const candidatesPerTask = 4
+export const candidatesPerTask = 4
 
 /**
  * The last `historySize` tasks of `sourceId` that a provider claimed, up to
@@ -67,7 +67,7 @@ export async function readClaimHistory(
   })
   const candidates = submitted.slice(-historySize * candidatesPerTask)
   const first = candidates[0]
-  if (first === undefined) return none(`no task of source ${sourceId} was submitted yet`)
+  if (first === undefined) return summarizeClaims(sourceId, 0, [])
   const claims = await getLogsPaginated(client, {
     address: market,
     event: TaskClaimed,
@@ -81,8 +81,7 @@ export async function readClaimHistory(
   for (const log of claims)
     if (!claimedAt.has(log.args.taskId)) claimedAt.set(log.args.taskId, log.blockNumber)
   const claimed = candidates.filter((log) => claimedAt.has(log.args.taskId)).slice(-historySize)
-  if (claimed.length === 0)
-    return none(`none of the last ${candidates.length} tasks of source ${sourceId} was claimed`)
+  if (claimed.length === 0) return summarizeClaims(sourceId, candidates.length, [])
 
   const blocks = [...new Set([...claimed.map((log) => log.blockNumber), ...claimedAt.values()])]
   const [tasks, timestamps] = await Promise.all([
@@ -94,13 +93,35 @@ export async function readClaimHistory(
       }),
     ).then((entries) => new Map(entries)),
   ])
-  const prices = tasks.map((task) => pricePerGpuSecond(task)).sort(compareBigints)
-  const waits = claimed
-    .map((log) => {
+  return summarizeClaims(
+    sourceId,
+    candidates.length,
+    claimed.map((log, i) => {
       const claimBlock = claimedAt.get(log.args.taskId) as bigint
-      return Number((timestamps.get(claimBlock) as bigint) - (timestamps.get(log.blockNumber) as bigint))
-    })
-    .sort((a, b) => a - b)
+      return {
+        pricePerGpuSecond: pricePerGpuSecond(tasks[i] as (typeof tasks)[number]),
+        waitSec: Number((timestamps.get(claimBlock) as bigint) - (timestamps.get(log.blockNumber) as bigint)),
+      }
+    }),
+  )
+}
+
+/**
+ * The {@link ClaimHistory} of a source's claimed tasks, given what each
+ * offered per GPU-second and waited from submission to first claim (any
+ * order), and how many recent submissions they were found among (0: none yet).
+ * The indexer's quotes summarize their tasks with it too.
+ */
+export function summarizeClaims(
+  sourceId: number,
+  candidates: number,
+  claimed: readonly { pricePerGpuSecond: bigint; waitSec: number }[],
+): ClaimHistory {
+  if (candidates === 0) return none(`no task of source ${sourceId} was submitted yet`)
+  if (claimed.length === 0)
+    return none(`none of the last ${candidates} tasks of source ${sourceId} was claimed`)
+  const prices = claimed.map((claim) => claim.pricePerGpuSecond).sort(compareBigints)
+  const waits = claimed.map((claim) => claim.waitSec).sort((a, b) => a - b)
   return {
     tasks: claimed.length,
     pricePerGpuSecond: {
