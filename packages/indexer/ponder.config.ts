@@ -21,6 +21,8 @@ export default createConfig({
       rpc: settings.rpcUrl,
       pollingInterval: settings.pollingIntervalMs,
       disableCache: settings.disableCache,
+      // Honoured through patches/ponder@0.17.7.patch: where the adaptive rate limit starts.
+      maxRequestsPerSecond: settings.requestsPerSecond,
     },
   },
   contracts: {

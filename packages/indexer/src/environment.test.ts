@@ -53,6 +53,7 @@ describe('readSettings', () => {
       database: { kind: 'pglite', directory: path.join('.ponder', 'pglite') },
       pollingIntervalMs: 1_000,
       disableCache: true,
+      requestsPerSecond: 500,
     })
   })
 
@@ -68,8 +69,18 @@ describe('readSettings', () => {
       database: { kind: 'postgres', connectionString: 'postgres://indexer@127.0.0.1:5432/gridforge' },
       pollingIntervalMs: 2_000,
       disableCache: false,
+      // Ponder's own adaptive start: a hosted node may limit its clients.
+      requestsPerSecond: undefined,
     })
     expect(settings.deployment.chainId).toBe(11155111)
+  })
+
+  it('starts the rate limit where GRIDFORGE_RPC_REQUESTS_PER_SECOND says, on any chain', () => {
+    const sepolia = path.join(dir, 'sepolia.json')
+    expect(
+      read({ GRIDFORGE_DEPLOYMENT: sepolia, GRIDFORGE_RPC_REQUESTS_PER_SECOND: '200' }).requestsPerSecond,
+    ).toBe(200)
+    expect(read({ GRIDFORGE_RPC_REQUESTS_PER_SECOND: '20' }).requestsPerSecond).toBe(20)
   })
 
   it('puts PGlite where GRIDFORGE_PGLITE_DIR says', () => {
@@ -102,6 +113,11 @@ describe('readSettings', () => {
       variable: 'GRIDFORGE_POLLING_INTERVAL_MS',
       message:
         'GRIDFORGE_POLLING_INTERVAL_MS: expected a whole number of milliseconds from 50 to 600000, got "10"',
+    })
+    expect(failure({ GRIDFORGE_RPC_REQUESTS_PER_SECOND: 'fast' })).toEqual({
+      variable: 'GRIDFORGE_RPC_REQUESTS_PER_SECOND',
+      message:
+        'GRIDFORGE_RPC_REQUESTS_PER_SECOND: expected a whole number of requests per second from 1 to 10000, got "fast"',
     })
   })
 })

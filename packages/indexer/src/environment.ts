@@ -18,6 +18,11 @@ export interface IndexerSettings {
   pollingIntervalMs: number
   /** Local chains (Hardhat, anvil) are reset between runs: Ponder must not cache their RPC answers. */
   disableCache: boolean
+  /**
+   * Requests per second Ponder's adaptive rate limit starts from; undefined: Ponder's own start (20, rising
+   * 5 % at a time while the node keeps up). A local node takes Ponder's most (500) from the start.
+   */
+  requestsPerSecond: number | undefined
 }
 
 /** A setting that cannot be used, named. */
@@ -34,6 +39,11 @@ export class IndexerSettingsError extends Error {
 
 /** Chain ids of local development chains (Hardhat, anvil, Ganache). */
 const localChainIds = new Set([31337, 1337])
+/**
+ * A local node's requests per second. Ponder starts every node at 20 and rises slowly: the backfill of a
+ * 100,000-task devnet fetched a block at a time at ~30 requests/s and waited most of its time.
+ */
+const localRequestsPerSecond = 500
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/
 const contractRoles = ['token', 'sources', 'staking', 'providers', 'market'] as const
@@ -56,7 +66,9 @@ export function readRpcUrl(env: Record<string, string | undefined>): string {
  *   (default: the package's `deployments/31337.json`, a local devnet);
  * - `DATABASE_URL`: a PostgreSQL connection string; without it, PGlite (embedded) in
  *   `GRIDFORGE_PGLITE_DIR` (default `.ponder/pglite`);
- * - `GRIDFORGE_POLLING_INTERVAL_MS`: how often to ask for new blocks (default 1000).
+ * - `GRIDFORGE_POLLING_INTERVAL_MS`: how often to ask for new blocks (default 1000);
+ * - `GRIDFORGE_RPC_REQUESTS_PER_SECOND`: where Ponder's adaptive rate limit starts (default: Ponder's 20;
+ *   500 for a local chain). Ponder lowers it whenever the node answers 429.
  *
  * @throws {IndexerSettingsError} naming the variable that cannot be used.
  */
@@ -82,13 +94,26 @@ export function readSettings(
       `expected a whole number of milliseconds from 50 to 600000, got ${JSON.stringify(polling)}`,
     )
 
+  const local = localChainIds.has(deployment.chainId)
+  const rate = env.GRIDFORGE_RPC_REQUESTS_PER_SECOND?.trim()
+  const requestsPerSecond = rate ? Number(rate) : local ? localRequestsPerSecond : undefined
+  if (
+    requestsPerSecond !== undefined &&
+    (!Number.isSafeInteger(requestsPerSecond) || requestsPerSecond < 1 || requestsPerSecond > 10_000)
+  )
+    throw new IndexerSettingsError(
+      'GRIDFORGE_RPC_REQUESTS_PER_SECOND',
+      `expected a whole number of requests per second from 1 to 10000, got ${JSON.stringify(rate)}`,
+    )
+
   return {
     rpcUrl,
     deployment,
     deploymentSource,
     database,
     pollingIntervalMs,
-    disableCache: localChainIds.has(deployment.chainId),
+    disableCache: local,
+    requestsPerSecond,
   }
 }
 
