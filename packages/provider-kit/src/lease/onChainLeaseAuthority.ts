@@ -1,11 +1,12 @@
-import { type Address, type Client, zeroAddress } from 'viem'
+import { type Deployment, getLease, getLeaseEnd, getLeaseParams, LeaseNotFoundError } from '@gridforge/sdk'
+import { type Client, zeroAddress } from 'viem'
 import { type Clock, systemClock } from '../runtime/clock.js'
 import type { LeaseAuthority, LeaseState } from './LeaseAuthority.js'
-import { readLease, readLeaseEnd, readLeaseParams } from './leaseChain.js'
 
 export interface OnChainLeaseAuthorityOptions {
   client: Client
-  leaseMarket: Address
+  /** Where the lease market is (`contracts.leases`). */
+  deployment: Deployment
   /** How long an answer is kept, ms (default 5 s; the gateway keeps its own for `leaseCheckMs` too). */
   cacheMs?: number | undefined
   /** Chain time, seconds (default the clock's): a lease whose end has passed is not active. */
@@ -18,11 +19,11 @@ export interface OnChainLeaseAuthorityOptions {
  * lease's `ackGrace` (its parameters version), kept briefly.
  *
  * @example
- * const authority = onChainLeaseAuthority({ client, leaseMarket: deployment.contracts.leases })
- * await using gateway = await startLeaseGateway({ chainId, leaseMarket, authority })
+ * const authority = onChainLeaseAuthority({ client, deployment })
+ * await using gateway = await startLeaseGateway({ chainId, leaseMarket: deployment.contracts.leases, authority })
  */
 export function onChainLeaseAuthority(options: OnChainLeaseAuthorityOptions): LeaseAuthority {
-  const { client, leaseMarket } = options
+  const { client, deployment } = options
   const clock = options.clock ?? systemClock
   const cacheMs = options.cacheMs ?? 5_000
   const chainNow = options.chainNow ?? (() => Math.floor(clock.now() / 1000))
@@ -32,7 +33,7 @@ export function onChainLeaseAuthority(options: OnChainLeaseAuthorityOptions): Le
   const ackGraceOf = (version: number) => {
     let grace = graces.get(version)
     if (grace === undefined) {
-      grace = readLeaseParams(client, leaseMarket, version).then((params) => params.ackGrace)
+      grace = getLeaseParams(client, { deployment, version }).then((params) => params.ackGrace)
       grace.catch(() => graces.delete(version))
       graces.set(version, grace)
     }
@@ -40,10 +41,16 @@ export function onChainLeaseAuthority(options: OnChainLeaseAuthorityOptions): Le
   }
 
   async function read(leaseId: bigint): Promise<LeaseState | undefined> {
-    const lease = await readLease(client, leaseMarket, leaseId)
+    let lease: Awaited<ReturnType<typeof getLease>>
+    try {
+      lease = await getLease(client, { deployment, leaseId })
+    } catch (error) {
+      if (error instanceof LeaseNotFoundError) return undefined
+      throw error
+    }
     if (lease.status === 'None') return undefined
     const [end, ackGraceSec] = await Promise.all([
-      readLeaseEnd(client, leaseMarket, leaseId),
+      getLeaseEnd(client, { deployment, leaseId }),
       ackGraceOf(lease.paramsVersion),
     ])
     const ended = lease.status === 'Settled' || (lease.status === 'Active' && end.endsAt <= chainNow())

@@ -3,11 +3,11 @@
  * (the busybox httpd image), one provider; renters request leases with the ABI as any wallet would.
  */
 import { leaseMarketAbi, stakingAbi } from '@gridforge/contracts'
+import { getLease } from '@gridforge/sdk'
 import { type Address, erc20Abi, type Hex, parseEventLogs } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { deployment, fundedClient, testClient } from '../../../sdk/test/chain.js'
-import { readLease } from '../../src/lease/leaseChain.js'
 import { usageTypedData } from '../../src/lease/usageAck.js'
 import { containerLabels } from '../../src/runtime/ContainerRuntime.js'
 import { dockerLeaseRuntime } from '../../src/runtime/dockerLeaseRuntime.js'
@@ -93,7 +93,7 @@ async function openLease(renter: TestClient, deposit: bigint): Promise<bigint> {
   return leaseId
 }
 
-const lease = (leaseId: bigint) => readLease(provider, leaseMarket(), leaseId)
+const lease = (leaseId: bigint) => getLease(provider, { deployment: deployment(), leaseId })
 const host = (leaseId: bigint) => `${leaseId}.${agent.leaseGateway?.publicHost}`
 const gatewayUrl = () => agent.leaseGateway?.url as string
 

@@ -1,13 +1,14 @@
-import type { Account, Address, Chain, Client, Hex, Transport } from 'viem'
 import {
   acceptLease,
-  type ChainLease,
-  type ChainLeaseParams,
-  type EndReasonName,
+  type Deployment,
   endForSilence,
+  type GetLeaseEndReturnType,
+  type GetLeaseParamsReturnType,
+  type Lease,
   redeemUsage,
   settleLease,
-} from '../../lease/leaseChain.js'
+} from '@gridforge/sdk'
+import type { Account, Address, Chain, Client, Hash, Transport } from 'viem'
 import type { LeaseGateway } from '../../lease/leaseGateway.js'
 import type { Logger } from '../../logger.js'
 import type { LeaseContainerSpec, LeaseRuntime } from '../../runtime/LeaseRuntime.js'
@@ -17,7 +18,8 @@ import type { JournaledAck, LeaseEntry, LeaseStepName } from './leaseJournal.js'
 /** What every lease step shares. */
 export interface LeaseContext {
   client: Client<Transport, Chain, Account>
-  leaseMarket: Address
+  /** Where the lease market is (`contracts.leases`). */
+  deployment: Deployment
   address: Address
   leases: LeaseRuntime
   gateway: LeaseGateway
@@ -33,9 +35,9 @@ export interface LeaseContext {
 
 /** The lease as the chain says now: what every step decides from. */
 export interface LeaseView {
-  lease: ChainLease
-  end: { endsAt: number; reason: EndReasonName }
-  params: ChainLeaseParams
+  lease: Lease
+  end: GetLeaseEndReturnType
+  params: GetLeaseParamsReturnType
   /** The latest block's time, seconds. */
   nowSec: number
 }
@@ -62,11 +64,13 @@ const accepting: LeaseStep = async (context, entry, view) => {
       : to(entry, 'done', { outcome: `accepted by ${lease.provider}` })
   if (lease.status !== 'Requested' || lease.acceptBy < nowSec)
     return to(entry, 'done', { outcome: 'the request expired or was cancelled' })
-  let txHash: Hex
+  let txHash: Hash
   try {
-    txHash = await context.transact(() =>
-      acceptLease(context.client, context.leaseMarket, leaseId, BigInt(entry.pricePerSec)),
+    const pricePerSec = BigInt(entry.pricePerSec)
+    const accepted = await context.transact(() =>
+      acceptLease(context.client, { deployment: context.deployment, leaseId, pricePerSec }),
     )
+    txHash = accepted.hash
   } catch (error) {
     // A revert (not eligible, not enough free stake, taken meanwhile) does not get better by retrying.
     if (isTransient(error)) throw error
@@ -113,9 +117,7 @@ const serving: LeaseStep = async (context, entry, view) => {
   const reported = lease.reportedAt !== 0
   const due = context.now() - (entry.redeemedMs ?? 0) >= context.redeemEveryMs
   if (unredeemed && (reported || due)) {
-    const txHash = await context.transact(() =>
-      redeemUsage(context.client, context.leaseMarket, leaseId, ack),
-    )
+    const { hash: txHash } = await context.transact(() => redeem(context, leaseId, ack))
     context.logger.info('usage redeemed', { leaseId, servedSec: ack.servedSec, at: ack.at, reported, txHash })
     return to(entry, 'serving', { lastAck: ack, redeemedAt: ack.at, redeemedMs: context.now(), txHash })
   }
@@ -123,8 +125,12 @@ const serving: LeaseStep = async (context, entry, view) => {
   if (nowSec - lastSeen >= params.ackGrace) {
     // The contract wants the acknowledgement ackGrace old; a newer one than the last proof, or none.
     const silent = ack !== undefined && ack.at > lease.lastProofAt ? ack : undefined
-    const txHash = await context.transact(() =>
-      endForSilence(context.client, context.leaseMarket, leaseId, silent),
+    const { hash: txHash } = await context.transact(() =>
+      endForSilence(context.client, {
+        deployment: context.deployment,
+        leaseId,
+        usage: silent && { servedSec: silent.servedSec, at: silent.at, signature: silent.signature },
+      }),
     )
     context.logger.info('lease ended for renter silence', { leaseId, lastSeen, txHash })
     return to(entry, 'ending', { lastAck: ack, txHash })
@@ -148,14 +154,14 @@ const ending: LeaseStep = async (context, entry, view) => {
   }
   const ack = latestAck(context, entry)
   if (ack !== undefined && ack.at > lease.lastProofAt && ack.at <= end.endsAt) {
-    const txHash = await context.transact(() =>
-      redeemUsage(context.client, context.leaseMarket, leaseId, ack),
-    )
+    const { hash: txHash } = await context.transact(() => redeem(context, leaseId, ack))
     context.logger.info('last usage redeemed', { leaseId, servedSec: ack.servedSec, at: ack.at, txHash })
     return to(entry, 'ending', { redeemedAt: ack.at, lastAck: ack, txHash })
   }
   try {
-    const txHash = await context.transact(() => settleLease(context.client, context.leaseMarket, leaseId))
+    const { hash: txHash } = await context.transact(() =>
+      settleLease(context.client, { deployment: context.deployment, leaseId }),
+    )
     context.logger.info('lease settled', { leaseId, txHash })
     return to(entry, 'ending', { txHash })
   } catch (error) {
@@ -163,6 +169,10 @@ const ending: LeaseStep = async (context, entry, view) => {
     return entry
   }
 }
+
+/** Redeems a journaled acknowledgement (which settles a lease whose end has passed). */
+const redeem = (context: LeaseContext, leaseId: bigint, { servedSec, at, signature }: JournaledAck) =>
+  redeemUsage(context.client, { deployment: context.deployment, leaseId, servedSec, at, signature })
 
 /** The latest acknowledgement: the gateway's (it journals through the agent), else the journal's. */
 function latestAck(context: LeaseContext, entry: LeaseEntry): JournaledAck | undefined {

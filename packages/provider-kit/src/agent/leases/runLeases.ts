@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Deployment } from '@gridforge/sdk'
-import type { ContentStore } from '@gridforge/sdk/storage'
-import type { Account, Chain, Client, Log, Transport } from 'viem'
-import { getBlock, getLogs } from 'viem/actions'
+import { leaseMarketAbi } from '@gridforge/contracts'
 import {
-  type ChainLeaseParams,
-  leaseEvents,
-  readLease,
-  readLeaseEnd,
-  readLeaseParams,
-} from '../../lease/leaseChain.js'
+  type Deployment,
+  type GetLeaseParamsReturnType,
+  getLease,
+  getLeaseEnd,
+  getLeaseParams,
+} from '@gridforge/sdk'
+import type { ContentStore } from '@gridforge/sdk/storage'
+import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
+import { getBlock, getLogs } from 'viem/actions'
 import { type LeaseGateway, startLeaseGateway } from '../../lease/leaseGateway.js'
 import { onChainLeaseAuthority } from '../../lease/onChainLeaseAuthority.js'
 import type { Logger } from '../../logger.js'
@@ -25,6 +25,14 @@ import { writeDurably } from '../journal.js'
 import { type LeaseEntry, openLeaseJournal } from './leaseJournal.js'
 import { leaseContainerSpec } from './leaseSource.js'
 import { type LeaseContext, leaseSteps } from './leaseSteps.js'
+
+/** The lease market events the provider acts on. */
+const leaseEvents = [
+  getAbiItem({ abi: leaseMarketAbi, name: 'LeaseRequested' }),
+  getAbiItem({ abi: leaseMarketAbi, name: 'OfflineReported' }),
+  getAbiItem({ abi: leaseMarketAbi, name: 'LeaseEnded' }),
+  getAbiItem({ abi: leaseMarketAbi, name: 'LeaseSettled' }),
+] as const
 
 type LeaseLog = Log<bigint, number, false, undefined, true, typeof leaseEvents>
 
@@ -84,7 +92,7 @@ export async function runLeases(parameters: {
     chainId: client.chain.id,
     leaseMarket,
     provider: address,
-    authority: onChainLeaseAuthority({ client, leaseMarket, chainNow, cacheMs: 1_000 }),
+    authority: onChainLeaseAuthority({ client, deployment, chainNow, cacheMs: 1_000 }),
     hostname: policy.gateway?.hostname,
     port: policy.gateway?.port,
     publicHost: policy.gateway?.publicHost,
@@ -110,11 +118,11 @@ export async function runLeases(parameters: {
     },
   })
 
-  const params = new Map<number, Promise<ChainLeaseParams>>()
+  const params = new Map<number, Promise<GetLeaseParamsReturnType>>()
   const paramsOf = (version: number) => {
     let found = params.get(version)
     if (found === undefined) {
-      found = readLeaseParams(client, leaseMarket, version)
+      found = getLeaseParams(client, { deployment, version })
       found.catch(() => params.delete(version))
       params.set(version, found)
     }
@@ -123,7 +131,7 @@ export async function runLeases(parameters: {
 
   const context: LeaseContext = {
     client,
-    leaseMarket,
+    deployment,
     address,
     leases,
     gateway,
@@ -160,8 +168,8 @@ export async function runLeases(parameters: {
         if (entry === undefined || entry.step === 'done') return
         const id = BigInt(leaseId)
         const [lease, end, block] = await Promise.all([
-          readLease(client, leaseMarket, id),
-          readLeaseEnd(client, leaseMarket, id),
+          getLease(client, { deployment, leaseId: id }),
+          getLeaseEnd(client, { deployment, leaseId: id }),
           getBlock(client, { blockTag: 'latest' }),
         ])
         const nowSec = Number(block.timestamp)
