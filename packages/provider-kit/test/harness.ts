@@ -54,6 +54,8 @@ export interface TestSourceOptions {
    */
   deterministic?: boolean
   maxRuntimeSec?: number
+  /** GPUs a provider's host must have (default 0). */
+  minGpus?: number
   /** Metadata fields to override, or a raw document (string) stored as is. */
   metadata?: Partial<SourceMetadataInput> | string
   /** The digest put on chain (default: the test image's). */
@@ -66,7 +68,7 @@ export interface TestSourceOptions {
 
 /** Publishes a source running the test image; returns its id. */
 export async function publishTestImageSource(options: TestSourceOptions): Promise<number> {
-  const { store, deterministic = false, maxRuntimeSec = 3_600 } = options
+  const { store, deterministic = false, maxRuntimeSec = 3_600, minGpus = 0 } = options
   const { digest } = await testImage()
   const imageDigest = options.imageDigest ?? digest
   const document =
@@ -84,7 +86,7 @@ export async function publishTestImageSource(options: TestSourceOptions): Promis
     deployment: deployment(),
     imageDigest,
     metadata,
-    requirements: { minGpus: 0, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic },
+    requirements: { minGpus, minVramMiB: 0, minComputeCapability: 0, maxRuntimeSec, deterministic },
     failureFeeBps: options.failureFeeBps,
     validator: options.validator,
   })

@@ -140,20 +140,8 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
     transact: context.transact,
     logger,
   })
-  // 2. The tasks that may still be taken, then every event after them.
-  const { fromBlock, watching } = await followMarket({ options, scheduler, context, market, pollingInterval })
-  // 3. Withdraw earnings on a schedule.
-  const stopWithdrawing =
-    options.withdraw === undefined || options.withdraw === false
-      ? () => {}
-      : withdrawEarnings({
-          client,
-          deployment,
-          schedule: options.withdraw,
-          transact: context.transact,
-          logger,
-        })
-  // 4. Leases, beside the tasks.
+  // 2. Leases, beside the tasks, started before any new task is taken: a lease resumed after a restart
+  // holds its GPUs again first.
   const leases =
     options.leases?.enabled === true
       ? await runLeases({
@@ -161,6 +149,7 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
           deployment,
           store: options.store,
           runtime,
+          gpus,
           policy: options.leases,
           sources: options.leases.sources ?? options.policy?.sources,
           allowEgress: policy.allowEgress,
@@ -172,6 +161,27 @@ export async function startAgent(options: AgentOptions): Promise<Agent> {
           signal,
         })
       : undefined
+  // 3. The tasks that may still be taken, then every event after them.
+  let following: Awaited<ReturnType<typeof followMarket>>
+  try {
+    following = await followMarket({ options, scheduler, context, market, pollingInterval })
+  } catch (error) {
+    stopController.abort(error)
+    await leases?.stop()
+    throw error
+  }
+  const { fromBlock, watching } = following
+  // 4. Withdraw earnings on a schedule.
+  const stopWithdrawing =
+    options.withdraw === undefined || options.withdraw === false
+      ? () => {}
+      : withdrawEarnings({
+          client,
+          deployment,
+          schedule: options.withdraw,
+          transact: context.transact,
+          logger,
+        })
 
   logger.info('agent started', {
     runtime: runtime.kind,

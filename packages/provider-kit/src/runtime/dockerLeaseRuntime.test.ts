@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { docker, removeContainers } from '../../test/docker.js'
 import type { TestImage } from '../../test/images.js'
 import { httpdImage, send } from '../../test/lease.js'
-import { LeaseServiceNotReadyError } from '../errors.js'
+import { ContainerEngineError, LeaseServiceNotReadyError } from '../errors.js'
 import { containerLabels } from './ContainerRuntime.js'
 import { dockerLeaseRuntime, leaseNetworkOptions, leaseResourceName } from './dockerLeaseRuntime.js'
-import type { LeaseContainerSpec } from './LeaseRuntime.js'
+import { type LeaseContainerSpec, leaseLabels } from './LeaseRuntime.js'
 
 const owner = `test-lease-runtime-${randomUUID()}`
 const runtime = dockerLeaseRuntime({ owner, readyTimeoutMs: 20_000 })
@@ -17,7 +17,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all([10n, 11n, 12n].map((leaseId) => runtime.stopLeaseContainer(leaseId)))
+  await Promise.all([10n, 11n, 12n, 13n].map((leaseId) => runtime.stopLeaseContainer(leaseId)))
   await removeContainers(`${containerLabels.owner}=${owner}`)
 })
 
@@ -93,6 +93,24 @@ describe('dockerLeaseRuntime', () => {
     await expect(docker().getNetwork(leaseResourceName(owner, 12n)).inspect()).rejects.toMatchObject({
       statusCode: 404,
     })
+  })
+
+  test('GPUs are pinned by DeviceRequests; no NVIDIA runtime here: ContainerEngineError saying so', async () => {
+    const error = await runtime
+      .startLeaseContainer(spec(13n, { gpus: ['GPU-abc'] }))
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(ContainerEngineError)
+    expect(String((error as ContainerEngineError).cause)).toMatch(/nvidia/i)
+    const [created] = await docker().listContainers({
+      all: true,
+      filters: { label: [`${containerLabels.owner}=${owner}`, `${leaseLabels.leaseId}=13`] },
+    })
+    const info = await docker()
+      .getContainer(created?.Id ?? '')
+      .inspect()
+    expect(info.HostConfig.DeviceRequests).toEqual([
+      { Driver: 'nvidia', Count: 0, DeviceIDs: ['GPU-abc'], Capabilities: [['gpu']], Options: null },
+    ])
   })
 
   test('a service that exits before listening is LeaseServiceNotReadyError with its logs', async () => {

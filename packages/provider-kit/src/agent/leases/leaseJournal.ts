@@ -28,6 +28,11 @@ export interface LeaseEntry {
   sourceId: number
   /** The price accepted at, token base units per second. */
   pricePerSec: string
+  /**
+   * The GPUs held for the lease from its acceptance until its container is gone (device ids from the
+   * agent's pool, shared with tasks): its container is pinned to them, and a restart holds them again.
+   */
+  gpus?: string[] | undefined
   /** The lease's container, once started. */
   containerId?: string | undefined
   /** The latest acknowledgement the gateway accepted. */

@@ -18,7 +18,8 @@ export const leaseDefaults = {
 /**
  * The container spec of a lease of `sourceId`: the source's image (checked against its on-chain
  * digest by the runtime), command, port, network and resources from its metadata (`kind: "lease"`
- * documents, see templates/jupyter-lease/lease.json), else {@link leaseDefaults}.
+ * documents, see templates/jupyter-lease/lease.json), else {@link leaseDefaults}; pinned to the GPUs
+ * held for the lease.
  */
 export async function leaseContainerSpec(parameters: {
   client: Client<Transport, Chain, Account>
@@ -27,6 +28,8 @@ export async function leaseContainerSpec(parameters: {
   runtime: ContainerRuntime
   leaseId: bigint
   sourceId: number
+  /** The GPUs held for the lease (device ids): its container is pinned to them. */
+  gpus: readonly string[]
   limits?: Partial<LeaseLimits> | undefined
   allowEgress: boolean
   signal?: AbortSignal | undefined
@@ -53,7 +56,7 @@ export async function leaseContainerSpec(parameters: {
     env,
     port: typeof metadata.port === 'number' ? metadata.port : leaseDefaults.port,
     workdir: typeof metadata.workdir === 'string' ? metadata.workdir : leaseDefaults.workdir,
-    gpus: [],
+    gpus: [...parameters.gpus],
     network,
     limits: {
       ...leaseDefaults.limits,

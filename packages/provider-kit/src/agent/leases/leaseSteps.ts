@@ -11,6 +11,7 @@ import {
 import type { Account, Address, Chain, Client, Hash, Transport } from 'viem'
 import type { LeaseGateway } from '../../lease/leaseGateway.js'
 import type { Logger } from '../../logger.js'
+import type { GpuPool } from '../../runtime/gpuPool.js'
 import type { LeaseContainerSpec, LeaseRuntime } from '../../runtime/LeaseRuntime.js'
 import { isTransient, messageOf } from '../errorKind.js'
 import type { JournaledAck, LeaseEntry, LeaseStepName } from './leaseJournal.js'
@@ -26,8 +27,10 @@ export interface LeaseContext {
   logger: Logger
   /** One transaction at a time, shared with the tasks. */
   transact: <T>(send: () => Promise<T>) => Promise<T>
-  /** The container spec of a lease (the source's image, port, network). */
-  containerSpec: (leaseId: bigint, sourceId: number) => Promise<LeaseContainerSpec>
+  /** The host's GPUs, shared with the tasks: a lease holds those of its entry. */
+  gpus: GpuPool
+  /** The container spec of a lease (the source's image, port, network), pinned to `gpus`. */
+  containerSpec: (leaseId: bigint, sourceId: number, gpus: readonly string[]) => Promise<LeaseContainerSpec>
   /** Milliseconds between redemptions of the latest acknowledgement. */
   redeemEveryMs: number
   now: () => number
@@ -51,6 +54,13 @@ const to = (entry: LeaseEntry, step: LeaseStepName, fields: Partial<LeaseEntry> 
   step,
 })
 
+/** Gives the lease's GPUs back to the pool (its container is gone, or never started); the entry forgets them. */
+function withoutGpus(context: LeaseContext, entry: LeaseEntry): LeaseEntry {
+  if (entry.gpus === undefined) return entry
+  context.gpus.release(entry.gpus)
+  return { ...entry, gpus: undefined }
+}
+
 const ended = ({ lease, end, nowSec }: LeaseView) =>
   lease.status === 'Settled' || (lease.status === 'Active' && end.endsAt <= nowSec)
 
@@ -61,9 +71,9 @@ const accepting: LeaseStep = async (context, entry, view) => {
   if (lease.status === 'Active' || lease.status === 'Settled')
     return lease.provider.toLowerCase() === context.address.toLowerCase()
       ? to(entry, 'starting')
-      : to(entry, 'done', { outcome: `accepted by ${lease.provider}` })
+      : to(withoutGpus(context, entry), 'done', { outcome: `accepted by ${lease.provider}` })
   if (lease.status !== 'Requested' || lease.acceptBy < nowSec)
-    return to(entry, 'done', { outcome: 'the request expired or was cancelled' })
+    return to(withoutGpus(context, entry), 'done', { outcome: 'the request expired or was cancelled' })
   let txHash: Hash
   try {
     const pricePerSec = BigInt(entry.pricePerSec)
@@ -75,7 +85,7 @@ const accepting: LeaseStep = async (context, entry, view) => {
     // A revert (not eligible, not enough free stake, taken meanwhile) does not get better by retrying.
     if (isTransient(error)) throw error
     context.logger.warn('lease not accepted', { leaseId, error: messageOf(error) })
-    return to(entry, 'done', { outcome: `not accepted: ${messageOf(error)}` })
+    return to(withoutGpus(context, entry), 'done', { outcome: `not accepted: ${messageOf(error)}` })
   }
   context.logger.info('lease accepted', { leaseId, pricePerSec: entry.pricePerSec, txHash })
   return to(entry, 'starting', { txHash })
@@ -92,7 +102,9 @@ const starting: LeaseStep = async (context, entry, view) => {
   const container =
     found?.running === true
       ? found
-      : await context.leases.startLeaseContainer(await context.containerSpec(leaseId, entry.sourceId))
+      : await context.leases.startLeaseContainer(
+          await context.containerSpec(leaseId, entry.sourceId, entry.gpus ?? []),
+        )
   if (container.upstream === undefined) throw new Error(`lease ${leaseId}'s container has no address`)
   context.gateway.serveLease(leaseId, container.upstream, { lastAck: entry.lastAck })
   context.logger.info(container === found || container.reattached ? 'lease re-attached' : 'lease serving', {
@@ -148,6 +160,9 @@ const ending: LeaseStep = async (context, entry, view) => {
   const leaseId = BigInt(entry.leaseId)
   context.gateway.stopServing(leaseId)
   await context.leases.stopLeaseContainer(leaseId)
+  // The container is gone: its GPUs go back to the pool for tasks and other leases, journaled before
+  // anything else is sent (a release that is not journaled would be given again after a restart).
+  if (entry.gpus !== undefined) return withoutGpus(context, entry)
   if (lease.status === 'Settled') {
     context.logger.info('lease settled', { leaseId, reason: lease.reason })
     return to(entry, 'done', { outcome: `settled: ${lease.reason}` })

@@ -8,6 +8,7 @@ import {
   getLease,
   getLeaseEnd,
   getLeaseParams,
+  getSource,
 } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
@@ -17,6 +18,7 @@ import { onChainLeaseAuthority } from '../../lease/onChainLeaseAuthority.js'
 import type { Logger } from '../../logger.js'
 import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
 import { dockerLeaseRuntime } from '../../runtime/dockerLeaseRuntime.js'
+import type { GpuPool } from '../../runtime/gpuPool.js'
 import type { LeaseRuntime } from '../../runtime/LeaseRuntime.js'
 import type { LeasePolicy } from '../AgentOptions.js'
 import { firstBlockAtOrAfter } from '../backlog.js'
@@ -60,6 +62,8 @@ export async function runLeases(parameters: {
   deployment: Deployment
   store: ContentStore
   runtime: ContainerRuntime
+  /** The host's GPUs, shared with the tasks: a lease of a source that needs GPUs holds them while it runs. */
+  gpus: GpuPool
   policy: LeasePolicy
   sources: readonly number[] | undefined
   allowEgress: boolean
@@ -70,7 +74,7 @@ export async function runLeases(parameters: {
   logger: Logger
   signal: AbortSignal
 }): Promise<RunningLeases> {
-  const { client, deployment, policy, logger, signal, pollingInterval } = parameters
+  const { client, deployment, gpus, policy, logger, signal, pollingInterval } = parameters
   const leaseMarket = deployment.contracts.leases
   const address = client.account.address
   const minPricePerSec = policy.minPricePerSec ?? (policy.minPricePerHour ?? 0n) / 3_600n
@@ -80,7 +84,19 @@ export async function runLeases(parameters: {
     policy.runtime ?? dockerLeaseRuntime({ owner: `${parameters.owner}:leases`, logger })
   const journal = await openLeaseJournal(join(parameters.dataDir, 'leases'))
   const entries = new Map<string, LeaseEntry>()
-  for (const entry of await journal.list()) if (entry.step !== 'done') entries.set(entry.leaseId, entry)
+  for (const journaled of await journal.list()) {
+    if (journaled.step === 'done') continue
+    let entry = journaled
+    // A lease resumed after a restart holds its GPUs again (its container is pinned to them).
+    if (entry.gpus !== undefined && gpus.acquireExactly(entry.gpus) === undefined) {
+      logger.warn('a resumed lease does not get its GPUs back: they are taken or gone', {
+        leaseId: entry.leaseId,
+        gpus: entry.gpus,
+      })
+      entry = { ...entry, gpus: undefined }
+    }
+    entries.set(entry.leaseId, entry)
+  }
 
   // Chain time, moved on by the wall clock between blocks: what acknowledgements are checked against.
   let chainOffsetMs = 0
@@ -135,11 +151,12 @@ export async function runLeases(parameters: {
     address,
     leases,
     gateway,
+    gpus,
     logger,
     transact: parameters.transact,
     redeemEveryMs: policy.redeemEveryMs ?? 6 * 3_600_000,
     now: () => Date.now(),
-    containerSpec: (leaseId, sourceId) =>
+    containerSpec: (leaseId, sourceId, leaseGpus) =>
       leaseContainerSpec({
         client,
         deployment,
@@ -147,6 +164,7 @@ export async function runLeases(parameters: {
         runtime: parameters.runtime,
         leaseId,
         sourceId,
+        gpus: leaseGpus,
         limits: policy.limits,
         allowEgress: parameters.allowEgress,
         signal,
@@ -212,6 +230,16 @@ export async function runLeases(parameters: {
       logger.info('lease request refused', { leaseId, refusal })
       return
     }
+    // The GPUs the source needs, held from now: a task must not take them between acceptance and start.
+    const { minGpus } = (await getSource(client, { deployment, sourceId: Number(sourceId) })).requirements
+    const held = gpus.acquire(minGpus)
+    if (held === undefined) {
+      logger.info('lease request refused', {
+        leaseId,
+        refusal: `its source needs ${minGpus} GPU${minGpus === 1 ? '' : 's'}, ${gpus.free} free`,
+      })
+      return
+    }
     // The renter's maximum price: what it offered; the floor only decides whether to accept.
     const entry: LeaseEntry = {
       version: 1,
@@ -219,8 +247,14 @@ export async function runLeases(parameters: {
       step: 'accepting',
       sourceId: Number(sourceId),
       pricePerSec: maxPricePerSec.toString(),
+      ...(held.length > 0 ? { gpus: held } : {}),
     }
-    await journal.write(entry)
+    try {
+      await journal.write(entry)
+    } catch (error) {
+      gpus.release(held)
+      throw error
+    }
     entries.set(key, entry)
     void advance(key)
   }
