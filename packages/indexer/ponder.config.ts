@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { providerRegistryAbi, sourceRegistryAbi, stakingAbi, taskMarketAbi } from '@gridforge/contracts'
+import {
+  leaseMarketAbi,
+  providerRegistryAbi,
+  sourceRegistryAbi,
+  stakingAbi,
+  taskMarketAbi,
+} from '@gridforge/contracts'
 import { createConfig } from 'ponder'
 import { readSettings } from './src/environment.js'
 
@@ -35,5 +41,6 @@ export default createConfig({
       startBlock,
     },
     Staking: { chain: 'gridforge', abi: stakingAbi, address: contracts.staking, startBlock },
+    LeaseMarket: { chain: 'gridforge', abi: leaseMarketAbi, address: contracts.leases, startBlock },
   },
 })

@@ -365,6 +365,85 @@ export const subscription = onchainTable(
 )
 
 /** An account's position in Staking, from its events. */
+/** The lease market's `LeaseStatus`, by name (the SDK's `leaseStatuses` without `None`). */
+export const leaseStatus = onchainEnum('lease_status', ['Requested', 'Active', 'Settled'])
+
+/** The lease market's `EndReason`, by name (the SDK's `leaseEndReasons`). */
+export const leaseEndReason = onchainEnum('lease_end_reason', [
+  'None',
+  'Cancelled',
+  'NotAccepted',
+  'ClosedByRenter',
+  'OutOfDeposit',
+  'ProviderNotice',
+  'ProviderOffline',
+  'Expired',
+  'RenterSilent',
+])
+
+/**
+ * A lease of the lease market, from its events alone (every term is in `LeaseRequested` and
+ * `LeaseAccepted`). `Active` includes a lease past its `endsAt` that nobody settled yet, as on chain.
+ */
+export const lease = onchainTable(
+  'lease',
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    renter: t.hex().notNull(),
+    /** Null while requested. */
+    provider: t.hex(),
+    sourceId: t.integer().notNull(),
+    ackSigner: t.hex().notNull(),
+    status: leaseStatus('status').notNull(),
+    /** Set when the end is fixed (a close, a notice, an unanswered report, an end for silence) or at settlement. */
+    reason: leaseEndReason('reason').notNull(),
+    // The request.
+    maxPricePerSec: t.bigint().notNull(),
+    durationSec: t.int8({ mode: 'number' }).notNull(),
+    penaltySec: t.integer().notNull(),
+    minUptimeBps: t.integer().notNull(),
+    acceptBy: t.int8({ mode: 'number' }).notNull(),
+    requestedAt: t.int8({ mode: 'number' }).notNull(),
+    requestedBlock: t.int8({ mode: 'number' }).notNull(),
+    requestedTx: t.hex().notNull(),
+    // The acceptance.
+    pricePerSec: t.bigint(),
+    collateral: t.bigint(),
+    startedAt: t.int8({ mode: 'number' }),
+    /** The latest the lease runs (start + duration, extended, or a close's or notice's end); then its end. */
+    endsAt: t.int8({ mode: 'number' }),
+    // Its life.
+    /** Escrow left: the deposit and top-ups less what was paid and refunded. */
+    deposit: t.bigint().notNull(),
+    toppedUp: t.bigint().notNull(),
+    /** Seconds of service acknowledged and redeemed, and the `at` of the latest redemption. */
+    servedSec: t.int8({ mode: 'number' }).notNull(),
+    lastProofAt: t.int8({ mode: 'number' }),
+    redemptions: t.integer().notNull(),
+    /** Paid to the provider, fees included, and the protocol's fees of it. */
+    paid: t.bigint().notNull(),
+    fees: t.bigint().notNull(),
+    /** A pending offline report: when, and until when the provider may answer it (null when none is pending). */
+    reportedAt: t.int8({ mode: 'number' }),
+    answerBy: t.int8({ mode: 'number' }),
+    offlineReports: t.integer().notNull(),
+    // Its end.
+    endedAt: t.int8({ mode: 'number' }),
+    settledAt: t.int8({ mode: 'number' }),
+    settledBlock: t.int8({ mode: 'number' }),
+    uptimeBps: t.integer(),
+    /** Returned to the renter (at a close and at settlement), and the provider's collateral paid to it. */
+    refunded: t.bigint().notNull(),
+    penalty: t.bigint().notNull(),
+  }),
+  (table) => ({
+    renterIndex: index().on(table.renter, table.id),
+    providerIndex: index().on(table.provider, table.id),
+    sourceIndex: index().on(table.sourceId, table.id),
+    statusIndex: index().on(table.status, table.id),
+  }),
+)
+
 export const stake = onchainTable('stake', (t) => ({
   account: t.hex().primaryKey(),
   /** Staked, locked collateral included. */

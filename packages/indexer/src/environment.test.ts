@@ -14,6 +14,7 @@ const deployment = {
     staking: '0xd8058efe0198ae9dD7D563e1b4938Dcbc86A1F81',
     providers: '0x6D544390Eb535d61e196c87d6B9c80dCD8628Acd',
     market: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+    leases: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
   },
 }
 

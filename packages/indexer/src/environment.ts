@@ -46,7 +46,7 @@ const localChainIds = new Set([31337, 1337])
 const localRequestsPerSecond = 500
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/
-const contractRoles = ['token', 'sources', 'staking', 'providers', 'market'] as const
+const contractRoles = ['token', 'sources', 'staking', 'providers', 'market', 'leases'] as const
 
 /** `GRIDFORGE_RPC_URL` (default `http://127.0.0.1:8545`). @throws {IndexerSettingsError} when not an http(s) URL. */
 export function readRpcUrl(env: Record<string, string | undefined>): string {

@@ -11,12 +11,21 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { taskMarketAbi } from '@gridforge/contracts'
 import {
+  acceptLease,
+  approveLeaseMarket,
+  closeLease,
   createIndexerClient,
+  getLease,
   getReputation,
   type QuoteTaskParameters,
   quoteTask,
+  redeemUsage,
+  requestLease,
+  signUsage,
   TaskNotOpenError,
+  topUpLease,
 } from '@gridforge/sdk'
+import { zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../contracts/scripts/devnet.js'
 import { type IndexerDatabase, type IndexerProcess, startIndexer } from '../launch/indexerProcess.js'
@@ -54,6 +63,15 @@ let document: {
 let sourceA: Awaited<ReturnType<Market['publish']>>
 let sourceB: Awaited<ReturnType<Market['publish']>>
 let registered: Awaited<ReturnType<Market['register']>>[]
+/**
+ * Leases of source B: 1 accepted by provider 2, topped up, an acknowledgement redeemed, closed by its renter
+ * (client 1); 2 cancelled by its renter (client 2); 3 requested by client 2 and not accepted.
+ */
+let leaseIds: [bigint, bigint, bigint]
+/** Lease 1's price per second, top-up and redeemed service. */
+const LEASE_PRICE = 10n ** 12n
+const LEASE_TOP_UP = 10n ** 15n
+let leaseServedSec: number
 
 const protocolFeeBps = 500n
 const stakerShareBps = 1_200n
@@ -99,6 +117,7 @@ beforeAll(async () => {
   await market.submit(c1, sourceB.sourceId, '1')
   const t6 = await market.submit(c1, sourceB.sourceId, '1')
   await market.claim(p2, t6.id)
+  await openLeases()
 
   postgresServer = await startingPostgres
   await startIndexers()
@@ -110,6 +129,44 @@ afterAll(async () => {
   await devnet?.stop()
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
+
+/** The leases of `leaseIds`, driven with the SDK as a renter's and a provider's software would. */
+async function openLeases() {
+  const [, p2] = market.providers
+  const [c1, c2] = market.clients
+  const deployment = devnet.deployment
+  for (const renter of [c1, c2]) await approveLeaseMarket(renter, { deployment, amount: '10' })
+  const request = {
+    deployment,
+    sourceId: sourceB.sourceId,
+    maxPricePerSec: LEASE_PRICE,
+    duration: '1h',
+    deposit: LEASE_PRICE * 3_600n,
+    penalty: '10m',
+  } as const
+  const { leaseId: first } = await requestLease(c1, request)
+  await acceptLease(p2, { deployment, leaseId: first })
+  await topUpLease(c1, { deployment, leaseId: first, amount: LEASE_TOP_UP })
+  await market.deployer.request({ method: 'evm_increaseTime', params: [120] } as never)
+  await market.deployer.request({ method: 'evm_mine', params: [] } as never)
+  const { startedAt } = await getLease(c1, { deployment, leaseId: first })
+  const at = Number((await market.deployer.getBlock({ blockTag: 'latest' })).timestamp)
+  leaseServedSec = at - startedAt
+  const signature = await signUsage({
+    account: c1.account,
+    chainId: devnet.deployment.chainId,
+    leaseMarket: deployment.contracts.leases,
+    leaseId: first,
+    servedSec: leaseServedSec,
+    at,
+  })
+  await redeemUsage(p2, { deployment, leaseId: first, servedSec: leaseServedSec, at, signature })
+  await closeLease(c1, { deployment, leaseId: first })
+  const { leaseId: second } = await requestLease(c2, request)
+  await closeLease(c2, { deployment, leaseId: second })
+  const { leaseId: third } = await requestLease(c2, request)
+  leaseIds = [first, second, third]
+}
 
 /** Where each backend keeps its tables: the same on a restart. */
 function databaseOf(backend: Backend): IndexerDatabase {
@@ -528,9 +585,9 @@ describe.each(backends)('on $name', ({ name }) => {
         [p2],
         [p1],
       ])
-      // Task 6 holds 2.5 GRID of provider 2's stake as collateral.
+      // Task 6 holds 2.5 GRID of provider 2's stake as collateral, and lease 1 its penalty's worth (600 s of price).
       expect((await answer(`/providers/${p2}`, 'ProviderDetail')).stake).toMatchObject({
-        locked: String(task(6).claim!.collateral),
+        locked: String(task(6).claim!.collateral + LEASE_PRICE * 600n),
       })
     })
   })
@@ -803,6 +860,106 @@ describe.each(backends)('on $name', ({ name }) => {
     })
   })
 
+  describe('GET /leases', () => {
+    it('answers each lease as the chain has it, with what it served, paid and refunded', async () => {
+      const [first, second, third] = leaseIds
+      const [, p2] = market.providers
+      const [c1, c2] = market.clients
+      const deposit = LEASE_PRICE * 3_600n
+      for (const id of leaseIds) {
+        const body = await answer(`/leases/${id}`, 'Lease')
+        const chain = await getLease(market.deployer, { deployment: devnet.deployment, leaseId: id })
+        expect(body).toMatchObject({
+          id: String(id),
+          renter: chain.renter,
+          provider: chain.provider === zeroAddress ? null : chain.provider,
+          sourceId: chain.sourceId,
+          ackSigner: chain.ackSigner,
+          status: chain.status,
+          reason: chain.reason,
+          penaltySec: chain.penaltySec,
+          minUptimeBps: chain.minUptimeBps,
+          deposit: String(chain.deposit),
+          servedSec: chain.servedSec,
+          lastProofAt: chain.lastProofAt === 0 ? null : at(chain.lastProofAt),
+          // Never accepted (requested, or cancelled before): no start, whatever the chain keeps there.
+          startedAt: chain.provider === zeroAddress ? null : at(chain.startedAt),
+        })
+      }
+      // Accepted, topped up, one acknowledgement redeemed, closed: its end is fixed and the renter refunded
+      // what the provider can no longer claim; the rest waits for the provider's last acknowledgement.
+      const firstChain = await getLease(market.deployer, { deployment: devnet.deployment, leaseId: first })
+      const paid = LEASE_PRICE * BigInt(leaseServedSec)
+      expect(await answer(`/leases/${first}`, 'Lease')).toMatchObject({
+        renter: c1.account.address,
+        provider: p2.account.address,
+        status: 'Active',
+        reason: 'ClosedByRenter',
+        maxPricePerSec: String(LEASE_PRICE),
+        pricePerSec: String(LEASE_PRICE),
+        collateral: String(LEASE_PRICE * 600n),
+        durationSec: 3_600,
+        endsAt: at(firstChain.endsAt),
+        endedAt: at(firstChain.endsAt),
+        toppedUp: String(LEASE_TOP_UP),
+        servedSec: leaseServedSec,
+        redemptions: 1,
+        paid: String(paid),
+        fees: String((paid * 500n) / 10_000n),
+        refunded: String(deposit + LEASE_TOP_UP - paid - firstChain.deposit),
+        penalty: '0',
+        offlineReport: null,
+        settledAt: null,
+        uptimeBps: null,
+      })
+      // Cancelled before anyone accepted it: settled, its whole deposit back.
+      expect(await answer(`/leases/${second}`, 'Lease')).toMatchObject({
+        renter: c2.account.address,
+        provider: null,
+        status: 'Settled',
+        reason: 'Cancelled',
+        deposit: '0',
+        refunded: String(deposit),
+        paid: '0',
+        startedAt: null,
+        endsAt: null,
+        uptimeBps: null,
+      })
+      expect(await answer(`/leases/${third}`, 'Lease')).toMatchObject({
+        status: 'Requested',
+        reason: 'None',
+        deposit: String(deposit),
+        pricePerSec: null,
+        endedAt: null,
+      })
+    })
+
+    it('lists leases newest first, filtered by renter, provider, source and status, and paged', async () => {
+      const [first, second, third] = leaseIds.map(String)
+      const [, p2] = market.providers
+      const [, c2] = market.clients
+      const ids = async (route: string) =>
+        ((await answer(route, 'LeasePage')).items as { id: string }[]).map((lease) => lease.id)
+      expect(await ids('/leases')).toEqual([third, second, first])
+      expect(await ids(`/leases?renter=${c2.account.address}`)).toEqual([third, second])
+      expect(await ids(`/leases?provider=${p2.account.address}`)).toEqual([first])
+      expect(await ids(`/leases?source=${sourceB.sourceId}&status=Requested,Active`)).toEqual([third, first])
+      expect(await ids(`/leases?source=${sourceA.sourceId}`)).toEqual([])
+      expect(await ids('/leases?status=Settled')).toEqual([second])
+      const pages = await allPages('/leases?limit=2', 'LeasePage')
+      expect(pages.map((page) => page.items.map((lease) => (lease as { id: string }).id))).toEqual([
+        [third, second],
+        [first],
+      ])
+      expect(await get('/leases?status=Open')).toMatchObject({
+        status: 400,
+        body: { error: { parameter: 'status' } },
+      })
+      expect(await get('/leases/0')).toMatchObject({ status: 400, body: { error: { parameter: 'id' } } })
+      expect(await get('/leases/999')).toMatchObject({ status: 404, body: { error: { parameter: 'id' } } })
+    })
+  })
+
   describe('GET /openapi.json', () => {
     it('describes every route, and every route answers', async () => {
       expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Gridforge indexer' } })
@@ -811,6 +968,8 @@ describe.each(backends)('on $name', ({ name }) => {
         '/tasks/{id}',
         '/tasks/{id}/quote',
         '/quote',
+        '/leases',
+        '/leases/{id}',
         '/providers',
         '/providers/{address}',
         '/sources',
@@ -825,6 +984,7 @@ describe.each(backends)('on $name', ({ name }) => {
       expect(parameters('/stats')).toEqual(['window'])
       const examples: Record<string, string> = {
         '/tasks/{id}': '/tasks/1',
+        '/leases/{id}': `/leases/${leaseIds[0]}`,
         '/providers/{address}': `/providers/${market.providers[0].account.address}`,
         '/sources/{id}': `/sources/${sourceA.sourceId}`,
         '/tasks/{id}/quote': '/tasks/5/quote',
@@ -937,7 +1097,8 @@ describe('a restart', () => {
     })
     expect(provider2.stake).toMatchObject({
       staked: String(grid('200') - slash!.slashed),
-      locked: '0',
+      // Lease 1, closed but not settled, still holds its collateral.
+      locked: String(LEASE_PRICE * 600n),
       slashed: String(slash!.slashed),
     })
     expect((await answer('/stats', 'Stats')).tasks).toEqual({

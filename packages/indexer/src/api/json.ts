@@ -15,6 +15,7 @@ type StakeRow = typeof schema.stake.$inferSelect
 type PaymentRow = typeof schema.payment.$inferSelect
 type SlashRow = typeof schema.slash.$inferSelect
 type AuditRoundRow = typeof schema.auditRound.$inferSelect
+type LeaseRow = typeof schema.lease.$inferSelect
 
 /** A moment, as unix seconds and as an ISO 8601 string (UTC). */
 export interface Time {
@@ -274,5 +275,48 @@ export function sourceJson(row: SourceRow) {
       creatorFees: amount(row.creatorFees),
       creatorFeesClaimed: amount(row.creatorFeesClaimed),
     },
+  }
+}
+
+/** A lease: its request, its acceptance, what it served and paid, and its end. */
+export function leaseJson(row: LeaseRow) {
+  return {
+    id: row.id.toString(),
+    renter: address(row.renter),
+    provider: row.provider === null ? null : address(row.provider),
+    sourceId: row.sourceId,
+    ackSigner: address(row.ackSigner),
+    status: row.status,
+    reason: row.reason,
+    maxPricePerSec: amount(row.maxPricePerSec),
+    durationSec: row.durationSec,
+    penaltySec: row.penaltySec,
+    minUptimeBps: row.minUptimeBps,
+    acceptBy: time(row.acceptBy),
+    requestedAt: time(row.requestedAt),
+    requestedBlock: row.requestedBlock,
+    requestedTx: row.requestedTx,
+    pricePerSec: row.pricePerSec === null ? null : amount(row.pricePerSec),
+    collateral: row.collateral === null ? null : amount(row.collateral),
+    startedAt: timeOrNull(row.startedAt),
+    endsAt: timeOrNull(row.endsAt),
+    deposit: amount(row.deposit),
+    toppedUp: amount(row.toppedUp),
+    servedSec: row.servedSec,
+    lastProofAt: timeOrNull(row.lastProofAt),
+    redemptions: row.redemptions,
+    paid: amount(row.paid),
+    fees: amount(row.fees),
+    offlineReport:
+      row.reportedAt === null || row.answerBy === null
+        ? null
+        : { reportedAt: time(row.reportedAt), answerBy: time(row.answerBy) },
+    offlineReports: row.offlineReports,
+    endedAt: timeOrNull(row.endedAt),
+    settledAt: timeOrNull(row.settledAt),
+    settledBlock: row.settledBlock,
+    uptimeBps: row.uptimeBps,
+    refunded: amount(row.refunded),
+    penalty: amount(row.penalty),
   }
 }

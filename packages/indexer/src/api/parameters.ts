@@ -107,12 +107,21 @@ const maxUint32 = 2n ** 32n - 1n
 
 /** A task id in the path (1 to 2^256 − 1). */
 export function taskIdPath(description: string): Parameter<bigint> {
+  return idPath(description, 'a task id')
+}
+
+/** A lease id in the path (1 to 2^256 − 1). */
+export function leaseIdPath(description: string): Parameter<bigint> {
+  return idPath(description, 'a lease id')
+}
+
+function idPath(description: string, what: string): Parameter<bigint> {
   return {
     in: 'path',
     description,
     schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
     required: true,
-    read: (raw, name) => readWhole(raw ?? '', name, 'a task id (a whole number from 1)', 1n, maxUint256),
+    read: (raw, name) => readWhole(raw ?? '', name, `${what} (a whole number from 1)`, 1n, maxUint256),
   }
 }
 

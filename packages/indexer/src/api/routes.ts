@@ -2,6 +2,7 @@
  * Every REST route, declared once: the app serves this table and the OpenAPI
  * document describes it, so that the two cannot drift apart.
  */
+import { getLease, getLeaseParameters, listLeases, listLeasesParameters } from './leases.js'
 import type { Parameter } from './parameters.js'
 import { getProvider, getProviderParameters, listProviders, listProvidersParameters } from './providers.js'
 import { quote, quoteParameters, taskQuote, taskQuoteParameters } from './quote.js'
@@ -81,6 +82,28 @@ export const routes: readonly Route[] = [
     notFound: true,
     conflict: 'The source is inactive: it takes no new tasks.',
     answer: quote,
+  }),
+  route({
+    path: '/leases',
+    operationId: 'listLeases',
+    summary: 'Leases, newest first',
+    description:
+      'Leases by id, newest first, filtered by renter, provider, source and status; a page of `limit` and the cursor of the next.',
+    parameters: listLeasesParameters,
+    response: 'LeasePage',
+    notFound: false,
+    answer: listLeases,
+  }),
+  route({
+    path: '/leases/{id}',
+    operationId: 'getLease',
+    summary: 'A lease',
+    description:
+      'A lease with its request, its acceptance (provider, price, collateral, start, end), what it served and paid (redemptions, fees, deposit left, top-ups), a pending offline report, and its end (reason, uptime, refund, penalty).',
+    parameters: getLeaseParameters,
+    response: 'Lease',
+    notFound: true,
+    answer: getLease,
   }),
   route({
     path: '/providers',

@@ -255,6 +255,58 @@ const statusCounts = object(
   Object.fromEntries(schema.taskStatus.enumValues.map((status) => [status, integer()])),
 )
 
+const lease = object(
+  'A lease: its request, its acceptance, what it served and paid, and its end. `Active` includes a lease past `endsAt` that nobody settled yet.',
+  {
+    id: text('The lease id (uint256, decimal).'),
+    renter: address,
+    provider: nullable({ ...address, description: 'Null while requested.' }),
+    sourceId: integer(),
+    ackSigner: { ...address, description: 'Signs usage acknowledgements for the renter.' },
+    status: { type: 'string', enum: [...schema.leaseStatus.enumValues] },
+    reason: {
+      type: 'string',
+      enum: [...schema.leaseEndReason.enumValues],
+      description: 'Why it ended, or `None` while it runs with no fixed end.',
+    },
+    maxPricePerSec: { ...amount, description: 'The request’s most per second.' },
+    durationSec: integer('The requested duration.'),
+    penaltySec: integer('Seconds of price the provider’s collateral pays the renter if it fails the lease.'),
+    minUptimeBps: integer(),
+    acceptBy: time,
+    requestedAt: time,
+    requestedBlock: integer(),
+    requestedTx: hex32,
+    pricePerSec: nullable({
+      ...amount,
+      description: 'The accepted price per second (null while requested).',
+    }),
+    collateral: nullable(amount),
+    startedAt: nullable(time),
+    endsAt: nullable({ ...time, description: 'The latest it runs, then when it ended.' }),
+    deposit: { ...amount, description: 'Escrow left: deposit and top-ups less what was paid and refunded.' },
+    toppedUp: amount,
+    servedSec: integer('Seconds of service acknowledged and redeemed.'),
+    lastProofAt: nullable({
+      ...time,
+      description: 'The latest redeemed acknowledgement: the last proof of service.',
+    }),
+    redemptions: integer(),
+    paid: { ...amount, description: 'Paid to the provider, fees included.' },
+    fees: amount,
+    offlineReport: nullable(
+      object('A pending report that the provider is offline.', { reportedAt: time, answerBy: time }),
+    ),
+    offlineReports: integer(),
+    endedAt: nullable(time),
+    settledAt: nullable(time),
+    settledBlock: nullable(integer()),
+    uptimeBps: nullable(integer('Measured at settlement: served seconds over the lease’s time.')),
+    refunded: { ...amount, description: 'Returned to the renter (at a close and at settlement).' },
+    penalty: { ...amount, description: 'Paid to the renter out of the provider’s collateral.' },
+  },
+)
+
 const page = (items: JsonSchema) =>
   object('A page of a list, newest first.', {
     items: list(items),
@@ -378,6 +430,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
     sources: list(integer()),
   }),
   ProviderPage: page(ref('Provider')),
+  Lease: lease,
+  LeasePage: page(ref('Lease')),
   Source: object('A source and its usage.', {
     ...sourceProperties,
     usage: object('How much it is used.', sourceUsage),
