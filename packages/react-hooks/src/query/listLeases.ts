@@ -33,7 +33,9 @@ export function listLeasesQueryKey(config: Config, options: ListLeasesVariables 
 export type ListLeasesQueryKey = ReturnType<typeof listLeasesQueryKey>
 
 /**
- * Query options for leases from the lease market's events (`listLeases`), by renter or provider, source and status.
+ * Query options for leases by renter or provider, source and status (`listLeases`), by ascending id.
+ * Through the `indexer` given, or the one the config's chain names (`custom.gridforge.indexer`),
+ * when there is one; the lease market's events when it cannot answer.
  *
  * @example
  * import { listLeasesQueryOptions } from '@gridforge/react-hooks/query'
@@ -48,5 +50,6 @@ export function listLeasesQueryOptions<selectData = ListLeasesData>(
     queryKey: listLeasesQueryKey(config, options),
     required: [],
     read: listLeases,
+    indexed: true,
   })
 }

@@ -19,7 +19,7 @@ export interface ChainParameters {
 /**
  * What a chain of the config may say about Gridforge, in its `custom` field:
  * the indexer that list and statistics queries read (`listSources`,
- * `listTasks`, `getNetworkStats`), unless their `indexer` parameter names
+ * `listTasks`, `listLeases`, `getNetworkStats`), unless their `indexer` parameter names
  * another. Without one they read the chain's logs.
  *
  * @example

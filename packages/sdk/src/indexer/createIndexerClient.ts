@@ -69,7 +69,7 @@ const errorBody = /* @__PURE__ */ z.object({
 /**
  * A client of the Gridforge indexer's REST API (`@gridforge/indexer`). Pass it,
  * or just its URL, as `indexer` to the list and statistics actions
- * (`listTasks`, `listSources`, `getNetworkStats`) or to `gridforgeActions`:
+ * (`listTasks`, `listLeases`, `listSources`, `getNetworkStats`) or to `gridforgeActions`:
  * they read the indexer, and the chain over RPC when it cannot answer.
  *
  * @example

@@ -137,7 +137,7 @@ export interface GridforgeActionsParameters {
   deployment: Deployment
   /**
    * The Gridforge indexer (its URL, or a `createIndexerClient`) that the list
-   * and statistics actions (`listTasks`, `listSources`, `getNetworkStats`, `getProviderSummary`) read
+   * and statistics actions (`listTasks`, `listLeases`, `listSources`, `getNetworkStats`, `getProviderSummary`) read
    * instead of the chain's logs; they read the chain when it cannot answer.
    */
   indexer?: string | IndexerClient | undefined
@@ -502,7 +502,7 @@ export function gridforgeActions({ deployment, indexer }: GridforgeActionsParame
       getLeaseEnd: (parameters) => getLeaseEnd(client, bind(parameters)),
       getLeaseCost: (parameters) => getLeaseCost(client, bind(parameters)),
       getLeaseParams: (parameters) => getLeaseParams(client, bind(parameters)),
-      listLeases: (parameters) => listLeases(client, bind(parameters)),
+      listLeases: (parameters) => listLeases(client, bindIndexed(parameters)),
       signInToLease: (parameters) => signInToLease(client, bind(parameters)),
       cancelTask: (parameters) => cancelTask(client, bind(parameters)),
       claimTask: (parameters) => claimTask(client, bind(parameters)),
