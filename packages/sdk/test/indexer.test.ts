@@ -15,6 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../contracts/scripts/devnet.js'
 import { type IndexerProcess, startIndexer } from '../../indexer/launch/indexerProcess.js'
 import { createIndexerClient, type IndexerFallback } from '../src/indexer/createIndexerClient.js'
+import { acceptLease } from '../src/leases/acceptLease.js'
+import { approveLeaseMarket } from '../src/leases/approveLeaseMarket.js'
+import { closeLease } from '../src/leases/closeLease.js'
+import { listLeases } from '../src/leases/listLeases.js'
+import { requestLease } from '../src/leases/requestLease.js'
 import { getNetworkStats } from '../src/market/getNetworkStats.js'
 import { listSources } from '../src/sources/listSources.js'
 import { listTasks } from '../src/tasks/listTasks.js'
@@ -89,6 +94,20 @@ beforeAll(async () => {
   // One completed: paid, so that the statistics compare amounts too.
   await claim(host, deployment(), taskIds[3] ?? 0n)
   await submit(host, deployment(), taskIds[3] ?? 0n)
+  // Leases of the source: one accepted, one cancelled, one requested.
+  await approveLeaseMarket(clientWallet, { deployment: deployment(), amount: '10' })
+  const lease = {
+    deployment: deployment(),
+    sourceId,
+    maxPricePerSec: 10n ** 12n,
+    duration: '1h',
+    deposit: '1',
+  } as const
+  const accepted = await requestLease(clientWallet, lease)
+  await acceptLease(providerWallet, { deployment: deployment(), leaseId: accepted.leaseId })
+  const cancelled = await requestLease(clientWallet, lease)
+  await closeLease(clientWallet, { deployment: deployment(), leaseId: cancelled.leaseId })
+  await requestLease(clientWallet, lease)
   await indexerProcess.waitForBlock(await reader.getBlockNumber())
 }, 180_000)
 
@@ -108,6 +127,19 @@ describe('the SDK through the indexer', () => {
     ]) {
       const fromLogs = await listTasks(reader, { deployment: deployment(), ...filters })
       expect(await listTasks(reader, { deployment: deployment(), ...filters, indexer })).toEqual(fromLogs)
+      expect(fromLogs.length).toBeGreaterThan(0)
+    }
+  })
+
+  it('lists the same leases as the chain’s logs, whatever the filters', async () => {
+    for (const filters of [
+      { renter: client },
+      { provider },
+      { renter: client, status: 'Requested' as const },
+      { status: ['Active', 'Settled'] as const },
+    ]) {
+      const fromLogs = await listLeases(reader, { deployment: deployment(), ...filters })
+      expect(await listLeases(reader, { deployment: deployment(), ...filters, indexer })).toEqual(fromLogs)
       expect(fromLogs.length).toBeGreaterThan(0)
     }
   })
