@@ -10,7 +10,8 @@
  * it (`gateway_overhead_ratio`), and in this process, where the renter's
  * requests and the gateway share one event loop and every hop waits for the
  * other's work (`gateway_overhead_ratio_same_process`, the figure of earlier
- * runs). The service is busybox httpd (tests' image), which closes every
+ * runs), and against a bare TCP relay in its own process (`tcp_relay_ratio`): the floor of any userspace
+ * hop on this host, before HTTP parsing and authentication. The service is busybox httpd (tests' image), which closes every
  * connection: each direct request pays a connection to the container, and so
  * does the gateway's hop. Options (environment): REQUESTS (default 500).
  *
@@ -41,7 +42,7 @@ authority.leases.set(1n, { renter: renter.address, provider: renter.address, act
 function report(what: string, overhead: Awaited<ReturnType<typeof measureGatewayOverhead>>) {
   console.log(
     `${what}: ${overhead.requests} requests each: direct median ${overhead.directMedianMs.toFixed(3)} ms, ` +
-      `through the gateway ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
+      `through it ${overhead.gatewayMedianMs.toFixed(3)} ms, ratio ${overhead.ratio.toFixed(2)} (target ≤ 1.5)`,
   )
 }
 
@@ -108,6 +109,29 @@ try {
   } finally {
     child.disconnect()
   }
+
+  // The floor: a bare TCP relay in its own process (what any userspace hop costs here, before HTTP and auth).
+  const relay = fork(fileURLToPath(new URL('./tcpRelayProcess.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+  })
+  let floor: Awaited<ReturnType<typeof measureGatewayOverhead>>
+  try {
+    const relayUrl = await new Promise<string>((resolve, reject) => {
+      relay.once('message', (message) => resolve(message as string))
+      relay.once('error', reject)
+      relay.send({ upstream: lease.upstream })
+    })
+    floor = await measureGatewayOverhead({
+      upstream: lease.upstream,
+      gatewayUrl: relayUrl,
+      leaseHost: `1.${gateway.publicHost}`,
+      token,
+      requests,
+    })
+    report('bare TCP relay in its own process (the floor of a hop)', floor)
+  } finally {
+    relay.disconnect()
+  }
   const resultsFile = path.resolve(
     path.dirname(fileURLToPath(import.meta.url)),
     '../../../bench/results/lease.json',
@@ -121,6 +145,7 @@ try {
     ...existing,
     gateway_overhead_ratio: Number(overhead.ratio.toFixed(3)),
     gateway_overhead_ratio_same_process: Number(sameProcess.ratio.toFixed(3)),
+    tcp_relay_ratio: Number(floor.ratio.toFixed(3)),
     gateway_latency_ms: {
       requests: overhead.requests,
       direct_median: Number(overhead.directMedianMs.toFixed(3)),
@@ -128,6 +153,10 @@ try {
       same_process: {
         direct_median: Number(sameProcess.directMedianMs.toFixed(3)),
         gateway_median: Number(sameProcess.gatewayMedianMs.toFixed(3)),
+      },
+      tcp_relay: {
+        direct_median: Number(floor.directMedianMs.toFixed(3)),
+        relay_median: Number(floor.gatewayMedianMs.toFixed(3)),
       },
     },
   }
