@@ -350,7 +350,10 @@ export async function mineToDraw(
   const submitted = BigInt((await m.market.read.getSlots([taskId]))[0]?.dueAt ?? 0)
   // Whether the block the draw reads (`submitted + 1`) was already mined before this call: then it is fixed.
   const fixed = (await publicClient.getBlockNumber()) > submitted
-  for (let attempt = 1; attempt <= 50; attempt++) {
+  // A draw of probability p misses `attempts` times with (1 − p)^attempts: at p = 10 %, 0.5 % for 50 tries (it
+  // happened in a full run), 10⁻¹⁴ for 300. Each try costs a few blocks; ten are needed on average.
+  const attempts = 300
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     const snapshot = await networkHelpers.takeSnapshot()
     const outcome = await mineUntilDrawReady(m, taskId)
     assert.ok(
@@ -363,7 +366,7 @@ export async function mineToDraw(
     await snapshot.restore()
     await networkHelpers.time.setNextBlockTimestamp(timestamp + 1n)
   }
-  assert.fail(`task ${taskId}: no block hash with the wanted draw in 50 attempts`)
+  assert.fail(`task ${taskId}: no block hash with the wanted draw in ${attempts} attempts`)
 }
 
 /**
