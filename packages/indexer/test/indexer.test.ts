@@ -15,6 +15,7 @@ import {
   approveLeaseMarket,
   closeLease,
   createIndexerClient,
+  extendLease,
   getLease,
   getReputation,
   type QuoteTaskParameters,
@@ -65,7 +66,7 @@ let sourceB: Awaited<ReturnType<Market['publish']>>
 let registered: Awaited<ReturnType<Market['register']>>[]
 /**
  * Leases of source B: 1 accepted by provider 2, topped up, an acknowledgement redeemed, closed by its renter
- * (client 1); 2 cancelled by its renter (client 2); 3 requested by client 2 and not accepted.
+ * (client 1); 2 cancelled by its renter (client 2); 3 requested by client 2, extended, and not accepted.
  */
 let leaseIds: [bigint, bigint, bigint]
 /** Lease 1's price per second, top-up and redeemed service. */
@@ -165,6 +166,8 @@ async function openLeases() {
   const { leaseId: second } = await requestLease(c2, request)
   await closeLease(c2, { deployment, leaseId: second })
   const { leaseId: third } = await requestLease(c2, request)
+  // Extended while requested: the request's duration grows (the contract keeps it where it later keeps the end).
+  await extendLease(c2, { deployment, leaseId: third, by: '30m' })
   leaseIds = [first, second, third]
 }
 
@@ -928,6 +931,8 @@ describe.each(backends)('on $name', ({ name }) => {
       expect(await answer(`/leases/${third}`, 'Lease')).toMatchObject({
         status: 'Requested',
         reason: 'None',
+        durationSec: 5_400,
+        endsAt: null,
         deposit: String(deposit),
         pricePerSec: null,
         endedAt: null,

@@ -86,8 +86,12 @@ ponder.on('LeaseMarket:LeaseToppedUp', async ({ event, context }) => {
     .set((row) => ({ deposit, toppedUp: row.toppedUp + amount }))
 })
 
+// While requested, the contract keeps the duration where it later keeps the end: the event carries either.
 ponder.on('LeaseMarket:LeaseExtended', async ({ event, context }) => {
-  await context.db.update(schema.lease, { id: event.args.leaseId }).set({ endsAt: event.args.endsAt })
+  const { leaseId, endsAt } = event.args
+  await context.db
+    .update(schema.lease, { id: leaseId })
+    .set((row) => (row.status === 'Requested' ? { durationSec: endsAt } : { endsAt }))
 })
 
 ponder.on('LeaseMarket:UsageRedeemed', async ({ event, context }) => {
