@@ -11,7 +11,9 @@
  * requests and the gateway share one event loop and every hop waits for the
  * other's work (`gateway_overhead_ratio_same_process`, the figure of earlier
  * runs), and against a bare TCP relay in its own process (`tcp_relay_ratio`): the floor of any userspace
- * hop on this host, before HTTP parsing and authentication. The service is busybox httpd (tests' image), which closes every
+ * hop on this host, before HTTP parsing and authentication; and, where nginx and its njs module are
+ * installed, against nginx checking the same session token in njs (`nginx_njs_ratio`, bench/nginxRelay.ts):
+ * what a native data path would cost. The service is busybox httpd (tests' image), which closes every
  * connection: each direct request pays a connection to the container, and so
  * does the gateway's hop. Options (environment): REQUESTS (default 500).
  *
@@ -19,7 +21,7 @@
  * bench/results/lease.json; `pnpm bench:lease` at the root runs it with the gas figure.
  */
 import { fork } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +32,7 @@ import { containerLabels } from '../src/runtime/ContainerRuntime.js'
 import { dockerLeaseRuntime } from '../src/runtime/dockerLeaseRuntime.js'
 import { removeContainers } from '../test/docker.js'
 import { fakeAuthority, httpdImage, signIn } from '../test/lease.js'
+import { nginxAvailable, startNginxRelay } from './nginxRelay.js'
 
 const requests = Number(process.env.REQUESTS ?? 500)
 const renter = privateKeyToAccount(`0x${'11'.repeat(32)}`)
@@ -47,7 +50,14 @@ function report(what: string, overhead: Awaited<ReturnType<typeof measureGateway
 }
 
 const image = await httpdImage()
-const gateway = await startLeaseGateway({ chainId: 31337, leaseMarket, authority })
+/** The session key, as text: nginx's njs check (bench/nginxRelay.ts) takes the same bytes. */
+const secretText = randomBytes(32).toString('hex')
+const gateway = await startLeaseGateway({
+  chainId: 31337,
+  leaseMarket,
+  authority,
+  secret: new TextEncoder().encode(secretText),
+})
 try {
   const lease = await runtime.startLeaseContainer({
     leaseId: 1n,
@@ -132,6 +142,23 @@ try {
   } finally {
     relay.disconnect()
   }
+  // A native data path where nginx with njs is installed: the same token checked in njs, the bytes never in Node.
+  let native: Awaited<ReturnType<typeof measureGatewayOverhead>> | undefined
+  if (await nginxAvailable()) {
+    const relay = await startNginxRelay(lease.upstream, secretText)
+    try {
+      native = await measureGatewayOverhead({
+        upstream: lease.upstream,
+        gatewayUrl: relay.url,
+        leaseHost,
+        token,
+        requests,
+      })
+      report('nginx checking the session token in njs (a native data path)', native)
+    } finally {
+      await relay.stop()
+    }
+  } else console.log('nginx with njs is not installed: no native data path measured')
   const resultsFile = path.resolve(
     path.dirname(fileURLToPath(import.meta.url)),
     '../../../bench/results/lease.json',
@@ -146,6 +173,7 @@ try {
     gateway_overhead_ratio: Number(overhead.ratio.toFixed(3)),
     gateway_overhead_ratio_same_process: Number(sameProcess.ratio.toFixed(3)),
     tcp_relay_ratio: Number(floor.ratio.toFixed(3)),
+    nginx_njs_ratio: native === undefined ? null : Number(native.ratio.toFixed(3)),
     gateway_latency_ms: {
       requests: overhead.requests,
       direct_median: Number(overhead.directMedianMs.toFixed(3)),
@@ -158,6 +186,13 @@ try {
         direct_median: Number(floor.directMedianMs.toFixed(3)),
         relay_median: Number(floor.gatewayMedianMs.toFixed(3)),
       },
+      nginx_njs:
+        native === undefined
+          ? null
+          : {
+              direct_median: Number(native.directMedianMs.toFixed(3)),
+              relay_median: Number(native.gatewayMedianMs.toFixed(3)),
+            },
     },
   }
   await mkdir(path.dirname(resultsFile), { recursive: true })
