@@ -6,6 +6,7 @@
  * (tasks by status, a source's usage, a provider's record) are kept up to date
  * as events arrive, so that no request counts millions of rows.
  */
+import { leaseEndReasons } from '@gridforge/sdk'
 import { index, onchainEnum, onchainTable, primaryKey } from 'ponder'
 
 /** The contract's `TaskStatus`, by name (the SDK's `taskStatuses` without `None`). */
@@ -364,22 +365,11 @@ export const subscription = onchainTable(
   }),
 )
 
-/** An account's position in Staking, from its events. */
 /** The lease market's `LeaseStatus`, by name (the SDK's `leaseStatuses` without `None`). */
 export const leaseStatus = onchainEnum('lease_status', ['Requested', 'Active', 'Settled'])
 
-/** The lease market's `EndReason`, by name (the SDK's `leaseEndReasons`). */
-export const leaseEndReason = onchainEnum('lease_end_reason', [
-  'None',
-  'Cancelled',
-  'NotAccepted',
-  'ClosedByRenter',
-  'OutOfDeposit',
-  'ProviderNotice',
-  'ProviderOffline',
-  'Expired',
-  'RenterSilent',
-])
+/** The lease market's `EndReason`, by name: the SDK's `leaseEndReasons`. */
+export const leaseEndReason = onchainEnum('lease_end_reason', leaseEndReasons)
 
 /**
  * A lease of the lease market, from its events alone (every term is in `LeaseRequested` and
@@ -444,6 +434,7 @@ export const lease = onchainTable(
   }),
 )
 
+/** An account's position in Staking, from its events. */
 export const stake = onchainTable('stake', (t) => ({
   account: t.hex().primaryKey(),
   /** Staked, locked collateral included. */
