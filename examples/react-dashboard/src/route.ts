@@ -28,6 +28,11 @@ export function taskHref(taskId: bigint): string {
   return `#/tasks/${taskId}`
 }
 
+/** The href of a lease's page. */
+export function leaseHref(leaseId: bigint): string {
+  return `#/leases/${leaseId}`
+}
+
 /** The href of a provider's page. */
 export function providerHref(provider: Address): string {
   return `#/providers/${provider}`

@@ -382,7 +382,7 @@ describe('dashboard (headless Chromium)', () => {
       )
     }))
 
-  it("shows a lease of the network's web page source: accepted by the agent, its cost meter, uptime, access URL and, once closed, why it ended", () =>
+  it("shows a lease of the network's web page source: accepted by the agent, on its provider's page, its cost meter, uptime, access URL and, once closed, why it ended", () =>
     step('lease', async () => {
       const { deployment, sourceIds, providers } = live()
       const renter = live().wallet(live().devPrivateKey)
@@ -408,6 +408,11 @@ describe('dashboard (headless Chromium)', () => {
         (text) => text === providers[0]?.address,
         'the local provider serving it',
       )
+      // The provider's page lists it among the leases it serves now, linking back.
+      await page.getByTestId('lease-provider').click()
+      await page.getByTestId(`provider-lease-${leaseId}`).waitFor()
+      await page.getByTestId(`provider-lease-${leaseId}`).getByRole('link').click()
+      await page.getByTestId('lease-status').waitFor()
       // The meter runs with the chain's blocks (each transaction mines one here).
       await approveLeaseMarket(renter, { deployment, amount: '5' })
       await waitForText(

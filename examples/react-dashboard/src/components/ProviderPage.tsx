@@ -1,9 +1,9 @@
-import { useProviderSummary } from '@gridforge/react-hooks'
+import { useLeases, useProviderSummary } from '@gridforge/react-hooks'
 import type { ProviderSummary } from '@gridforge/sdk'
 import type { Address } from 'viem'
 import { formatGrid, formatGridPerGpuSecond } from '../amount'
 import { isLocalChain } from '../config'
-import { taskHref } from '../route'
+import { leaseHref, taskHref } from '../route'
 import { ErrorAlert } from './ErrorAlert'
 import { Panel } from './Panel'
 import { SourceLabel } from './SourceLabel'
@@ -15,8 +15,8 @@ const refetchInterval = isLocalChain ? 1_000 : 15_000
 
 /**
  * `#/providers/<address>`: one provider — what it earned, its record, its GPUs, price floor and
- * stake, and the tasks it is working on now, each linking to its page. Through the indexer when
- * the dashboard has one (the chain otherwise).
+ * stake, and the tasks and leases it is working on now, each linking to its page. Through the
+ * indexer when the dashboard has one (the chain otherwise).
  */
 export function ProviderPage({ provider }: { provider: Address }) {
   const summary = useProviderSummary({ provider, query: { refetchInterval } })
@@ -41,6 +41,7 @@ export function ProviderPage({ provider }: { provider: Address }) {
         {data?.registered && <ProviderFacts summary={data} />}
       </Panel>
       {data?.registered && <CurrentWork summary={data} />}
+      {data?.registered && <CurrentLeases provider={provider} />}
     </div>
   )
 }
@@ -151,6 +152,34 @@ function CurrentWork({ summary }: { summary: ProviderSummary }) {
               <a href={taskHref(task.taskId)}>Task {String(task.taskId)}</a>{' '}
               <TaskStatusBadge status={task.status} /> <SourceLabel sourceId={task.sourceId} />
               <span className="muted"> · up to {formatGrid(task.maxPayment)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  )
+}
+
+/** The leases the provider serves now (accepted, not settled), newest first. */
+function CurrentLeases({ provider }: { provider: Address }) {
+  const leases = useLeases({ provider, status: 'Active', query: { refetchInterval } })
+  const serving = [...(leases.data ?? [])].reverse()
+  return (
+    <Panel title="Leases served" testId="provider-current-leases">
+      <ErrorAlert error={leases.error} testId="provider-leases-error" />
+      {leases.isPending && !leases.isError && <p className="muted">Loading…</p>}
+      {leases.data && serving.length === 0 && <p className="muted">No lease served now.</p>}
+      {serving.length > 0 && (
+        <ul className="plain-list">
+          {serving.map((lease) => (
+            <li key={String(lease.leaseId)} data-testid={`provider-lease-${lease.leaseId}`}>
+              <a href={leaseHref(lease.leaseId)}>Lease {String(lease.leaseId)}</a>{' '}
+              <SourceLabel sourceId={lease.sourceId} />
+              <span className="muted">
+                {' '}
+                · {formatGrid(lease.pricePerSec * 3600n)} per hour · until{' '}
+                {new Date(lease.endsAt * 1000).toLocaleString()}
+              </span>
             </li>
           ))}
         </ul>
