@@ -346,6 +346,11 @@ export const provider = onchainTable(
     paid: t.bigint().notNull(),
     fees: t.bigint().notNull(),
     runtimeSec: t.int8({ mode: 'number' }).notNull(),
+    // Its leases (LeaseMarket): accepted, paid (fees included) and the fees, and penalties its collateral paid.
+    leasesAccepted: t.integer().notNull(),
+    leasePaid: t.bigint().notNull(),
+    leaseFees: t.bigint().notNull(),
+    leasePenalties: t.bigint().notNull(),
   }),
   (table) => ({ registrationIndex: index().on(table.registrationId) }),
 )

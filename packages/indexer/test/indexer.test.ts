@@ -561,6 +561,7 @@ describe.each(backends)('on $name', ({ name }) => {
           earned: String(paid - fees),
           runtimeSec: task(1).result!.runtimeSec + task(4).result!.runtimeSec,
         },
+        leases: { accepted: 0, paid: '0', fees: '0', earned: '0', penalties: '0' },
         stake: {
           staked: String(grid('200')),
           locked: '0',
@@ -914,6 +915,14 @@ describe.each(backends)('on $name', ({ name }) => {
         offlineReport: null,
         settledAt: null,
         uptimeBps: null,
+      })
+      // Provider 2's record counts the lease and what it was paid for it.
+      expect((await answer(`/providers/${p2.account.address}`, 'ProviderDetail')).leases).toEqual({
+        accepted: 1,
+        paid: String(paid),
+        fees: String((paid * 500n) / 10_000n),
+        earned: String(paid - (paid * 500n) / 10_000n),
+        penalties: '0',
       })
       // Cancelled before anyone accepted it: settled, its whole deposit back.
       expect(await answer(`/leases/${second}`, 'Lease')).toMatchObject({

@@ -223,6 +223,13 @@ export function providerJson(row: ProviderRow, stake: StakeRow | null) {
       earned: amount(row.paid - row.fees),
       runtimeSec: row.runtimeSec,
     },
+    leases: {
+      accepted: row.leasesAccepted,
+      paid: amount(row.leasePaid),
+      fees: amount(row.leaseFees),
+      earned: amount(row.leasePaid - row.leaseFees),
+      penalties: amount(row.leasePenalties),
+    },
     stake: {
       staked: amount(stake?.staked ?? 0n),
       locked: amount(stake?.locked ?? 0n),

@@ -218,6 +218,16 @@ const provider = object('A provider: capabilities, profile, record, earnings and
     earned: { ...ref('Amount'), description: 'paid − fees.' },
     runtimeSec: integer(),
   }),
+  leases: object('Its leases: what the lease market paid it, and what its collateral paid renters.', {
+    accepted: integer(),
+    paid: { ...ref('Amount'), description: 'Redeemed acknowledgements, fees included.' },
+    fees: amount,
+    earned: { ...ref('Amount'), description: 'paid − fees.' },
+    penalties: {
+      ...ref('Amount'),
+      description: 'Paid to renters out of its collateral (offline, or under the uptime threshold).',
+    },
+  }),
   stake: object('Its position in Staking.', {
     staked: amount,
     locked: amount,

@@ -9,6 +9,7 @@ import type { Context } from 'ponder:registry'
 import { ponder } from 'ponder:registry'
 import * as schema from 'ponder:schema'
 import { leaseEndReasons } from '@gridforge/sdk'
+import { addToProvider, when } from './records.js'
 
 type Db = Context['db']
 
@@ -77,6 +78,7 @@ ponder.on('LeaseMarket:LeaseAccepted', async ({ event, context }) => {
     startedAt: Number(event.block.timestamp),
     endsAt,
   })
+  await addToProvider(context.db, provider, { leasesAccepted: 1 }, when(event))
 })
 
 ponder.on('LeaseMarket:LeaseToppedUp', async ({ event, context }) => {
@@ -96,7 +98,7 @@ ponder.on('LeaseMarket:LeaseExtended', async ({ event, context }) => {
 
 ponder.on('LeaseMarket:UsageRedeemed', async ({ event, context }) => {
   const { leaseId, servedSec, at, payment, fee } = event.args
-  await context.db.update(schema.lease, { id: leaseId }).set((row) => ({
+  const row = await context.db.update(schema.lease, { id: leaseId }).set((row) => ({
     servedSec,
     lastProofAt: at,
     redemptions: row.redemptions + 1,
@@ -104,6 +106,8 @@ ponder.on('LeaseMarket:UsageRedeemed', async ({ event, context }) => {
     fees: row.fees + fee,
     deposit: row.deposit - payment,
   }))
+  if (row.provider !== null)
+    await addToProvider(context.db, row.provider, { leasePaid: payment, leaseFees: fee }, when(event))
 })
 
 ponder.on('LeaseMarket:NoticeGiven', async ({ event, context }) => {
@@ -154,4 +158,6 @@ ponder.on('LeaseMarket:LeaseSettled', async ({ event, context }) => {
     reportedAt: null,
     answerBy: null,
   })
+  if (penalty !== 0n && row.provider !== null)
+    await addToProvider(context.db, row.provider, { leasePenalties: penalty }, when(event))
 })

@@ -165,6 +165,10 @@ type ProviderCounter =
   | 'fees'
   | 'runtimeSec'
   | 'subscriptions'
+  | 'leasesAccepted'
+  | 'leasePaid'
+  | 'leaseFees'
+  | 'leasePenalties'
 
 /**
  * Adds to a provider's counters. A provider the market pays or slashes is
@@ -222,6 +226,10 @@ export function emptyProvider(
     paid: 0n,
     fees: 0n,
     runtimeSec: 0,
+    leasesAccepted: 0,
+    leasePaid: 0n,
+    leaseFees: 0n,
+    leasePenalties: 0n,
   }
 }
 
