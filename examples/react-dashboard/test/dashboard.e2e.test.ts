@@ -408,9 +408,14 @@ describe('dashboard (headless Chromium)', () => {
         (text) => text === providers[0]?.address,
         'the local provider serving it',
       )
-      // The provider's page lists it among the leases it serves now, linking back.
+      // The provider's page lists it among the leases it serves now, linking back, and counts it.
       await page.getByTestId('lease-provider').click()
       await page.getByTestId(`provider-lease-${leaseId}`).waitFor()
+      await waitForText(
+        page.getByTestId('provider-leases'),
+        (text) => /^\d+ accepted, earned /.test(text),
+        'the leases it accepted',
+      )
       await page.getByTestId(`provider-lease-${leaseId}`).getByRole('link').click()
       await page.getByTestId('lease-status').waitFor()
       // The meter runs with the chain's blocks (each transaction mines one here).

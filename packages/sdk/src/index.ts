@@ -349,6 +349,7 @@ export {
   type GetProviderSummaryReturnType,
   getProviderSummary,
   type ProviderEarnings,
+  type ProviderLeaseEarnings,
   type ProviderRecord,
   type ProviderSummary,
 } from './providers/getProviderSummary.js'

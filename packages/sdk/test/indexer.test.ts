@@ -21,6 +21,7 @@ import { closeLease } from '../src/leases/closeLease.js'
 import { listLeases } from '../src/leases/listLeases.js'
 import { requestLease } from '../src/leases/requestLease.js'
 import { getNetworkStats } from '../src/market/getNetworkStats.js'
+import { getProviderSummary } from '../src/providers/getProviderSummary.js'
 import { listSources } from '../src/sources/listSources.js'
 import { listTasks } from '../src/tasks/listTasks.js'
 import type { Deployment } from '../src/types/deployment.js'
@@ -148,6 +149,16 @@ describe('the SDK through the indexer', () => {
     const owned = await listSources(reader, { deployment: deployment(), owner: client, indexer })
     expect(owned).toEqual(await listSources(reader, { deployment: deployment(), owner: client }))
     expect(owned).toHaveLength(1)
+  })
+
+  it("sums the same provider's earnings, its leases included", async () => {
+    const indexed = await getProviderSummary(reader, { deployment: deployment(), provider, indexer })
+    const fromChain = await getProviderSummary(reader, { deployment: deployment(), provider })
+    expect(indexed.readFrom).toBe('indexer')
+    expect(indexed.leases).toEqual(fromChain.leases)
+    expect(indexed.leases.accepted).toBe(1)
+    expect(indexed.earnings).toEqual(fromChain.earnings)
+    expect(indexed.record.completed).toBe(fromChain.record.completed)
   })
 
   it('counts the same statistics, as of the block the indexer reached', async () => {

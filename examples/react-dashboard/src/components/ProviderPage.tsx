@@ -98,6 +98,23 @@ function ProviderFacts({ summary }: { summary: ProviderSummary }) {
           {formatGrid(earnings.paid)}
           <span className="muted"> · protocol fees {formatGrid(earnings.fees)}</span>
         </dd>
+        <dt>Leases</dt>
+        <dd data-testid="provider-leases">
+          {summary.leases.accepted === 0 ? (
+            'none yet'
+          ) : (
+            <>
+              {summary.leases.accepted} accepted, earned {formatGrid(summary.leases.earned)}
+              <span className="muted">
+                {' '}
+                · paid {formatGrid(summary.leases.paid)}, protocol fees {formatGrid(summary.leases.fees)}
+                {summary.leases.penalties > 0n && (
+                  <>, penalties paid {formatGrid(summary.leases.penalties)}</>
+                )}
+              </span>
+            </>
+          )}
+        </dd>
         <dt>Stake</dt>
         <dd data-testid="provider-stake">
           {formatGrid(stake.staked)}

@@ -127,6 +127,7 @@ describe('list and statistics queries with an indexer', () => {
       capabilities: providerDetail.capabilities,
       record: { completed: 2, successBps: 10_000 },
       earnings: { paid: 300n, fees: 30n, earned: 270n },
+      leases: { accepted: 1, paid: 100n, fees: 5n, earned: 95n, penalties: 0n },
       currentTasks: [],
       readFrom: 'indexer',
     })
@@ -156,6 +157,7 @@ const providerDetail = {
   },
   reputation: { completed: 2, failed: 0, outvoted: 0, successBps: 10_000 },
   earnings: { paid: '300', fees: '30', earned: '270', runtimeSec: 20 },
+  leases: { accepted: 1, paid: '100', fees: '5', earned: '95', penalties: '0' },
   stake: { staked: '100', locked: '0', unbonding: '0', unbondingReadyAt: null, withdrawn: '0', slashed: '0' },
   sources: [3],
 }

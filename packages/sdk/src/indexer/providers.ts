@@ -30,6 +30,8 @@ const providerDetail = /* @__PURE__ */ z.object({
   }),
   reputation: z.object({ completed: count, successBps: count }),
   earnings: z.object({ paid: amount, fees: amount, runtimeSec: count }),
+  /** Absent from indexers older than the lease market's indexing. */
+  leases: z.optional(z.object({ accepted: count, paid: amount, fees: amount, penalties: amount })),
   stake: z.object({
     staked: amount,
     locked: amount,
@@ -40,6 +42,9 @@ const providerDetail = /* @__PURE__ */ z.object({
 })
 
 export type IndexedProvider = z.output<typeof providerDetail>
+
+/** A provider's leases as the indexer counts them (amounts as decimal strings). */
+export type IndexedLeases = NonNullable<IndexedProvider['leases']>
 
 /**
  * A provider as the indexer knows it, or `undefined` when it knows none at that

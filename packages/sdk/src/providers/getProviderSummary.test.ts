@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { deployment, fundedClient } from '../../test/chain.js'
+import { deployment, fundedClient, testClient } from '../../test/chain.js'
 import {
   anyCid,
   approvedClient,
@@ -12,6 +12,13 @@ import {
   testProvider,
 } from '../../test/fixtures.js'
 import { createIndexerClient, type IndexerFallback } from '../indexer/createIndexerClient.js'
+import { acceptLease } from '../leases/acceptLease.js'
+import { approveLeaseMarket } from '../leases/approveLeaseMarket.js'
+import { getLease } from '../leases/getLease.js'
+import { getLeaseParams } from '../leases/getLeaseParams.js'
+import { redeemUsage } from '../leases/redeemUsage.js'
+import { requestLease } from '../leases/requestLease.js'
+import { signUsage } from '../leases/signUsage.js'
 import { claimTask } from '../tasks/claimTask.js'
 import { submitResult } from '../tasks/submitResult.js'
 import { getProviderSummary } from './getProviderSummary.js'
@@ -29,6 +36,9 @@ describe('getProviderSummary', () => {
   let provider: Awaited<ReturnType<typeof testProvider>>
   let reader: Awaited<ReturnType<typeof fundedClient>>
   let working: bigint
+  /** The lease it serves: 10⁻⁶ GRID a second, and the seconds of its redeemed acknowledgement. */
+  const leasePrice = 10n ** 12n
+  let leaseServedSec: number
 
   beforeAll(async () => {
     const sourceId = await publishTestSource()
@@ -47,6 +57,36 @@ describe('getProviderSummary', () => {
     })
     ;({ taskId: working } = await submitTestTask(client, sourceId, { maxPayment: '2' }))
     await claimTask(provider, { deployment: deployment(), taskId: working })
+    // One lease accepted (no penalty: no collateral), one acknowledgement of its service redeemed.
+    await approveLeaseMarket(client, { deployment: deployment(), amount: '1' })
+    const { leaseId } = await requestLease(client, {
+      deployment: deployment(),
+      sourceId,
+      maxPricePerSec: leasePrice,
+      duration: '1h',
+      deposit: '1',
+    })
+    await acceptLease(provider, { deployment: deployment(), leaseId })
+    await testClient().increaseTime({ seconds: 60 })
+    await testClient().mine({ blocks: 1 })
+    const { startedAt } = await getLease(reader, { deployment: deployment(), leaseId })
+    const at = Number((await reader.getBlock({ blockTag: 'latest' })).timestamp)
+    leaseServedSec = at - startedAt
+    const signature = await signUsage({
+      account: client.account,
+      chainId: client.chain.id,
+      leaseMarket: deployment().contracts.leases,
+      leaseId,
+      servedSec: leaseServedSec,
+      at,
+    })
+    await redeemUsage(provider, {
+      deployment: deployment(),
+      leaseId,
+      servedSec: leaseServedSec,
+      at,
+      signature,
+    })
   })
 
   it('reads the chain without an indexer: earnings from ReplicaPaid, current work from claims', async () => {
@@ -68,6 +108,17 @@ describe('getProviderSummary', () => {
     expect(summary.earnings.paid).toBe(grid('5'))
     expect(summary.earnings.fees).toBeGreaterThan(0n)
     expect(summary.earnings.earned).toBe(summary.earnings.paid - summary.earnings.fees)
+    // Its lease, from the lease market's events.
+    const { protocolFeeBps } = await getLeaseParams(reader, { deployment: deployment() })
+    const leasePaid = leasePrice * BigInt(leaseServedSec)
+    const leaseFees = (leasePaid * BigInt(protocolFeeBps)) / 10_000n
+    expect(summary.leases).toEqual({
+      accepted: 1,
+      paid: leasePaid,
+      fees: leaseFees,
+      earned: leasePaid - leaseFees,
+      penalties: 0n,
+    })
     expect(summary.currentTasks.map((task) => [task.taskId, task.status])).toEqual([[working, 'Claimed']])
   })
 
@@ -111,6 +162,7 @@ describe('getProviderSummary', () => {
         runtimeSec: 90,
       },
       earnings: { paid: 1_000n, fees: 100n, earned: 900n },
+      leases: { accepted: 2, paid: 300n, fees: 15n, earned: 285n, penalties: 7n },
       stake: { staked: 50n, locked: 20n, available: 30n, unbonding: 0n, unbondingReadyAt: undefined },
       sources: [1, 3],
       readFrom: 'indexer',
@@ -136,6 +188,7 @@ describe('getProviderSummary', () => {
       registered: false,
       registeredAt: undefined,
       earnings: { paid: 0n, fees: 0n, earned: 0n },
+      leases: { accepted: 0, paid: 0n, fees: 0n, earned: 0n, penalties: 0n },
       currentTasks: [],
       readFrom: 'chain',
     })
@@ -183,6 +236,7 @@ function indexedProvider() {
     },
     reputation: { completed: 3, failed: 1, outvoted: 0, successBps: 7_500 },
     earnings: { paid: '1000', fees: '100', earned: '900', runtimeSec: 90 },
+    leases: { accepted: 2, paid: '300', fees: '15', earned: '285', penalties: '7' },
     stake: {
       staked: '50',
       locked: '20',

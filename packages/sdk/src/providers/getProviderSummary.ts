@@ -1,11 +1,12 @@
 import { type Account, type Address, type Chain, type Client, isAddressEqual, type Transport } from 'viem'
 import * as z from 'zod/mini'
+import { LeaseAccepted, LeaseSettled, UsageRedeemed } from '../abis/leaseMarket.js'
 import { ReplicaPaid } from '../abis/taskMarket.js'
 import type { ContractRevertedErrorType } from '../errors/contract.js'
 import type { InvalidParametersErrorType } from '../errors/validation.js'
 import type { IndexerClient } from '../indexer/createIndexerClient.js'
 import type { IndexerParameterErrorType } from '../indexer/errors.js'
-import { type IndexedProvider, indexedProvider } from '../indexer/providers.js'
+import { type IndexedLeases, type IndexedProvider, indexedProvider } from '../indexer/providers.js'
 import { type IndexerParameter, withIndexer } from '../indexer/withIndexer.js'
 import { getLogsPaginated } from '../internal/logs.js'
 import * as s from '../internal/schemas.js'
@@ -57,6 +58,20 @@ export interface ProviderEarnings {
   earned: bigint
 }
 
+/** What a provider's leases brought it, in base units of the token. */
+export interface ProviderLeaseEarnings {
+  /** Leases it accepted. */
+  accepted: number
+  /** Redeemed usage acknowledgements, the protocol fee included. */
+  paid: bigint
+  /** The protocol fee taken from them. */
+  fees: bigint
+  /** `paid − fees`: what it received. */
+  earned: bigint
+  /** Paid to renters out of its collateral (offline, or under a lease's uptime threshold). */
+  penalties: bigint
+}
+
 /** One provider at a glance: profile, record, earnings, stake and the tasks it is working on. */
 export interface ProviderSummary {
   provider: Address
@@ -71,7 +86,10 @@ export interface ProviderSummary {
   /** The least it takes per GPU-second, in base units (0n: any price). */
   priceFloor: bigint
   record: ProviderRecord
+  /** What tasks paid it. */
   earnings: ProviderEarnings
+  /** What leases paid it, and what its collateral paid renters. */
+  leases: ProviderLeaseEarnings
   /** Its position in Staking: its collateral for claims. */
   stake: GetStakeReturnType
   /** The sources whose pool it is in, ascending; `undefined` over RPC (the registry keeps no list). */
@@ -124,8 +142,9 @@ const held: readonly SlotStatus[] = ['Claimed', 'Committed', 'Submitted']
  * finds the current tasks (`listTasks` with `provider`), whose state is read
  * from the chain. Without one, or when it cannot answer, the chain is read over
  * RPC: the registry's profile and record, the price floor, the stake, the
- * provider's `ReplicaPaid` events over the deployment's history (earnings) and
- * its `TaskClaimed` events (current tasks). Over RPC, `record.audits` and
+ * provider's `ReplicaPaid` events over the deployment's history (earnings),
+ * its leases' `UsageRedeemed` and `LeaseSettled` events (lease earnings and
+ * penalties) and its `TaskClaimed` events (current tasks). Over RPC, `record.audits` and
  * `sources` are `undefined`: the contracts keep neither count nor list.
  *
  * The indexer's figures are as of the last block it indexed: right after a
@@ -162,7 +181,9 @@ export async function getProviderSummary(
       // Unknown to the indexer: never registered, or registered after its last block. The chain tells.
       if (indexed === undefined)
         return { ...(await readFromChain(client, deployment, provider)), currentTasks }
-      return { ...fromIndexed(provider, indexed), currentTasks }
+      // An indexer from before leases were indexed: their earnings come from the chain.
+      const leases = indexed.leases ?? (await readLeaseEarnings(client, deployment, provider))
+      return { ...fromIndexed(provider, indexed, leases), currentTasks }
     },
     async () => {
       const [summary, currentTasks] = await Promise.all([
@@ -176,7 +197,11 @@ export async function getProviderSummary(
 
 type Profile = Omit<ProviderSummary, 'currentTasks'>
 
-function fromIndexed(provider: Address, indexed: IndexedProvider): Profile {
+function fromIndexed(
+  provider: Address,
+  indexed: IndexedProvider,
+  leases: ProviderLeaseEarnings | IndexedLeases,
+): Profile {
   const { record, reputation, earnings, stake } = indexed
   const paid = BigInt(earnings.paid)
   const fees = BigInt(earnings.fees)
@@ -202,6 +227,13 @@ function fromIndexed(provider: Address, indexed: IndexedProvider): Profile {
       runtimeSec: earnings.runtimeSec,
     },
     earnings: { paid, fees, earned: paid - fees },
+    leases: {
+      accepted: leases.accepted,
+      paid: BigInt(leases.paid),
+      fees: BigInt(leases.fees),
+      earned: BigInt(leases.paid) - BigInt(leases.fees),
+      penalties: BigInt(leases.penalties),
+    },
     stake: {
       staked,
       locked,
@@ -223,7 +255,7 @@ async function readFromChain(
   deployment: Deployment,
   provider: Address,
 ): Promise<Profile> {
-  const [profile, priceFloor, stake, payments] = await Promise.all([
+  const [profile, priceFloor, stake, payments, leases] = await Promise.all([
     getProvider(client, { deployment, provider }),
     getPriceFloor(client, { deployment, provider }),
     getStake(client, { deployment, account: provider }),
@@ -233,6 +265,7 @@ async function readFromChain(
       args: { provider },
       fromBlock: BigInt(deployment.blockNumber),
     }),
+    readLeaseEarnings(client, deployment, provider),
   ])
   let paid = 0n
   let fees = 0n
@@ -260,10 +293,41 @@ async function readFromChain(
       runtimeSec: reputation.totalRuntimeSec,
     },
     earnings: { paid, fees, earned: paid - fees },
+    leases,
     stake,
     sources: undefined,
     readFrom: 'chain',
   }
+}
+
+/** Lease ids per `eth_getLogs` topic filter: nodes cap how many values one topic may list. */
+const leaseIdsPerRequest = 100
+
+/** The provider's leases (its `LeaseAccepted`), what their redemptions paid and their settlements' penalties. */
+async function readLeaseEarnings(
+  client: Client<Transport, Chain | undefined, Account | undefined>,
+  deployment: Deployment,
+  provider: Address,
+): Promise<ProviderLeaseEarnings> {
+  const range = { address: deployment.contracts.leases, fromBlock: BigInt(deployment.blockNumber) }
+  const accepted = await getLogsPaginated(client, { ...range, event: LeaseAccepted, args: { provider } })
+  const ids = accepted.map((log) => log.args.leaseId)
+  let paid = 0n
+  let fees = 0n
+  let penalties = 0n
+  for (let start = 0; start < ids.length; start += leaseIdsPerRequest) {
+    const leaseId = ids.slice(start, start + leaseIdsPerRequest)
+    const [redeemed, settled] = await Promise.all([
+      getLogsPaginated(client, { ...range, event: UsageRedeemed, args: { leaseId } }),
+      getLogsPaginated(client, { ...range, event: LeaseSettled, args: { leaseId } }),
+    ])
+    for (const { args } of redeemed) {
+      paid += args.payment
+      fees += args.fee
+    }
+    for (const { args } of settled) penalties += args.penalty
+  }
+  return { accepted: ids.length, paid, fees, earned: paid - fees, penalties }
 }
 
 /** The unsettled tasks in which `provider` holds a slot (found through the indexer when given, else the logs). */
