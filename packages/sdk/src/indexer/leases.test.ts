@@ -4,6 +4,7 @@ import { createPublicClient } from 'viem'
 import { hardhat } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { deployment, fundedClient, transport } from '../../test/chain.js'
+import { fakeIndexerList } from '../../test/fakeIndexer.js'
 import { publishTestSource, testProvider } from '../../test/fixtures.js'
 import { gridforgeActions } from '../clients/decorators/gridforge.js'
 import { acceptLease } from '../leases/acceptLease.js'
@@ -21,28 +22,9 @@ afterAll(() => server.close())
 
 const reader = createPublicClient({ chain: hardhat, transport: transport() })
 
-/**
- * An indexer that lists `ids` (as the renter's leases, every one `Requested`:
- * it has seen no acceptance) newest first, two per page (the SDK follows
- * `nextCursor`, whatever the page size), and records the query of every request.
- */
-function fakeIndexer(ids: readonly bigint[]) {
-  const queries: Record<string, string>[] = []
-  server.use(
-    http.get(`${URL}/leases`, ({ request }) => {
-      const query = Object.fromEntries(new globalThis.URL(request.url).searchParams)
-      queries.push(query)
-      const below = query.cursor === undefined ? undefined : BigInt(query.cursor)
-      const listed = [...ids].reverse().filter((id) => below === undefined || id < below)
-      const page = listed.slice(0, 2)
-      return HttpResponse.json({
-        items: page.map((id) => ({ id: id.toString(), status: 'Requested', extra: 'ignored' })),
-        nextCursor: listed.length > 2 ? page.at(-1)?.toString() : null,
-      })
-    }),
-  )
-  return queries
-}
+/** An indexer that lists `ids` (the renter's leases, every one `Requested`: it has seen no acceptance), newest first, two per page; the queries it was sent. */
+const fakeIndexer = (ids: readonly bigint[]) =>
+  fakeIndexerList(server, { url: URL, path: '/leases', ids, status: 'Requested' })
 
 describe('listLeases with an indexer', () => {
   let renter: `0x${string}`

@@ -4,6 +4,7 @@ import { createPublicClient } from 'viem'
 import { hardhat } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { deployment, fundedClient, transport } from '../../test/chain.js'
+import { fakeIndexerList } from '../../test/fakeIndexer.js'
 import { cancel, publishSource, submitFixtureTasks } from '../../test/fixtures.js'
 import { listTasks } from '../tasks/listTasks.js'
 import { createIndexerClient, type IndexerFallback } from './createIndexerClient.js'
@@ -18,28 +19,9 @@ afterAll(() => server.close())
 
 const reader = createPublicClient({ chain: hardhat, transport: transport() })
 
-/**
- * An indexer that lists `ids` (as the client's tasks) newest first, two per
- * page (the SDK follows `nextCursor`, whatever the page size), and records the
- * query of every request.
- */
-function fakeIndexer(ids: readonly bigint[]) {
-  const queries: Record<string, string>[] = []
-  server.use(
-    http.get(`${URL}/tasks`, ({ request }) => {
-      const query = Object.fromEntries(new globalThis.URL(request.url).searchParams)
-      queries.push(query)
-      const below = query.cursor === undefined ? undefined : BigInt(query.cursor)
-      const listed = [...ids].reverse().filter((id) => below === undefined || id < below)
-      const page = listed.slice(0, 2)
-      return HttpResponse.json({
-        items: page.map((id) => ({ id: id.toString(), status: 'Open', extra: 'ignored' })),
-        nextCursor: listed.length > 2 ? page.at(-1)?.toString() : null,
-      })
-    }),
-  )
-  return queries
-}
+/** An indexer that lists `ids` (the client's tasks), newest first, two per page; the queries it was sent. */
+const fakeIndexer = (ids: readonly bigint[]) =>
+  fakeIndexerList(server, { url: URL, path: '/tasks', ids, status: 'Open' })
 
 describe('listTasks with an indexer', () => {
   let client: `0x${string}`
