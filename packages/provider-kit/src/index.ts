@@ -12,7 +12,12 @@ export type {
 } from './agent/AgentOptions.js'
 export { type Agent, defaultLimits, startAgent } from './agent/agent.js'
 export { type ErrorKind, errorKind } from './agent/errorKind.js'
-export { TaskRefusedError, type TaskRefusedErrorType } from './agent/errors.js'
+export {
+  LeaseSourceRefusedError,
+  type LeaseSourceRefusedErrorType,
+  TaskRefusedError,
+  type TaskRefusedErrorType,
+} from './agent/errors.js'
 export {
   type AuditCheck,
   finalSteps,

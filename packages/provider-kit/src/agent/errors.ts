@@ -19,6 +19,25 @@ export class TaskRefusedError extends BaseError {
   }
 }
 
+export type LeaseSourceRefusedErrorType = LeaseSourceRefusedError & { name: 'LeaseSourceRefusedError' }
+
+/**
+ * A lease source this agent cannot serve, whatever it retries: its metadata is not a document, names no
+ * image or another image than the digest on chain, or asks for egress the policy does not allow. Checked
+ * before a lease is accepted: an accepted lease that cannot start would only be reported offline.
+ */
+export class LeaseSourceRefusedError extends BaseError {
+  override name = 'LeaseSourceRefusedError' as const
+  readonly sourceId: number
+  readonly reason: string
+
+  constructor({ sourceId, reason, cause }: { sourceId: number; reason: string; cause?: unknown }) {
+    super(`Lease source ${sourceId} refused: ${reason}`, { cause })
+    this.sourceId = sourceId
+    this.reason = reason
+  }
+}
+
 export type TaskOutputRejectedErrorType = TaskOutputRejectedError & { name: 'TaskOutputRejectedError' }
 
 /**

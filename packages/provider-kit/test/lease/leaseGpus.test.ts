@@ -34,6 +34,8 @@ const gpuHost: HostReport = {
 
 let store: Awaited<ReturnType<typeof testStore>>['store']
 let sourceId: number
+/** A lease source that asks for egress, which the agent's policy does not allow. */
+let egressSourceId: number
 let provider: TestClient
 let renter: TestClient
 let agent: Awaited<ReturnType<typeof startTestAgent>>
@@ -54,7 +56,7 @@ async function startGpuAgent() {
   agent = await startTestAgent({
     client: provider,
     store,
-    sources: [sourceId],
+    sources: [sourceId, egressSourceId],
     host: gpuHost,
     ...(dataDir === undefined ? {} : { dataDir }),
     leases: { enabled: true, minPricePerSec: 1n, maxConcurrent: 4, maxPenaltySec: 3_600, runtime: recording },
@@ -64,8 +66,8 @@ async function startGpuAgent() {
 
 const lease = (leaseId: bigint) => getLease(provider, { deployment: deployment(), leaseId })
 
-/** Requests a lease of the GPU source; returns its id (not waiting for anyone to accept it). */
-async function requestLease(): Promise<bigint> {
+/** Requests a lease of `source` (default the GPU source); returns its id (not waiting for anyone to accept it). */
+async function requestLease(source = sourceId): Promise<bigint> {
   const chainTime = Number((await renter.getBlock({ blockTag: 'latest' })).timestamp)
   const hash = await renter.writeContract({
     address: leaseMarket(),
@@ -73,7 +75,7 @@ async function requestLease(): Promise<bigint> {
     functionName: 'requestLease',
     args: [
       {
-        sourceId,
+        sourceId: source,
         maxPricePerSec: price,
         duration: 86_400,
         deposit: price * 3_600n,
@@ -122,8 +124,19 @@ beforeAll(async () => {
       network: 'none',
     }),
   })
+  egressSourceId = await publishTestImageSource({
+    store,
+    imageDigest: image.digest,
+    metadata: JSON.stringify({
+      name: 'httpd lease with egress',
+      kind: 'lease',
+      image: `gridforge-test/httpd@sha256:${image.digest.slice(2)}`,
+      port: 8080,
+      network: 'egress',
+    }),
+  })
   // The fixture provider registers one GPU: the market lets it accept leases of this source.
-  provider = await testProviderClient([sourceId])
+  provider = await testProviderClient([sourceId, egressSourceId])
   renter = await fundedClient()
   await renter.waitForTransactionReceipt({
     hash: await renter.writeContract({
@@ -140,6 +153,15 @@ afterAll(async () => {
   await agent?.stop()
   for (const container of await docker.listLeaseContainers())
     await docker.stopLeaseContainer(container.leaseId)
+})
+
+test('a request for a source the policy cannot serve (egress) is refused before acceptance, not accepted and left', async () => {
+  const id = await requestLease(egressSourceId)
+  expect(await refusalOf(id)).toBe(
+    'it asks for egress, which the policy does not allow ([policy] allowEgress)',
+  )
+  expect((await lease(id)).status).toBe('Requested')
+  expect(specs.has(id)).toBe(false)
 })
 
 describe('a lease of a source that needs a GPU', () => {

@@ -8,7 +8,6 @@ import {
   getLease,
   getLeaseEnd,
   getLeaseParams,
-  getSource,
 } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
 import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
@@ -23,9 +22,10 @@ import type { LeaseRuntime } from '../../runtime/LeaseRuntime.js'
 import type { LeasePolicy } from '../AgentOptions.js'
 import { firstBlockAtOrAfter } from '../backlog.js'
 import { messageOf } from '../errorKind.js'
+import { LeaseSourceRefusedError } from '../errors.js'
 import { writeDurably } from '../journal.js'
 import { type LeaseEntry, openLeaseJournal } from './leaseJournal.js'
-import { leaseContainerSpec } from './leaseSource.js'
+import { leaseContainerSpec, readLeaseSource } from './leaseSource.js'
 import { type LeaseContext, leaseSteps } from './leaseSteps.js'
 
 /** The lease market events the provider acts on. */
@@ -230,8 +230,24 @@ export async function runLeases(parameters: {
       logger.info('lease request refused', { leaseId, refusal })
       return
     }
+    // A source it could never run is refused now: accepted, such a lease would only be reported offline.
+    const readable = await readLeaseSource({
+      client,
+      deployment,
+      store: parameters.store,
+      sourceId: Number(sourceId),
+      allowEgress: parameters.allowEgress,
+      signal,
+    }).catch((error: unknown) => {
+      if (error instanceof LeaseSourceRefusedError) return error
+      throw error
+    })
+    if (readable instanceof LeaseSourceRefusedError) {
+      logger.info('lease request refused', { leaseId, refusal: readable.reason })
+      return
+    }
     // The GPUs the source needs, held from now: a task must not take them between acceptance and start.
-    const { minGpus } = (await getSource(client, { deployment, sourceId: Number(sourceId) })).requirements
+    const { minGpus } = readable.source.requirements
     const held = gpus.acquire(minGpus)
     if (held === undefined) {
       logger.info('lease request refused', {
