@@ -50,6 +50,17 @@ function report(what: string, overhead: Awaited<ReturnType<typeof measureGateway
 }
 
 const image = await httpdImage()
+/** Forks a bench process (TypeScript, through tsx), sends it `message`, and waits for its first answer. */
+async function forkWith<answer>(file: string, message: unknown) {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), { execArgv: ['--import', 'tsx'] })
+  const answer = await new Promise<answer>((resolve, reject) => {
+    child.once('message', (reply) => resolve(reply as answer))
+    child.once('error', reject)
+    child.send(message as object)
+  })
+  return { child, answer }
+}
+
 /** The session key, as text: nginx's njs check (bench/nginxRelay.ts) takes the same bytes. */
 const secretText = randomBytes(32).toString('hex')
 const gateway = await startLeaseGateway({
@@ -79,24 +90,22 @@ try {
     leaseId: 1n,
   })
   if (token === undefined) throw new Error('sign-in failed')
-  const sameProcess = await measureGatewayOverhead({
-    upstream: lease.upstream,
-    gatewayUrl: gateway.url,
-    leaseHost,
-    token,
-    requests,
-  })
+  const { upstream } = lease
+  /** GETs through `gatewayUrl` against the same straight to the container. */
+  const measure = (gatewayUrl: string, host: string, bearer: string) =>
+    measureGatewayOverhead({ upstream, gatewayUrl, leaseHost: host, token: bearer, requests })
+  const sameProcess = await measure(gateway.url, leaseHost, token)
   report('gateway in this process', sameProcess)
 
   // The same gateway in its own process: sign in there (its own session secret), then measure.
-  const child = fork(fileURLToPath(new URL('./gatewayProcess.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-  })
-  const apart = await new Promise<{ url: string; publicHost: string }>((resolve, reject) => {
-    child.once('message', (message) => resolve(message as { url: string; publicHost: string }))
-    child.once('error', reject)
-    child.send({ renter: renter.address, leaseMarket, upstream: lease.upstream })
-  })
+  const { child, answer: apart } = await forkWith<{ url: string; publicHost: string }>(
+    './gatewayProcess.ts',
+    {
+      renter: renter.address,
+      leaseMarket,
+      upstream,
+    },
+  )
   let overhead: Awaited<ReturnType<typeof measureGatewayOverhead>>
   try {
     const apartHost = `1.${apart.publicHost}`
@@ -108,36 +117,17 @@ try {
       leaseId: 1n,
     })
     if (apartLogin.token === undefined) throw new Error('sign-in failed (gateway process)')
-    overhead = await measureGatewayOverhead({
-      upstream: lease.upstream,
-      gatewayUrl: apart.url,
-      leaseHost: apartHost,
-      token: apartLogin.token,
-      requests,
-    })
+    overhead = await measure(apart.url, apartHost, apartLogin.token)
     report('gateway in its own process', overhead)
   } finally {
     child.disconnect()
   }
 
   // The floor: a bare TCP relay in its own process (what any userspace hop costs here, before HTTP and auth).
-  const relay = fork(fileURLToPath(new URL('./tcpRelayProcess.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-  })
+  const { child: relay, answer: relayUrl } = await forkWith<string>('./tcpRelayProcess.ts', { upstream })
   let floor: Awaited<ReturnType<typeof measureGatewayOverhead>>
   try {
-    const relayUrl = await new Promise<string>((resolve, reject) => {
-      relay.once('message', (message) => resolve(message as string))
-      relay.once('error', reject)
-      relay.send({ upstream: lease.upstream })
-    })
-    floor = await measureGatewayOverhead({
-      upstream: lease.upstream,
-      gatewayUrl: relayUrl,
-      leaseHost: `1.${gateway.publicHost}`,
-      token,
-      requests,
-    })
+    floor = await measure(relayUrl, leaseHost, token)
     report('bare TCP relay in its own process (the floor of a hop)', floor)
   } finally {
     relay.disconnect()
@@ -145,18 +135,12 @@ try {
   // A native data path where nginx with njs is installed: the same token checked in njs, the bytes never in Node.
   let native: Awaited<ReturnType<typeof measureGatewayOverhead>> | undefined
   if (await nginxAvailable()) {
-    const relay = await startNginxRelay(lease.upstream, secretText)
+    const nginx = await startNginxRelay(upstream, secretText)
     try {
-      native = await measureGatewayOverhead({
-        upstream: lease.upstream,
-        gatewayUrl: relay.url,
-        leaseHost,
-        token,
-        requests,
-      })
+      native = await measure(nginx.url, leaseHost, token)
       report('nginx checking the session token in njs (a native data path)', native)
     } finally {
-      await relay.stop()
+      await nginx.stop()
     }
   } else console.log('nginx with njs is not installed: no native data path measured')
   const resultsFile = path.resolve(

@@ -182,7 +182,10 @@ export async function getProviderSummary(
       if (indexed === undefined)
         return { ...(await readFromChain(client, deployment, provider)), currentTasks }
       // An indexer from before leases were indexed: their earnings come from the chain.
-      const leases = indexed.leases ?? (await readLeaseEarnings(client, deployment, provider))
+      const leases =
+        indexed.leases === undefined
+          ? await readLeaseEarnings(client, deployment, provider)
+          : leaseEarningsOf(indexed.leases)
       return { ...fromIndexed(provider, indexed, leases), currentTasks }
     },
     async () => {
@@ -197,11 +200,18 @@ export async function getProviderSummary(
 
 type Profile = Omit<ProviderSummary, 'currentTasks'>
 
-function fromIndexed(
-  provider: Address,
-  indexed: IndexedProvider,
-  leases: ProviderLeaseEarnings | IndexedLeases,
-): Profile {
+/** The indexer's lease counts, amounts as bigints. */
+function leaseEarningsOf({ accepted, paid, fees, penalties }: IndexedLeases): ProviderLeaseEarnings {
+  return {
+    accepted,
+    paid: BigInt(paid),
+    fees: BigInt(fees),
+    earned: BigInt(paid) - BigInt(fees),
+    penalties: BigInt(penalties),
+  }
+}
+
+function fromIndexed(provider: Address, indexed: IndexedProvider, leases: ProviderLeaseEarnings): Profile {
   const { record, reputation, earnings, stake } = indexed
   const paid = BigInt(earnings.paid)
   const fees = BigInt(earnings.fees)
@@ -227,13 +237,7 @@ function fromIndexed(
       runtimeSec: earnings.runtimeSec,
     },
     earnings: { paid, fees, earned: paid - fees },
-    leases: {
-      accepted: leases.accepted,
-      paid: BigInt(leases.paid),
-      fees: BigInt(leases.fees),
-      earned: BigInt(leases.paid) - BigInt(leases.fees),
-      penalties: BigInt(leases.penalties),
-    },
+    leases,
     stake: {
       staked,
       locked,
