@@ -174,7 +174,15 @@ async function containerOf(leaseId: bigint) {
     filters: { label: [`${containerLabels.owner}=${leaseOwner()}`, `${leaseLabels.leaseId}=${leaseId}`] },
   })
   if (found === undefined) return undefined
-  const info = await docker().getContainer(found.Id).inspect()
+  // Listed, then removed by the agent before the inspection (a full run hit this race): it is gone.
+  const info = await docker()
+    .getContainer(found.Id)
+    .inspect()
+    .catch((error: { statusCode?: number }) => {
+      if (error.statusCode === 404) return undefined
+      throw error
+    })
+  if (info === undefined) return undefined
   return { id: info.Id, startedAt: info.State.StartedAt, running: info.State.Running }
 }
 
