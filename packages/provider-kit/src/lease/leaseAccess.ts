@@ -1,6 +1,6 @@
 import { type Address, isAddressEqual } from 'viem'
 import type { LeaseRef, LeaseState } from './LeaseAuthority.js'
-import { type LeaseSession, readSessionToken } from './sessionToken.js'
+import type { LeaseSession, SessionTokenReader } from './sessionToken.js'
 
 /** Why the gateway refuses a request, as the renter reads it. */
 export interface Refusal {
@@ -17,10 +17,10 @@ export type Credentials = { token: string; via: 'cookie' | 'bearer' }
  */
 export function sessionOf(
   credentials: Credentials | undefined,
-  { secret, lease, now }: { secret: Uint8Array; lease: LeaseRef; now: number },
+  { readToken, lease, now }: { readToken: SessionTokenReader; lease: LeaseRef; now: number },
 ): LeaseSession | Refusal {
   if (credentials === undefined) return { status: 401, reason: `sign in to use lease ${lease.leaseId}` }
-  const session = readSessionToken(secret, credentials.token, now)
+  const session = readToken(credentials.token, now)
   if (session === undefined)
     return {
       status: 401,

@@ -15,7 +15,7 @@ import { nonceBook } from './nonceBook.js'
 import { openWebSockets } from './openWebSockets.js'
 import { forwardRequest, forwardUpgrade } from './proxy.js'
 import { replyJson, replyJsonOnSocket } from './replies.js'
-import type { LeaseSession } from './sessionToken.js'
+import { type LeaseSession, sessionTokenReader } from './sessionToken.js'
 import { signInRenter } from './signInRenter.js'
 import { type AckPolicy, ackLapse, parseUsageAck, type UsageAck, usageAckRefusal } from './usageAck.js'
 import { type LeaseExchange, type LeaseUsage, usageMeter } from './usageMeter.js'
@@ -136,6 +136,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const logger = options.logger ?? silentLogger
   const scheme = options.publicScheme ?? 'http'
   const secret = options.secret ?? randomBytes(32)
+  const readToken = sessionTokenReader(secret)
   const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 12 * 3_600_000
   const leaseCheckMs = options.leaseCheckMs ?? 10_000
   const leaseMarket = getAddress(options.leaseMarket)
@@ -224,7 +225,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
    */
   async function access(req: IncomingMessage, leaseId: bigint): Promise<LeaseSession | Refusal> {
     const credentials = credentialsOf(req)
-    const session = sessionOf(credentials, { secret, lease: refOf(leaseId), now: clock.now() })
+    const session = sessionOf(credentials, { readToken, lease: refOf(leaseId), now: clock.now() })
     if (isRefusal(session)) return session
     const origin = req.headers.origin
     if (

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { forwardHeaders, responseHeaders } from './forwardHeaders.js'
 import { leaseIdOfHost } from './leaseHost.js'
 import { leaseResource, parseLeaseResource } from './leaseResource.js'
-import { issueSessionToken, readSessionToken } from './sessionToken.js'
+import { issueSessionToken, readSessionToken, sessionTokenReader } from './sessionToken.js'
 
 const leaseMarket = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as const
 
@@ -46,6 +46,27 @@ test('session tokens: bound to their secret, expire, and cannot be edited', () =
       .replace('"l":"7"', '"l":"8"'),
   ).toString('base64url')
   expect(readSessionToken(secret, `${prefix}.${edited}.${mac}`, 1_000)).toBeUndefined()
+})
+
+test('sessionTokenReader remembers verified tokens only, and still expires them', () => {
+  const secret = new Uint8Array(32).fill(1)
+  const session = { chainId: 1, leaseMarket, leaseId: 7n, renter: leaseMarket, expiresAt: 2_000 } as const
+  const token = issueSessionToken(secret, session)
+  const read = sessionTokenReader(secret, { size: 2 })
+  expect(read(token, 1_000)).toEqual(session)
+  expect(read(token, 1_500)).toEqual(session)
+  expect(read(token, 2_000)).toBeUndefined()
+  // A forged token is refused every time, however often it comes.
+  const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`
+  expect(read(forged, 1_000)).toBeUndefined()
+  expect(read(forged, 1_000)).toBeUndefined()
+  // Past `size` tokens the oldest is forgotten, and verified again when it comes back.
+  const others = [8n, 9n, 10n].map((leaseId) =>
+    issueSessionToken(secret, { ...session, leaseId, expiresAt: 5_000 }),
+  )
+  for (const other of others) expect(read(other, 1_000)?.leaseId).toBeDefined()
+  expect(read(others[0] as string, 1_000)?.leaseId).toBe(8n)
+  expect(sessionTokenReader(new Uint8Array(32).fill(2))(others[0] as string, 1_000)).toBeUndefined()
 })
 
 test('forwardHeaders drops hop-by-hop headers, the gateway credentials and client claims', () => {

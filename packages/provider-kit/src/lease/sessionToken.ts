@@ -58,6 +58,37 @@ export function readSessionToken(secret: Uint8Array, token: string, now: number)
   }
 }
 
+/** Reads session tokens like {@link readSessionToken}, against one secret. */
+export type SessionTokenReader = (token: string, now: number) => LeaseSession | undefined
+
+/**
+ * {@link readSessionToken} with a memory of the last `size` tokens it found
+ * valid: a renter sends the same token with every request, and checking its
+ * mac and parsing it again each time was a fifth of the gateway's work per
+ * request. Only tokens whose mac held are remembered, so a flood of forged
+ * ones cannot push real sessions out; expiry is checked on every read.
+ */
+export function sessionTokenReader(
+  secret: Uint8Array,
+  { size = 4096 }: { size?: number } = {},
+): SessionTokenReader {
+  const verified = new Map<string, LeaseSession>()
+  return (token, now) => {
+    const known = verified.get(token)
+    if (known !== undefined) {
+      if (now < known.expiresAt) return known
+      verified.delete(token)
+      return undefined
+    }
+    const session = readSessionToken(secret, token, now)
+    if (session === undefined) return undefined
+    // Map keeps insertion order: the oldest token goes first.
+    if (verified.size >= size) verified.delete(verified.keys().next().value as string)
+    verified.set(token, session)
+    return session
+  }
+}
+
 function mac(secret: Uint8Array, signed: string): string {
   return createHmac('sha256', secret).update(signed).digest('base64url')
 }
