@@ -99,3 +99,18 @@ export class LeaseServiceNotReadyError extends BaseError {
     this.logs = logs
   }
 }
+
+export type NginxUnavailableErrorType = NginxUnavailableError & { name: 'NginxUnavailableError' }
+
+/** The lease gateway's nginx data path cannot run: nginx or its njs module is missing, or nginx refused to start. */
+export class NginxUnavailableError extends BaseError {
+  override name = 'NginxUnavailableError' as const
+
+  constructor({ reason }: { reason: string }) {
+    super(`The nginx data path of the lease gateway cannot run: ${reason}`, {
+      metaMessages: [
+        'Install nginx and its njs module (Debian, Ubuntu: `apt-get install nginx-light libnginx-mod-http-js`), or pass their paths; or leave the data path out: the gateway then proxies every request itself.',
+      ],
+    })
+  }
+}

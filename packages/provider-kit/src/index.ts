@@ -103,6 +103,8 @@ export {
   type ImageUnavailableErrorType,
   LeaseServiceNotReadyError,
   type LeaseServiceNotReadyErrorType,
+  NginxUnavailableError,
+  type NginxUnavailableErrorType,
 } from './errors.js'
 export {
   type BenchmarkHostParameters,
@@ -125,6 +127,7 @@ export {
 export type { NbodyResult } from './hostBench/nbody.js'
 export { type ProviderProfile, profileOf } from './hostBench/profile.js'
 export type { LeaseAuthority, LeaseRef, LeaseState } from './lease/LeaseAuthority.js'
+export type { LeaseDataPath, LeasePass } from './lease/LeaseDataPath.js'
 export {
   type LeaseGateway,
   type LeaseGatewayOptions,
@@ -145,6 +148,13 @@ export {
   type MeasureGatewayOverheadParameters,
   measureGatewayOverhead,
 } from './lease/measureGatewayOverhead.js'
+export {
+  type NginxDataPath,
+  type NginxDataPathOptions,
+  nginxAvailable,
+  nginxDataPath,
+  nginxDefaults,
+} from './lease/nginx/nginxDataPath.js'
 export { type OnChainLeaseAuthorityOptions, onChainLeaseAuthority } from './lease/onChainLeaseAuthority.js'
 export {
   type AckPolicy,

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../runtime/clock.js'
 import type { LeaseUpstream } from '../runtime/LeaseRuntime.js'
 import { bearerToken, cookieValue } from './forwardHeaders.js'
 import type { LeaseAuthority, LeaseRef, LeaseState } from './LeaseAuthority.js'
+import type { LeaseDataPath, LeasePass } from './LeaseDataPath.js'
 import { type Credentials, isRefusal, leaseRefusal, type Refusal, sessionOf } from './leaseAccess.js'
 import { leaseAuthority, leaseIdOfHost } from './leaseHost.js'
 import { leaseResource } from './leaseResource.js'
@@ -15,9 +16,16 @@ import { nonceBook } from './nonceBook.js'
 import { openWebSockets } from './openWebSockets.js'
 import { forwardRequest, forwardUpgrade } from './proxy.js'
 import { replyJson, replyJsonOnSocket } from './replies.js'
-import { type LeaseSession, sessionTokenReader } from './sessionToken.js'
+import { type LeaseSession, sessionCookieName, sessionTokenReader } from './sessionToken.js'
 import { signInRenter } from './signInRenter.js'
-import { type AckPolicy, ackLapse, parseUsageAck, type UsageAck, usageAckRefusal } from './usageAck.js'
+import {
+  type AckPolicy,
+  ackLapse,
+  ackLapseAt,
+  parseUsageAck,
+  type UsageAck,
+  usageAckRefusal,
+} from './usageAck.js'
 import { type LeaseExchange, type LeaseUsage, usageMeter } from './usageMeter.js'
 
 export interface LeaseGatewayOptions {
@@ -66,6 +74,12 @@ export interface LeaseGatewayOptions {
   chainNow?: (() => number) | undefined
   /** Chain time read fresh, seconds, for an acknowledgement's checks (default `chainNow`): the latest block's. */
   readChainTime?: (() => Promise<number>) | undefined
+  /**
+   * A data path in front of the gateway (see `startNginxDataPath`), told which leases it may proxy on
+   * its own. Requests then reach the gateway through it: the client's address is read from the
+   * `X-Forwarded-For` it sets, on connections from the loopback.
+   */
+  dataPath?: LeaseDataPath | undefined
   clock?: Clock | undefined
   logger?: Logger | undefined
 }
@@ -85,8 +99,10 @@ export interface LeaseGateway extends AsyncDisposable {
   serveLease(leaseId: bigint, upstream: LeaseUpstream, resume?: ServeResume): void
   /** Stops serving a lease and cuts its open WebSockets. */
   stopServing(leaseId: bigint): void
-  /** What the lease has used through this gateway. */
+  /** What the lease has used through this gateway (and its data path). */
   usage(leaseId: bigint): LeaseUsage
+  /** Counts an exchange the data path served on its own. */
+  recordExchange(exchange: LeaseExchange): void
   /** Seconds this gateway has served the lease (its `resume.servedSec` included). */
   servedSec(leaseId: bigint): number
   /** The latest usage acknowledgement accepted for the lease. */
@@ -140,7 +156,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 12 * 3_600_000
   const leaseCheckMs = options.leaseCheckMs ?? 10_000
   const leaseMarket = getAddress(options.leaseMarket)
-  const cookieName = scheme === 'https' ? '__Host-gridforge_lease' : 'gridforge_lease'
+  const cookieName = sessionCookieName(scheme)
   const nonces = nonceBook({ clock, ttlMs: 5 * 60_000, secret })
   const meter = usageMeter({ clock, onExchange: options.onExchange })
   const upstreams = new Map<bigint, LeaseUpstream>()
@@ -184,6 +200,15 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
         ? 'session expired'
         : (await currentRefusal(leaseId, session.renter))?.reason,
   })
+
+  /** The renter's address: the data path's word for it when the request came through it. */
+  function clientAddressOf(req: IncomingMessage): string {
+    const peer = req.socket.remoteAddress ?? ''
+    const forwardedFor = req.headers['x-forwarded-for']
+    if (options.dataPath !== undefined && isLoopback(peer) && typeof forwardedFor === 'string')
+      return forwardedFor.trim()
+    return peer
+  }
 
   function credentialsOf(req: IncomingMessage): Credentials | undefined {
     const bearer = bearerToken(req.headers.authorization)
@@ -387,6 +412,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       })
     }
     latestAcks.set(leaseId, ack)
+    void refreshPass(leaseId)
     res.writeHead(204, { 'cache-control': 'no-store' })
     res.end()
   }
@@ -401,6 +427,51 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       policy: ackPolicy,
     })
   }
+
+  /**
+   * The data path's pass for the lease: given only while the gateway itself
+   * would proxy the renter's requests, and only as long as what it knows
+   * holds (its lease check, the next acknowledgement due).
+   */
+  async function passOf(leaseId: bigint): Promise<LeasePass | undefined> {
+    const upstream = upstreams.get(leaseId)
+    if (upstream === undefined) return undefined
+    const state = await leaseState(leaseId)
+    if (
+      state === undefined ||
+      leaseRefusal(state, { leaseId, renter: state.renter, provider: options.provider })
+    )
+      return undefined
+    const latest = latestAcks.get(leaseId)
+    if (ackLapse(state, latest, { nowSec: chainNow(), servedSec: servedSec(leaseId), policy: ackPolicy }))
+      return undefined
+    let validMs = (leaseStates.get(leaseId)?.at ?? clock.now()) + leaseCheckMs - clock.now()
+    const lapsesAt = ackLapseAt(state, latest, ackPolicy)
+    // A second early: chain time is counted in whole seconds.
+    if (lapsesAt !== undefined) validMs = Math.min(validMs, (lapsesAt - chainNow() - 1) * 1000)
+    return validMs > 0 ? { upstream, renter: state.renter, validMs } : undefined
+  }
+
+  /** Tells the data path what the lease's pass is now. */
+  async function refreshPass(leaseId: bigint): Promise<void> {
+    const dataPath = options.dataPath
+    if (dataPath === undefined) return
+    const pass = await passOf(leaseId).catch(() => undefined)
+    // Served no more while the lease was read: no pass.
+    dataPath.setPass(leaseId, upstreams.has(leaseId) ? pass : undefined)
+  }
+
+  // Passes are renewed twice per lease check, so that a lease in good standing never loses its own.
+  const passTimer =
+    options.dataPath === undefined
+      ? undefined
+      : setInterval(
+          () => {
+            for (const leaseId of upstreams.keys()) void refreshPass(leaseId)
+          },
+          Math.max(Math.floor(leaseCheckMs / 2), 100),
+        )
+  passTimer?.unref()
 
   function lapseBody(leaseId: bigint, reason: string) {
     return {
@@ -439,7 +510,15 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       )
     const lapsed = await lapse(leaseId)
     if (lapsed !== undefined) return replyJson(res, 503, lapseBody(leaseId, lapsed))
-    forwardRequest(req, res, { leaseId, upstream, meter, agent, cookieName, proto: scheme })
+    forwardRequest(req, res, {
+      leaseId,
+      upstream,
+      meter,
+      agent,
+      cookieName,
+      proto: scheme,
+      clientAddress: clientAddressOf(req),
+    })
   }
 
   async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -456,7 +535,14 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       })
     const lapsed = await lapse(leaseId)
     if (lapsed !== undefined) return replyJsonOnSocket(socket, 503, lapseBody(leaseId, lapsed))
-    const service = forwardUpgrade(req, socket, head, { leaseId, upstream, meter, cookieName, proto: scheme })
+    const service = forwardUpgrade(req, socket, head, {
+      leaseId,
+      upstream,
+      meter,
+      cookieName,
+      proto: scheme,
+      clientAddress: clientAddressOf(req),
+    })
     webSockets.add(leaseId, service, session)
   }
 
@@ -503,6 +589,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
 
   function stopServing(leaseId: bigint) {
     upstreams.delete(leaseId)
+    options.dataPath?.setPass(leaseId, undefined)
     const entry = served.get(leaseId)
     if (entry?.since !== undefined)
       served.set(leaseId, { beforeMs: entry.beforeMs + clock.now() - entry.since, since: undefined })
@@ -510,6 +597,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   }
 
   async function close() {
+    clearInterval(passTimer)
+    for (const leaseId of upstreams.keys()) options.dataPath?.setPass(leaseId, undefined)
     webSockets.close()
     upstreams.clear()
     agent.destroy()
@@ -530,11 +619,13 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       const known = latestAcks.get(leaseId)
       if (resume?.lastAck !== undefined && (known === undefined || resume.lastAck.at > known.at))
         latestAcks.set(leaseId, resume.lastAck)
+      void refreshPass(leaseId)
     },
     servedSec,
     latestAck: (leaseId) => latestAcks.get(leaseId),
     stopServing,
     usage: (leaseId) => meter.usage(leaseId),
+    recordExchange: (exchange) => meter.record(exchange),
     close,
     [Symbol.asyncDispose]: close,
   }
@@ -555,4 +646,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
 }

@@ -6,7 +6,7 @@ import { type ForwardHeadersParameters, forwardHeaders, responseHeaders } from '
 import { replyJson } from './replies.js'
 import type { UsageMeter } from './usageMeter.js'
 
-export interface ForwardParameters extends Omit<ForwardHeadersParameters, 'upgrade' | 'clientAddress'> {
+export interface ForwardParameters extends Omit<ForwardHeadersParameters, 'upgrade'> {
   leaseId: bigint
   /** The lease's registered upstream: the only address the gateway ever dials for it. */
   upstream: LeaseUpstream
@@ -32,10 +32,7 @@ export function forwardRequest(
     port: upstream.port,
     method: req.method,
     path: req.url,
-    headers: forwardHeaders(req.headers, {
-      ...headerParameters,
-      clientAddress: req.socket.remoteAddress ?? '',
-    }),
+    headers: forwardHeaders(req.headers, headerParameters),
     setHost: false,
     agent,
   })
@@ -85,11 +82,7 @@ export function forwardUpgrade(
   let status = 502
   const service = connect(upstream.port, upstream.host)
   service.setNoDelay(true)
-  const headers = forwardHeaders(req.headers, {
-    ...headerParameters,
-    clientAddress: req.socket.remoteAddress ?? '',
-    upgrade: String(req.headers.upgrade),
-  })
+  const headers = forwardHeaders(req.headers, { ...headerParameters, upgrade: String(req.headers.upgrade) })
   service.once('connect', () => {
     let raw = `${req.method} ${req.url} HTTP/1.1\r\n`
     for (const [name, value] of Object.entries(headers)) {

@@ -9,6 +9,11 @@ export interface LeaseSession extends LeaseRef {
   expiresAt: number
 }
 
+/** The cookie that carries a session for a scheme (`__Host-`, and `Secure`, over https). */
+export function sessionCookieName(scheme: 'http' | 'https'): string {
+  return scheme === 'https' ? '__Host-gridforge_lease' : 'gridforge_lease'
+}
+
 /** Every token starts so, which lets the gateway tell its own bearer tokens from a service's. */
 export const sessionTokenPrefix = 'gfl1.'
 

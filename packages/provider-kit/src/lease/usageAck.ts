@@ -113,16 +113,31 @@ export interface AckPolicy {
  * than the gateway gave. `undefined`: keep serving. Leases the authority reports without an ack
  * signer or start time are not gated.
  */
+/**
+ * The chain time (seconds) from which {@link ackLapse} finds the lease's latest
+ * acknowledgement too old; `undefined` when the lease needs none (no ack signer,
+ * not started).
+ */
+export function ackLapseAt(
+  state: LeaseState,
+  latest: UsageAck | undefined,
+  policy: AckPolicy,
+): number | undefined {
+  if (state.ackSigner === undefined || state.startedAt === undefined || state.startedAt === 0)
+    return undefined
+  const lapseSec = policy.lapseSec ?? Math.floor((state.ackGraceSec ?? 300) / 2)
+  return (latest?.at ?? state.startedAt) + lapseSec + 1
+}
+
 export function ackLapse(
   state: LeaseState,
   latest: UsageAck | undefined,
   { nowSec, servedSec, policy }: { nowSec: number; servedSec: number; policy: AckPolicy },
 ): string | undefined {
-  if (state.ackSigner === undefined || state.startedAt === undefined || state.startedAt === 0)
-    return undefined
-  const lapseSec = policy.lapseSec ?? Math.floor((state.ackGraceSec ?? 300) / 2)
-  const lastAt = latest?.at ?? state.startedAt
-  if (nowSec - lastAt > lapseSec)
+  const lapsesAt = ackLapseAt(state, latest, policy)
+  if (lapsesAt === undefined || state.startedAt === undefined) return undefined
+  const lapseSec = lapsesAt - 1 - (latest?.at ?? state.startedAt)
+  if (nowSec >= lapsesAt)
     return latest === undefined
       ? `no usage acknowledgement since the lease started ${nowSec - state.startedAt} s ago`
       : `the latest usage acknowledgement is ${nowSec - latest.at} s old (at most ${lapseSec} s)`

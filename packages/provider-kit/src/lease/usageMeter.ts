@@ -4,6 +4,8 @@ import type { Clock } from '../runtime/clock.js'
 export interface LeaseExchange {
   leaseId: bigint
   kind: 'http' | 'websocket'
+  /** Who proxied it: the gateway, or its data path (nginx) on its own. */
+  via: 'gateway' | 'data path'
   /** The service's status (101 for a WebSocket it accepted); 502 when it could not be reached. */
   status: number
   /** Bytes from the renter to the service (bodies and frames, not the gateway's headers). */
@@ -42,6 +44,8 @@ export interface UsageMeter {
     leaseId: bigint,
     kind: LeaseExchange['kind'],
   ): (figures: Pick<LeaseExchange, 'status' | 'bytesIn' | 'bytesOut'>) => void
+  /** Counts an exchange another data path served (see `LeaseDataPath`), told once it ended. */
+  record(exchange: LeaseExchange): void
   usage(leaseId: bigint): LeaseUsage
 }
 
@@ -52,7 +56,7 @@ export function usageMeter({
   clock: Clock
   onExchange?: ((exchange: LeaseExchange) => void) | undefined
 }): UsageMeter {
-  const leases = new Map<bigint, LeaseUsage & { openSince: number }>()
+  const leases = new Map<bigint, LeaseUsage & { openSince: number; recordedUntil: number }>()
   const entry = (leaseId: bigint) => {
     let found = leases.get(leaseId)
     if (found === undefined) {
@@ -65,6 +69,7 @@ export function usageMeter({
         servedMs: 0,
         open: 0,
         openSince: 0,
+        recordedUntil: 0,
       }
       leases.set(leaseId, found)
     }
@@ -86,14 +91,29 @@ export function usageMeter({
         lease.bytesIn += bytesIn
         lease.bytesOut += bytesOut
         try {
-          onExchange?.({ leaseId, kind, status, bytesIn, bytesOut, startedAt, endedAt })
+          onExchange?.({ leaseId, kind, via: 'gateway', status, bytesIn, bytesOut, startedAt, endedAt })
         } catch {
           // A failing hook must not take the gateway down with it.
         }
       }
     },
+    record(exchange) {
+      const lease = entry(exchange.leaseId)
+      // Recorded exchanges arrive as they end: time already counted is not counted twice.
+      lease.servedMs += Math.max(0, exchange.endedAt - Math.max(exchange.startedAt, lease.recordedUntil))
+      lease.recordedUntil = Math.max(lease.recordedUntil, exchange.endedAt)
+      if (exchange.kind === 'http') lease.requests++
+      else lease.webSockets++
+      lease.bytesIn += exchange.bytesIn
+      lease.bytesOut += exchange.bytesOut
+      try {
+        onExchange?.(exchange)
+      } catch {
+        // As for the gateway's own exchanges.
+      }
+    },
     usage(leaseId) {
-      const { openSince, ...lease } = entry(leaseId)
+      const { openSince, recordedUntil: _recordedUntil, ...lease } = entry(leaseId)
       return { ...lease, servedMs: lease.servedMs + (lease.open > 0 ? clock.now() - openSince : 0) }
     },
   }
