@@ -79,7 +79,7 @@ try {
   const upstream = lease.upstream
   if (upstream === undefined) throw new Error('the lease container has no upstream')
   /** Signs in at `url` (host `1.<publicHost>`), then GETs through it against the same straight to the container. */
-  async function measureThrough(url: string, publicHost: string) {
+  const measureThrough = async (url: string, publicHost: string) => {
     const leaseHost = `1.${publicHost}`
     const login = await signIn(url, {
       host: leaseHost,
@@ -149,10 +149,11 @@ try {
       gateway.serveLease(1n, upstream)
       nginx = await measureThrough(dataPath.url, publicHost)
       report('gateway behind its nginx data path', nginx)
-      console.log(`  the gateway's meter counted ${gateway.usage(1n).requests} requests, served by nginx`)
     } finally {
-      await gateway.close()
+      // nginx writes its log of exchanges as it stops: the meter has them all after.
       await dataPath.stop()
+      console.log(`  the gateway's meter counted ${gateway.usage(1n).requests} requests served by nginx`)
+      await gateway.close()
       await rm(dir, { recursive: true, force: true })
     }
   } else console.log('nginx with its njs module is not installed: the nginx data path is not measured')

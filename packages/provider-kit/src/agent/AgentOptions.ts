@@ -70,6 +70,14 @@ export interface LeasePolicy {
         port?: number | undefined
         publicHost?: string | undefined
         publicScheme?: 'http' | 'https' | undefined
+        /**
+         * Who proxies renters' requests: `'nginx'` (nginx with its njs module in front of the
+         * gateway, see `nginxDataPath`: a third of the gateway's latency), `'node'` (the gateway
+         * alone), or `'auto'` (default): nginx where it and its njs module are installed.
+         */
+        dataPath?: 'auto' | 'nginx' | 'node' | undefined
+        /** Paths of nginx and its njs module (default Debian's). */
+        nginx?: { binary?: string | undefined; njsModule?: string | undefined } | undefined
       }
     | undefined
   /** When the gateway stops proxying a lease for want of acknowledgements. */

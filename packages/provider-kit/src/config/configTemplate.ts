@@ -174,6 +174,12 @@ ${line('dataDir', options.dataDir === undefined ? undefined : quote(options.data
 # Where the gateway listens; put a TLS proxy in front of it for renters.
 # gatewayHost = ${quote(configDefaults.leaseGatewayHost)}
 # gatewayPort = ${configDefaults.leaseGatewayPort}
+# Who proxies renters' requests: "nginx" (nginx and its njs module in front of the
+# gateway: apt-get install nginx-light libnginx-mod-http-js), "node" (the gateway
+# alone), or "auto": nginx where it is installed.
+# gatewayDataPath = "auto"
+# nginxBinary = "/usr/sbin/nginx"
+# njsModule = "/usr/lib/nginx/modules/ngx_http_js_module.so"
 # The wildcard host renters reach: lease 7 is served at 7.<publicHost>.
 # publicHost = "leases.example.com"
 

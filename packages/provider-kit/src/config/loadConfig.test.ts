@@ -59,7 +59,14 @@ describe('parseConfig', () => {
         maxPenaltySec: 3_600,
         maxConcurrent: 1,
         redeemEveryMs: 6 * 3_600_000,
-        gateway: { host: '127.0.0.1', port: 8480, publicHost: undefined },
+        gateway: {
+          host: '127.0.0.1',
+          port: 8480,
+          publicHost: undefined,
+          dataPath: 'auto',
+          nginxBinary: undefined,
+          njsModule: undefined,
+        },
       },
     })
   })
@@ -78,6 +85,23 @@ sources = [3]
 `)
     expect(config.policy.sources).toEqual([1, 2, 3])
     expect(config.leases).toMatchObject({ enabled: true, sources: [3] })
+  })
+
+  it('takes the lease gateway\'s data path and nginx\'s paths', () => {
+    const config = parseText(`
+[leases]
+gatewayDataPath = "nginx"
+nginxBinary = "/opt/nginx/sbin/nginx"
+njsModule = "/opt/nginx/modules/ngx_http_js_module.so"
+`)
+    expect(config.leases.gateway).toMatchObject({
+      dataPath: 'nginx',
+      nginxBinary: '/opt/nginx/sbin/nginx',
+      njsModule: '/opt/nginx/modules/ngx_http_js_module.so',
+    })
+    expect(fieldsOf('[leases]\ngatewayDataPath = "envoy"\n')).toEqual([
+      'leases.gatewayDataPath: expected "auto", "nginx" or "node"',
+    ])
   })
 
   it('resolves sizes, intervals and paths', () => {

@@ -114,8 +114,18 @@ export interface LeasesConfig {
   maxConcurrent: number
   /** Milliseconds between redemptions of a lease's latest acknowledgement. */
   redeemEveryMs: number
-  /** Where the gateway listens (`host`, `port`) and the host renters reach (`<leaseId>.<publicHost>`). */
-  gateway: { host: string; port: number; publicHost: string | undefined }
+  /**
+   * Where the gateway listens (`host`, `port`), the host renters reach (`<leaseId>.<publicHost>`),
+   * and who proxies their requests (`dataPath`; nginx's paths where they are not Debian's).
+   */
+  gateway: {
+    host: string
+    port: number
+    publicHost: string | undefined
+    dataPath: 'auto' | 'nginx' | 'node'
+    nginxBinary: string | undefined
+    njsModule: string | undefined
+  }
 }
 
 export interface RegisterConfig {
@@ -357,6 +367,11 @@ export function configFileSchema(paths: PathContext) {
             .default(configDefaults.leaseGatewayHost),
           gatewayPort: wholeNumber(0, 65_535).default(configDefaults.leaseGatewayPort),
           publicHost: z.string({ error: 'expected a host name like "leases.example.com"' }).optional(),
+          gatewayDataPath: z
+            .enum(['auto', 'nginx', 'node'], { error: 'expected "auto", "nginx" or "node"' })
+            .default('auto'),
+          nginxBinary: z.string({ error: 'expected the path of nginx' }).optional(),
+          njsModule: z.string({ error: "expected the path of nginx's njs module (.so)" }).optional(),
         }),
       },
       { error: 'expected TOML tables' },
@@ -430,7 +445,14 @@ export function toProviderConfig(file: string, value: ConfigFile): ProviderConfi
       maxPenaltySec: Math.floor(leases.maxPenalty / 1000),
       maxConcurrent: leases.maxConcurrent,
       redeemEveryMs: leases.redeemEvery,
-      gateway: { host: leases.gatewayHost, port: leases.gatewayPort, publicHost: leases.publicHost },
+      gateway: {
+        host: leases.gatewayHost,
+        port: leases.gatewayPort,
+        publicHost: leases.publicHost,
+        dataPath: leases.gatewayDataPath,
+        nginxBinary: leases.nginxBinary,
+        njsModule: leases.njsModule,
+      },
     },
   }
 }

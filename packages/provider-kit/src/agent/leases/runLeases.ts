@@ -10,9 +10,19 @@ import {
   getLeaseParams,
 } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
-import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
+import {
+  type Account,
+  type Address,
+  type Chain,
+  type Client,
+  getAbiItem,
+  type Log,
+  type Transport,
+} from 'viem'
 import { getBlock, getLogs } from 'viem/actions'
 import { type LeaseGateway, startLeaseGateway } from '../../lease/leaseGateway.js'
+import { freePort } from '../../lease/nginx/freePort.js'
+import { type NginxDataPath, nginxAvailable, nginxDataPath } from '../../lease/nginx/nginxDataPath.js'
 import { onChainLeaseAuthority } from '../../lease/onChainLeaseAuthority.js'
 import type { Logger } from '../../logger.js'
 import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
@@ -104,35 +114,66 @@ export async function runLeases(parameters: {
   const latest = await getBlock(client, { blockTag: 'latest' })
   chainOffsetMs = Number(latest.timestamp) * 1000 - Date.now()
 
-  const gateway = await startLeaseGateway({
+  // Kept in the data directory: renters' sessions outlive a restart of the agent.
+  const secret = await gatewaySecret(join(parameters.dataDir, 'lease-gateway.key'))
+  const startGateway = (dataPath: NginxDataPath | undefined) =>
+    startLeaseGateway({
+      chainId: client.chain.id,
+      leaseMarket,
+      provider: address,
+      authority: onChainLeaseAuthority({ client, deployment, chainNow, cacheMs: 1_000 }),
+      // Behind nginx, the gateway listens on the loopback, on a port of its own.
+      hostname: dataPath === undefined ? policy.gateway?.hostname : '127.0.0.1',
+      port: dataPath === undefined ? policy.gateway?.port : 0,
+      publicHost:
+        policy.gateway?.publicHost ?? (dataPath === undefined ? undefined : `localhost:${dataPath.port}`),
+      publicScheme: policy.gateway?.publicScheme,
+      leaseCheckMs: 1_000,
+      secret,
+      dataPath,
+      chainNow,
+      readChainTime: async () => {
+        const block = await getBlock(client, { blockTag: 'latest' })
+        chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
+        return Number(block.timestamp)
+      },
+      acks: policy.acks,
+      logger,
+      // Journaled before the renter is told it was accepted: a restart redeems it all the same.
+      onAck: async (leaseId, ack) => {
+        const entry = entries.get(leaseId.toString())
+        if (entry === undefined) return
+        const next = { ...entry, lastAck: ack }
+        entries.set(entry.leaseId, next)
+        await journal.write(next)
+      },
+    })
+  let dataPath = await nginxDataPathOf({
+    policy,
+    secret,
     chainId: client.chain.id,
     leaseMarket,
-    provider: address,
-    authority: onChainLeaseAuthority({ client, deployment, chainNow, cacheMs: 1_000 }),
-    hostname: policy.gateway?.hostname,
-    port: policy.gateway?.port,
-    publicHost: policy.gateway?.publicHost,
-    publicScheme: policy.gateway?.publicScheme,
-    leaseCheckMs: 1_000,
-    // Kept in the data directory: renters' sessions outlive a restart of the agent.
-    secret: await gatewaySecret(join(parameters.dataDir, 'lease-gateway.key')),
-    chainNow,
-    readChainTime: async () => {
-      const block = await getBlock(client, { blockTag: 'latest' })
-      chainOffsetMs = Number(block.timestamp) * 1000 - Date.now()
-      return Number(block.timestamp)
-    },
-    acks: policy.acks,
+    dataDir: parameters.dataDir,
     logger,
-    // Journaled before the renter is told it was accepted: a restart redeems it all the same.
-    onAck: async (leaseId, ack) => {
-      const entry = entries.get(leaseId.toString())
-      if (entry === undefined) return
-      const next = { ...entry, lastAck: ack }
-      entries.set(entry.leaseId, next)
-      await journal.write(next)
-    },
   })
+  let gateway = await startGateway(dataPath)
+  if (dataPath !== undefined) {
+    try {
+      await dataPath.start(gateway)
+    } catch (error) {
+      if (policy.gateway?.dataPath === 'nginx') {
+        await gateway.close()
+        throw error
+      }
+      logger.warn('nginx cannot run in front of the lease gateway: the gateway proxies alone', {
+        error: messageOf(error),
+      })
+      await gateway.close()
+      await dataPath.stop()
+      dataPath = undefined
+      gateway = await startGateway(undefined)
+    }
+  }
 
   const params = new Map<number, Promise<GetLeaseParamsReturnType>>()
   const paramsOf = (version: number) => {
@@ -329,17 +370,21 @@ export async function runLeases(parameters: {
     }
   })()
 
+  // Renters' requests come in at nginx's address when it is in front.
+  const entrance: LeaseGateway = dataPath === undefined ? gateway : { ...gateway, url: dataPath.url }
   logger.info('leases started', {
-    gateway: gateway.url,
+    gateway: entrance.url,
     publicHost: gateway.publicHost,
+    dataPath: dataPath === undefined ? 'node' : 'nginx',
     resumed: entries.size,
   })
   return {
-    gateway,
+    gateway: entrance,
     leases: () => [...entries.keys()].map(BigInt),
     async stop() {
       await following
       await gateway.close()
+      await dataPath?.stop()
     },
   }
 }
@@ -381,4 +426,51 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms)
     signal.addEventListener('abort', done, { once: true })
   })
+}
+
+/**
+ * The gateway's nginx data path, as the policy asks (`gateway.dataPath`, default `'auto'`), not
+ * started yet; `undefined` when the gateway proxies alone. `'auto'` takes nginx where it and its
+ * njs module are installed, and goes on without it (a warning) where it cannot run.
+ */
+async function nginxDataPathOf({
+  policy,
+  secret,
+  chainId,
+  leaseMarket,
+  dataDir,
+  logger,
+}: {
+  policy: LeasePolicy
+  secret: Uint8Array
+  chainId: number
+  leaseMarket: Address
+  dataDir: string
+  logger: Logger
+}): Promise<NginxDataPath | undefined> {
+  const choice = policy.gateway?.dataPath ?? 'auto'
+  const paths = policy.gateway?.nginx ?? {}
+  if (choice === 'node' || (choice === 'auto' && !(await nginxAvailable(paths)))) return undefined
+  const hostname = policy.gateway?.hostname ?? '127.0.0.1'
+  try {
+    // nginx cannot tell which port the system picked: port 0 is picked here.
+    const port = policy.gateway?.port || (await freePort(hostname))
+    return await nginxDataPath({
+      dir: join(dataDir, 'lease-nginx'),
+      secret,
+      chainId,
+      leaseMarket,
+      hostname,
+      port,
+      binary: paths.binary,
+      njsModule: paths.njsModule,
+      logger,
+    })
+  } catch (error) {
+    if (choice === 'nginx') throw error
+    logger.warn('nginx cannot run in front of the lease gateway: the gateway proxies alone', {
+      error: messageOf(error),
+    })
+    return undefined
+  }
 }

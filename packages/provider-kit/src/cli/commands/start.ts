@@ -79,6 +79,8 @@ export function agentSettingsOf(
         hostname: config.leases.gateway.host,
         port: config.leases.gateway.port,
         publicHost: config.leases.gateway.publicHost,
+        dataPath: config.leases.gateway.dataPath,
+        nginx: { binary: config.leases.gateway.nginxBinary, njsModule: config.leases.gateway.njsModule },
       },
     },
   }

@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import { sessionTokenPrefix } from '../sessionToken.js'
+import { exchangeLogFormat } from './exchangeLog.js'
 
 /** What the nginx data path is configured from: the gateway's settings it must agree with. */
 export interface NginxDataPathConfig {
@@ -18,8 +19,8 @@ export interface NginxDataPathConfig {
   publicHost: string
   publicScheme: 'http' | 'https'
   cookieName: string
-  /** The loopback UDP port the exchanges are logged to (syslog), for the gateway's meter. */
-  exchangeLogPort: number
+  /** The file nginx logs the exchanges it serves to, for the gateway's meter (see `exchangeLog.ts`). */
+  exchangeLog: string
   /** `user` of the workers: set when nginx starts as root, so that they run as the agent does. */
   user?: string | undefined
   workerProcesses?: number | 'auto' | undefined
@@ -123,29 +124,46 @@ function pass(r) {
   };
 }
 
-function route(r) {
-  // nginx would pass an absolute-form target on as its path, to the gateway too: refused here, as the gateway does.
-  if ((r.variables.request.split(' ')[1] || '')[0] !== '/') {
-    r.headersOut['Content-Type'] = 'application/json';
-    return r.return(400, JSON.stringify({ error: 'bad request', reason: 'the request target must be a path' }));
-  }
-  const lease = pass(r);
-  if (lease === undefined) return r.internalRedirect('@gateway');
-  r.variables.lease_id = lease.id;
-  r.variables.lease_upstream = lease.upstream;
-  r.variables.lease_cookie = lease.cookie;
-  r.variables.lease_authorization = lease.authorization;
-  r.internalRedirect('@lease');
+// nginx asks for each variable below once per request; the decision is made once (njs runs a fresh VM per request).
+let decided;
+function decide(r) {
+  if (decided === undefined || decided.r !== r) decided = { r: r, lease: pass(r) };
+  return decided.lease;
 }
 
-// A service cannot set the gateway's session cookie (swap the renter's session).
+/** Where the request goes: the lease's container (\`host:port\`), the gateway, or '' to refuse an absolute-form target. */
+function target(r) {
+  // nginx would pass an absolute-form target on as its path, to the gateway too: refused, as the gateway does.
+  if ((r.variables.request.split(' ')[1] || '')[0] !== '/') return '';
+  const lease = decide(r);
+  return lease === undefined ? 'gridforge_gateway' : lease.upstream;
+}
+
+/** The lease nginx serves the request of itself, '' when the gateway does (what the exchange log counts). */
+function leaseId(r) {
+  const lease = decide(r);
+  return lease === undefined ? '' : lease.id;
+}
+
+function cookie(r) {
+  const lease = decide(r);
+  return lease === undefined ? r.headersIn.Cookie || '' : lease.cookie;
+}
+
+function authorization(r) {
+  const lease = decide(r);
+  return lease === undefined ? r.headersIn.Authorization || '' : lease.authorization;
+}
+
+// A service cannot set the gateway's session cookie (swap the renter's session); the gateway's own answers keep theirs.
 function responseHeaders(r) {
+  if (decide(r) === undefined) return;
   const cookies = r.headersOut['Set-Cookie'];
   if (cookies === undefined || cookies.length === 0) return;
   r.headersOut['Set-Cookie'] = cookies.filter((cookie) => cookieName(cookie) !== c.cookieName);
 }
 
-export default { route, responseHeaders };
+export default { target, leaseId, cookie, authorization, responseHeaders };
 `
 }
 
@@ -155,11 +173,12 @@ function hostPort({ hostname, port }: { hostname: string; port: number }): strin
 }
 
 /**
- * nginx's configuration: renters' requests go through `lease.route` (the njs
- * script above) to `@lease`, straight to the container, or to `@gateway`. The
- * headers a lease's service gets are the gateway's (`forwardHeaders.ts`):
- * hop-by-hop ones and the gateway's credentials removed, the client's own
- * `Forwarded`/`X-Forwarded-*` replaced by nginx's.
+ * nginx's configuration: one location whose upstream the njs script picks
+ * (`$lease_target`): the lease's container, or the gateway. The headers a
+ * lease's service gets are the gateway's (`forwardHeaders.ts`): hop-by-hop
+ * ones and the gateway's credentials removed, the client's own
+ * `Forwarded`/`X-Forwarded-*` replaced by nginx's. The gateway gets the
+ * credentials, and reads the client's address from `X-Forwarded-For`.
  */
 export function nginxConfig(config: NginxDataPathConfig): string {
   const { dir } = config
@@ -191,32 +210,34 @@ http {
   proxy_pass_header Server;
   proxy_pass_header Date;
   js_import lease from ${dir}/lease.js;
-  js_var $lease_id;
-  js_var $lease_upstream;
-  js_var $lease_cookie;
-  js_var $lease_authorization;
-  map $http_upgrade $gateway_connection { default upgrade; '' ''; }
-  log_format gridforge_exchange '$lease_id $status $content_length $body_bytes_sent $msec $request_time';
+  js_set $lease_target lease.target;
+  js_set $lease_id lease.leaseId;
+  js_set $lease_cookie lease.cookie;
+  js_set $lease_authorization lease.authorization;
+  map $http_upgrade $upstream_connection { default upgrade; '' ''; }
+  log_format gridforge_exchange '${exchangeLogFormat}';
   upstream gridforge_gateway {
     server ${hostPort(config.gateway)};
     keepalive 64;
   }
   server {
     listen ${hostPort(config.listen)};
+    default_type application/json;
     location / {
-      js_content lease.route;
-    }
-    location @lease {
-      proxy_pass http://$lease_upstream;
+      if ($lease_target = '') {
+        return 400 '{"error":"bad request","reason":"the request target must be a path"}';
+      }
+      # The lease's container (nginx serves it) or the gateway: the same headers, but for the credentials.
+      proxy_pass http://$lease_target;
       proxy_set_header Host $http_host;
-      proxy_set_header Connection '';
+      proxy_set_header Connection $upstream_connection;
+      proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Keep-Alive '';
       proxy_set_header Proxy-Connection '';
       proxy_set_header Proxy-Authenticate '';
       proxy_set_header Proxy-Authorization '';
       proxy_set_header TE '';
       proxy_set_header Trailer '';
-      proxy_set_header Upgrade '';
       proxy_set_header Cookie $lease_cookie;
       proxy_set_header Authorization $lease_authorization;
       proxy_set_header Forwarded '';
@@ -225,14 +246,7 @@ http {
       proxy_set_header X-Forwarded-Proto ${config.publicScheme};
       proxy_set_header X-Forwarded-Host $http_host;
       js_header_filter lease.responseHeaders;
-      access_log syslog:server=127.0.0.1:${config.exchangeLogPort},nohostname,tag=gridforge gridforge_exchange;
-    }
-    location @gateway {
-      proxy_pass http://gridforge_gateway;
-      proxy_set_header Host $http_host;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $gateway_connection;
-      proxy_set_header X-Forwarded-For $remote_addr;
+      access_log ${config.exchangeLog} gridforge_exchange buffer=64k flush=1s if=$lease_id;
     }
   }
 }

@@ -1,5 +1,4 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { createSocket, type Socket as UdpSocket } from 'node:dgram'
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import path from 'node:path'
@@ -10,7 +9,7 @@ import { type Logger, silentLogger } from '../../logger.js'
 import type { LeaseDataPath, LeasePass } from '../LeaseDataPath.js'
 import type { LeaseGateway } from '../leaseGateway.js'
 import { sessionCookieName } from '../sessionToken.js'
-import type { LeaseExchange } from '../usageMeter.js'
+import { followExchangeLog } from './exchangeLog.js'
 import { type NginxDataPathConfig, nginxConfig, nginxScript, passFolder } from './nginxConfig.js'
 
 const run = promisify(execFile)
@@ -43,6 +42,7 @@ export interface NginxDataPathOptions {
 export interface NginxDataPath extends LeaseDataPath, AsyncDisposable {
   /** Where it listens, e.g. `http://127.0.0.1:8080` (behind a TLS proxy when the public scheme is https). */
   readonly url: string
+  readonly port: number
   /** Starts nginx in front of `gateway` (which must have been started with this data path). */
   start(gateway: LeaseGateway): Promise<void>
   stop(): Promise<void>
@@ -56,8 +56,8 @@ export interface NginxDataPath extends LeaseDataPath, AsyncDisposable {
  * nginx proxies a lease only while it holds the gateway's pass for it (see
  * {@link LeasePass}: a small file per lease, renewed every half lease check,
  * removed the moment the gateway would stop proxying it), and checks the
- * gateway's own session tokens. What nginx serves is logged to the gateway's
- * meter over a loopback syslog socket.
+ * gateway's own session tokens. What nginx serves reaches the gateway's meter
+ * through a log file (see `exchangeLog.ts`), within two seconds.
  *
  * Why: Node's HTTP stack costs a hop about as much as the service behind
  * it answers (a gateway-to-direct latency ratio near 1.8 here, 1.75 for a
@@ -85,8 +85,10 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
   await mkdir(path.join(dir, 'temp'), { recursive: true })
   await mkdir(passDir, { recursive: true, mode: 0o755 })
 
-  let gateway: LeaseGateway | undefined
-  const exchangeLog = await listenForExchanges((exchange) => gateway?.recordExchange(exchange), logger)
+  const exchangeLog = path.join(dir, 'exchanges.log')
+  // Exchanges of an earlier run were counted then (or are lost with that run's meter): not again.
+  await rm(exchangeLog, { force: true })
+  let following: { close(): Promise<void> } | undefined
   let nginx: ChildProcess | undefined
   let exited: Promise<void> = Promise.resolve()
   /** Writes are chained per lease: a pass taken back is never overwritten by an older one in flight. */
@@ -128,17 +130,18 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
       clearTimeout(timer)
     }
     nginx = undefined
-    exchangeLog.close()
+    await following?.close()
+    following = undefined
     await Promise.all(writes.values())
     await rm(passDir, { recursive: true, force: true })
   }
 
   return {
     url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${options.port}`,
+    port: options.port,
     setPass,
-    async start(started) {
-      gateway = started
-      const gatewayUrl = new URL(started.url)
+    async start(gateway) {
+      const gatewayUrl = new URL(gateway.url)
       const config: NginxDataPathConfig = {
         dir,
         njsModule,
@@ -147,10 +150,10 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
         secret: options.secret,
         chainId: options.chainId,
         leaseMarket: options.leaseMarket,
-        publicHost: started.publicHost,
+        publicHost: gateway.publicHost,
         publicScheme: scheme,
         cookieName: sessionCookieName(scheme),
-        exchangeLogPort: exchangeLog.port,
+        exchangeLog,
         // Started as root, nginx would run its workers as nobody, who cannot read the agent's files.
         user: process.getuid?.() === 0 ? 'root' : undefined,
         workerProcesses: options.workerProcesses,
@@ -186,9 +189,15 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
           reason: `it did not start listening on ${hostname}:${options.port}: ${stderr.trim()}`,
         })
       }
+      following = followExchangeLog({
+        file: exchangeLog,
+        onExchange: (exchange) => gateway.recordExchange(exchange),
+        reopen: () => child.kill('SIGUSR1'),
+        logger,
+      })
       logger.info('lease data path (nginx) listening', {
         url: `http://${hostname}:${options.port}`,
-        gateway: started.url,
+        gateway: gateway.url,
       })
     },
     stop,
@@ -248,41 +257,4 @@ async function waitUntilListening(hostname: string, port: number, child: ChildPr
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return false
-}
-
-/** `<leaseId> <status> <request body bytes|-> <answer body bytes> <end, s.ms> <duration, s.ms>` after nginx's syslog tag. */
-const exchangeLine = /gridforge: (\d+) (\d{3}) (\d+|-) (\d+) (\d+\.\d{3}) (\d+\.\d{3})$/
-
-/** Receives nginx's access log (syslog over UDP, loopback only) and passes each exchange on. */
-async function listenForExchanges(
-  onExchange: (exchange: LeaseExchange) => void,
-  logger: Logger,
-): Promise<{ port: number; close(): void }> {
-  const socket: UdpSocket = createSocket('udp4')
-  socket.on('message', (message, remote) => {
-    if (remote.address !== '127.0.0.1') return
-    const match = exchangeLine.exec(message.toString('utf8').trimEnd())
-    if (match === null)
-      return logger.debug('an nginx log line that is not an exchange', { line: message.toString() })
-    const [, leaseId, status, bytesIn, bytesOut, end, duration] = match as unknown as string[]
-    const endedAt = Math.round(Number(end) * 1000)
-    onExchange({
-      leaseId: BigInt(leaseId as string),
-      kind: 'http',
-      via: 'data path',
-      status: Number(status),
-      bytesIn: bytesIn === '-' ? 0 : Number(bytesIn),
-      bytesOut: Number(bytesOut),
-      startedAt: endedAt - Math.round(Number(duration) * 1000),
-      endedAt,
-    })
-  })
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject)
-    socket.bind(0, '127.0.0.1', () => {
-      socket.off('error', reject)
-      resolve()
-    })
-  })
-  return { port: socket.address().port, close: () => socket.close() }
 }
