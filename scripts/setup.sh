@@ -6,9 +6,10 @@
 #   source scripts/setup.sh --test   # first what the tests need besides: a Docker engine and Chromium
 #   bash scripts/setup.sh --test     # the same, without keeping Node 22 on this shell's PATH
 #
-# With --test, the Docker engine (the provider-kit tests run real containers) and Chromium (the dashboard's
-# end-to-end test) are checked first, in a second: when one is missing and this shell may install it (root,
-# with apt), scripts/docker.sh and scripts/chromium.sh bring it; otherwise it stops before any long step and
+# With --test, the Docker engine (the provider-kit tests run real containers), Chromium (the dashboard's
+# end-to-end test) and nginx with its njs module (the lease gateway's data path) are checked first, in a second:
+# when one is missing and this shell may install it (root, with apt), scripts/docker.sh, scripts/chromium.sh
+# and scripts/nginx.sh bring it; otherwise it stops before any long step and
 # prints the exact command to run. A Docker engine that already answers is left alone. The PostgreSQL server
 # binaries (the indexer's tests on a real server) come the same way, from scripts/postgres.sh install.
 # Strict mode only when executed: a sourced script must not change the caller's shell options.
@@ -54,15 +55,19 @@ _gf_test_prerequisites() {
     lacks+=("Chromium at /usr/bin/chromium (the dashboard's end-to-end test drives it headless)")
     commands+=("sudo bash scripts/chromium.sh")
   fi
+  if [ ! -x /usr/sbin/nginx ] || [ ! -f /usr/lib/nginx/modules/ngx_http_js_module.so ]; then
+    lacks+=("nginx and its njs module (the lease gateway's nginx data path is tested on them)")
+    commands+=("sudo bash scripts/nginx.sh")
+  fi
 
   if [ "${#lacks[@]}" -gt 0 ] && ! { [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; }; then
     {
       echo "setup: the tests need what this machine lacks:"
       for line in "${lacks[@]}"; do echo "  - $line"; done
       if [ "$(id -u)" -eq 0 ]; then
-        echo "scripts/docker.sh and scripts/chromium.sh install them with apt (Debian, Ubuntu); this machine has no"
-        echo "apt-get. Install Docker Engine, a static busybox and Chromium (at /usr/bin/chromium) with its own"
-        echo "package manager, then run $(_gf_again test) again."
+        echo "scripts/docker.sh, scripts/chromium.sh and scripts/nginx.sh install them with apt (Debian, Ubuntu); this"
+        echo "machine has no apt-get. Install Docker Engine, a static busybox, Chromium (at /usr/bin/chromium) and nginx"
+        echo "with its njs module with its own package manager, then run $(_gf_again test) again."
       else
         echo "Bringing them needs root. Run, in $root:"
         echo
@@ -77,6 +82,7 @@ _gf_test_prerequisites() {
   # Each script only reports when its part is already there: a running engine is left alone.
   bash "$root/scripts/docker.sh" || return 1
   bash "$root/scripts/chromium.sh" || return 1
+  bash "$root/scripts/nginx.sh" || return 1
   # The PostgreSQL server binaries, for the indexer's tests on a real server (scripts/postgres.sh starts one
   # of its own): brought like Docker and Chromium, or a stop with the command to run.
   if ! bash "$root/scripts/postgres.sh" install; then

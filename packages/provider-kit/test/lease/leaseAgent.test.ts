@@ -45,7 +45,15 @@ async function startLeaseAgent() {
     store,
     sources: [sourceId],
     ...(dataDir === undefined ? {} : { dataDir }),
-    leases: { enabled: true, minPricePerSec: 1n, maxConcurrent: 4, redeemEveryMs: 500, maxPenaltySec: 3_600 },
+    leases: {
+      enabled: true,
+      minPricePerSec: 1n,
+      maxConcurrent: 4,
+      redeemEveryMs: 500,
+      maxPenaltySec: 3_600,
+      // Renters' requests go through nginx, as on a provider host that has it (the gateway alone: leaseGateway.test.ts).
+      gateway: { dataPath: 'nginx' },
+    },
   })
   dataDir = agent.dataDir
 }

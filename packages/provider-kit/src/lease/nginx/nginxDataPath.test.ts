@@ -283,15 +283,19 @@ describe('running nginx', () => {
     const port = await freePort()
     const options = { dir: leftoverDir, secret, chainId, leaseMarket, port }
     const first = await nginxDataPath(options)
-    await first.start(gateway)
-    // The agent dies without stopping it; the next run starts on the same folder and port.
-    const second = await nginxDataPath(options)
-    await second.start(gateway)
-    // The gateway's answer, through the second nginx.
-    const answer = await send(second.url, { host: host(4n) })
-    expect(answer.status).toBe(401)
-    await second.stop()
-    await first.stop()
+    let second: NginxDataPath | undefined
+    try {
+      await first.start(gateway)
+      // The agent dies without stopping it; the next run starts on the same folder and port.
+      second = await nginxDataPath(options)
+      await second.start(gateway)
+      // The gateway's answer, through the second nginx.
+      const answer = await send(second.url, { host: host(4n) })
+      expect(answer.status).toBe(401)
+    } finally {
+      await second?.stop()
+      await first.stop()
+    }
     await rm(leftoverDir, { recursive: true, force: true })
   })
 
