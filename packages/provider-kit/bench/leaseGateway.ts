@@ -14,8 +14,9 @@
  * - `tcp_relay_ratio`: a bare TCP relay in Node, no HTTP, no checks: the floor of any hop through Node here.
  * `gateway_overhead_ratio` is the first where nginx is installed, else the second (`gateway_data_path`
  * says which). The service is busybox httpd (the tests' image), which closes every connection: each
- * direct request pays a connection to the container, and so does the gateway's hop. Options
- * (environment): REQUESTS (default 500).
+ * direct request pays a connection to the container, and so does the gateway's hop. Each ratio is the
+ * median of ROUNDS rounds (default 5) of REQUESTS alternated GETs each way (default 500), the three taken
+ * in turn in every round, so that the host's load touches them alike.
  *
  * Merges the figures into bench/results/lease.json; `pnpm bench:lease` at the root runs it with the gas figure.
  */
@@ -36,6 +37,7 @@ import { removeContainers } from '../test/docker.js'
 import { fakeAuthority, httpdImage, signIn } from '../test/lease.js'
 
 const requests = Number(process.env.REQUESTS ?? 500)
+const rounds = Number(process.env.ROUNDS ?? 5)
 const renter = privateKeyToAccount(`0x${'11'.repeat(32)}`)
 const leaseMarket = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const owner = `bench-lease-gateway-${randomUUID()}`
@@ -59,10 +61,24 @@ async function forkWith<answer>(file: string, message: unknown) {
   return { child, answer }
 }
 
-const figures = (overhead: GatewayOverhead) => ({
-  ratio: Number(overhead.ratio.toFixed(3)),
-  direct_median_ms: Number(overhead.directMedianMs.toFixed(3)),
-  through_median_ms: Number(overhead.gatewayMedianMs.toFixed(3)),
+const labels: Record<string, string> = {
+  nginx: 'gateway behind its nginx data path',
+  node: 'gateway alone (Node), in its own process',
+  tcp_relay: 'bare TCP relay (Node), in its own process',
+}
+
+const middle = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+const round3 = (value: number) => Number(value.toFixed(3))
+/** The rounds' median ratio (and the medians of their latencies), with the lowest and highest ratio. */
+const summarize = (runs: GatewayOverhead[]) => ({
+  ratio: round3(middle(runs.map((run) => run.ratio))),
+  ratio_min: round3(Math.min(...runs.map((run) => run.ratio))),
+  ratio_max: round3(Math.max(...runs.map((run) => run.ratio))),
+  direct_median_ms: round3(middle(runs.map((run) => run.directMedianMs))),
+  through_median_ms: round3(middle(runs.map((run) => run.gatewayMedianMs))),
 })
 
 const image = await httpdImage()
@@ -78,8 +94,9 @@ const lease = await runtime.startLeaseContainer({
 try {
   const upstream = lease.upstream
   if (upstream === undefined) throw new Error('the lease container has no upstream')
-  /** Signs in at `url` (host `1.<publicHost>`), then GETs through it against the same straight to the container. */
-  const measureThrough = async (url: string, publicHost: string) => {
+  /** A way through to the container: where to send, as which host, with which token. */
+  type Front = { name: string; url: string; leaseHost: string; token: string }
+  const signedIn = async (name: string, url: string, publicHost: string): Promise<Front> => {
     const leaseHost = `1.${publicHost}`
     const login = await signIn(url, {
       host: leaseHost,
@@ -89,105 +106,110 @@ try {
       leaseId: 1n,
     })
     if (login.token === undefined) throw new Error(`sign-in at ${url} failed: ${login.status} ${login.body}`)
-    return measureGatewayOverhead({ upstream, gatewayUrl: url, leaseHost, token: login.token, requests })
+    return { name, url, leaseHost, token: login.token }
   }
-
-  // The gateway alone, in its own process, as the agent runs it without nginx.
-  const { child, answer: apart } = await forkWith<{ url: string; publicHost: string }>(
-    './gatewayProcess.ts',
-    {
-      renter: renter.address,
-      leaseMarket,
-      upstream,
-    },
-  )
-  let node: GatewayOverhead
+  const stops: (() => Promise<void> | void)[] = []
   try {
-    node = await measureThrough(apart.url, apart.publicHost)
-    report('gateway alone (Node), in its own process', node)
-  } finally {
-    child.disconnect()
-  }
-
-  // The floor of a hop through Node: a bare TCP relay in its own process.
-  const { child: relay, answer: relayUrl } = await forkWith<string>('./tcpRelayProcess.ts', { upstream })
-  let floor: GatewayOverhead
-  try {
-    // No HTTP, so no check either: the token is only carried along.
-    floor = await measureGatewayOverhead({
-      upstream,
-      gatewayUrl: relayUrl,
-      leaseHost: '1.localhost',
-      token: 'unused',
-      requests,
-    })
-    report('bare TCP relay (Node), in its own process: the floor of a hop through Node', floor)
-  } finally {
-    relay.disconnect()
-  }
-
-  // The gateway behind its nginx data path, where nginx and its njs module are installed.
-  let nginx: GatewayOverhead | undefined
-  if (await nginxAvailable()) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'gridforge-bench-nginx-'))
-    const secret = randomBytes(32)
-    const port = await freePort()
-    const publicHost = `localhost:${port}`
-    const authority = fakeAuthority()
-    authority.leases.set(1n, { renter: renter.address, provider: renter.address, active: true })
-    const dataPath = await nginxDataPath({ dir, secret, chainId: 31337, leaseMarket, port })
-    const gateway = await startLeaseGateway({
-      chainId: 31337,
-      leaseMarket,
-      authority,
-      secret,
-      publicHost,
-      dataPath,
-    })
-    try {
+    const fronts: Front[] = []
+    // The gateway behind its nginx data path, where nginx and its njs module are installed.
+    let passedToGateway = 0
+    if (await nginxAvailable()) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'gridforge-bench-nginx-'))
+      const secret = randomBytes(32)
+      const port = await freePort()
+      const publicHost = `localhost:${port}`
+      const authority = fakeAuthority()
+      authority.leases.set(1n, { renter: renter.address, provider: renter.address, active: true })
+      const dataPath = await nginxDataPath({ dir, secret, chainId: 31337, leaseMarket, port })
+      const gateway = await startLeaseGateway({
+        chainId: 31337,
+        leaseMarket,
+        authority,
+        secret,
+        publicHost,
+        dataPath,
+        onExchange: (exchange) => {
+          if (exchange.via === 'gateway') passedToGateway++
+        },
+      })
+      stops.push(async () => {
+        // nginx writes its log of exchanges as it stops: the meter has them all after.
+        await dataPath.stop()
+        const served = gateway.usage(1n).requests
+        console.log(
+          `nginx served ${served - passedToGateway} of the ${served} requests, the gateway ${passedToGateway}`,
+        )
+        await gateway.close()
+        await rm(dir, { recursive: true, force: true })
+      })
       await dataPath.start(gateway)
       gateway.serveLease(1n, upstream)
-      nginx = await measureThrough(dataPath.url, publicHost)
-      report('gateway behind its nginx data path', nginx)
-    } finally {
-      // nginx writes its log of exchanges as it stops: the meter has them all after.
-      await dataPath.stop()
-      console.log(`  the gateway's meter counted ${gateway.usage(1n).requests} requests served by nginx`)
-      await gateway.close()
-      await rm(dir, { recursive: true, force: true })
-    }
-  } else console.log('nginx with its njs module is not installed: the nginx data path is not measured')
+      fronts.push(await signedIn('nginx', dataPath.url, publicHost))
+    } else console.log('nginx with its njs module is not installed: the nginx data path is not measured')
+    // The gateway alone, in its own process, as the agent runs it without nginx.
+    const { child, answer: apart } = await forkWith<{ url: string; publicHost: string }>(
+      './gatewayProcess.ts',
+      {
+        renter: renter.address,
+        leaseMarket,
+        upstream,
+      },
+    )
+    stops.push(() => child.disconnect())
+    fronts.push(await signedIn('node', apart.url, apart.publicHost))
+    // The floor of a hop through Node: a bare TCP relay in its own process (no HTTP, so the token is only carried).
+    const { child: relay, answer: relayUrl } = await forkWith<string>('./tcpRelayProcess.ts', { upstream })
+    stops.push(() => relay.disconnect())
+    fronts.push({ name: 'tcp_relay', url: relayUrl, leaseHost: '1.localhost', token: 'unused' })
 
-  const resultsFile = path.resolve(
-    path.dirname(fileURLToPath(import.meta.url)),
-    '../../../bench/results/lease.json',
-  )
-  const existing = await readFile(resultsFile, 'utf8')
-    .then((text) => JSON.parse(text) as Record<string, unknown>)
-    .catch(() => ({}) as Record<string, unknown>)
-  // Figures of earlier versions of this bench, measured differently: not kept.
-  for (const key of ['gateway_overhead_ratio_same_process', 'nginx_njs_ratio', 'gateway_latency_ms'])
-    delete existing[key]
-  const headline = nginx ?? node
-  const results = {
-    open_to_first_byte_ms: null,
-    gas_per_lease_hour: null,
-    ...existing,
-    gateway_overhead_ratio: Number(headline.ratio.toFixed(3)),
-    gateway_data_path: nginx === undefined ? 'node' : 'nginx',
-    gateway_overhead_ratio_nginx: nginx === undefined ? null : Number(nginx.ratio.toFixed(3)),
-    gateway_overhead_ratio_node: Number(node.ratio.toFixed(3)),
-    tcp_relay_ratio: Number(floor.ratio.toFixed(3)),
-    gateway_latency: {
-      requests,
-      nginx: nginx === undefined ? null : figures(nginx),
-      node: figures(node),
-      tcp_relay: figures(floor),
-    },
+    // Rounds, each through every front in turn: a change of the host's load touches them all alike.
+    const measured = new Map<string, GatewayOverhead[]>(fronts.map((front) => [front.name, []]))
+    for (let round = 1; round <= rounds; round++)
+      for (const front of fronts) {
+        const overhead = await measureGatewayOverhead({
+          upstream,
+          gatewayUrl: front.url,
+          leaseHost: front.leaseHost,
+          token: front.token,
+          requests,
+        })
+        measured.get(front.name)?.push(overhead)
+        report(`round ${round}, ${labels[front.name]}`, overhead)
+      }
+    const summary = new Map([...measured].map(([name, runs]) => [name, summarize(runs)]))
+    for (const [name, figures] of summary)
+      console.log(
+        `${labels[name]}: median ratio of ${rounds} rounds ${figures.ratio} (${figures.ratio_min}–${figures.ratio_max}; target ≤ 1.5)`,
+      )
+    const resultsFile = path.resolve(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '../../../bench/results/lease.json',
+    )
+    const existing = await readFile(resultsFile, 'utf8')
+      .then((text) => JSON.parse(text) as Record<string, unknown>)
+      .catch(() => ({}) as Record<string, unknown>)
+    // Figures of earlier versions of this bench, measured differently: not kept.
+    for (const key of ['gateway_overhead_ratio_same_process', 'nginx_njs_ratio', 'gateway_latency_ms'])
+      delete existing[key]
+    const nginx = summary.get('nginx')
+    const node = summary.get('node') as ReturnType<typeof summarize>
+    const results = {
+      open_to_first_byte_ms: null,
+      gas_per_lease_hour: null,
+      ...existing,
+      gateway_overhead_ratio: (nginx ?? node).ratio,
+      gateway_data_path: nginx === undefined ? 'node' : 'nginx',
+      gateway_overhead_ratio_nginx: nginx?.ratio ?? null,
+      gateway_overhead_ratio_node: node.ratio,
+      tcp_relay_ratio: summary.get('tcp_relay')?.ratio,
+      gateway_latency: { requests, rounds, ...Object.fromEntries(summary) },
+    }
+    await mkdir(path.dirname(resultsFile), { recursive: true })
+    await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
+    console.log(`Wrote ${path.relative(process.cwd(), resultsFile)}`)
+  } finally {
+    for (const stop of stops.reverse()) await stop()
   }
-  await mkdir(path.dirname(resultsFile), { recursive: true })
-  await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`Wrote ${path.relative(process.cwd(), resultsFile)}`)
 } finally {
   await runtime.stopLeaseContainer(1n)
   await removeContainers(`${containerLabels.owner}=${owner}`)

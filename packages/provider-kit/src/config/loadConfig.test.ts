@@ -87,7 +87,7 @@ sources = [3]
     expect(config.leases).toMatchObject({ enabled: true, sources: [3] })
   })
 
-  it('takes the lease gateway\'s data path and nginx\'s paths', () => {
+  it("takes the lease gateway's data path and nginx's paths", () => {
     const config = parseText(`
 [leases]
 gatewayDataPath = "nginx"

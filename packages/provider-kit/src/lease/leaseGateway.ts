@@ -155,6 +155,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const readToken = sessionTokenReader(secret)
   const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 12 * 3_600_000
   const leaseCheckMs = options.leaseCheckMs ?? 10_000
+  const passRenewMs = Math.max(Math.floor(leaseCheckMs / 3), 100)
   const leaseMarket = getAddress(options.leaseMarket)
   const cookieName = sessionCookieName(scheme)
   const nonces = nonceBook({ clock, ttlMs: 5 * 60_000, secret })
@@ -436,6 +437,9 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   async function passOf(leaseId: bigint): Promise<LeasePass | undefined> {
     const upstream = upstreams.get(leaseId)
     if (upstream === undefined) return undefined
+    // Checked again a third of the way through: the pass then outlives the next renewals, late timers included.
+    const cached = leaseStates.get(leaseId)
+    if (cached !== undefined && clock.now() - cached.at >= passRenewMs) leaseStates.delete(leaseId)
     const state = await leaseState(leaseId)
     if (
       state === undefined ||
@@ -461,16 +465,13 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     dataPath.setPass(leaseId, upstreams.has(leaseId) ? pass : undefined)
   }
 
-  // Passes are renewed twice per lease check, so that a lease in good standing never loses its own.
+  // Passes are renewed three times per lease check, so that a lease in good standing never loses its own.
   const passTimer =
     options.dataPath === undefined
       ? undefined
-      : setInterval(
-          () => {
-            for (const leaseId of upstreams.keys()) void refreshPass(leaseId)
-          },
-          Math.max(Math.floor(leaseCheckMs / 2), 100),
-        )
+      : setInterval(() => {
+          for (const leaseId of upstreams.keys()) void refreshPass(leaseId)
+        }, passRenewMs)
   passTimer?.unref()
 
   function lapseBody(leaseId: bigint, reason: string) {

@@ -54,7 +54,7 @@ export interface NginxDataPath extends LeaseDataPath, AsyncDisposable {
  * and hands everything else (sign-in, acknowledgements, WebSockets, every
  * refusal) to the Node gateway behind it. The gateway stays the authority:
  * nginx proxies a lease only while it holds the gateway's pass for it (see
- * {@link LeasePass}: a small file per lease, renewed every half lease check,
+ * {@link LeasePass}: a small file per lease, renewed three times per lease check,
  * removed the moment the gateway would stop proxying it), and checks the
  * gateway's own session tokens. What nginx serves reaches the gateway's meter
  * through a log file (see `exchangeLog.ts`), within two seconds.
@@ -122,14 +122,16 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
   }
 
   async function stop() {
-    if (nginx !== undefined && nginx.exitCode === null) {
+    // Taken first: its exit is then not reported as a crash.
+    const child = nginx
+    nginx = undefined
+    if (child !== undefined && child.exitCode === null) {
       // QUIT: finish the requests in flight, then exit; TERM after five seconds.
-      nginx.kill('SIGQUIT')
-      const timer = setTimeout(() => nginx?.kill('SIGTERM'), 5_000)
+      child.kill('SIGQUIT')
+      const timer = setTimeout(() => child.kill('SIGTERM'), 5_000)
       await exited
       clearTimeout(timer)
     }
-    nginx = undefined
     await following?.close()
     following = undefined
     await Promise.all(writes.values())
