@@ -120,7 +120,7 @@ try {
       const publicHost = `localhost:${port}`
       const authority = fakeAuthority()
       authority.leases.set(1n, { renter: renter.address, provider: renter.address, active: true })
-      const dataPath = await nginxDataPath({ dir, secret, chainId: 31337, leaseMarket, port })
+      const dataPath = await nginxDataPath({ dir, port })
       const gateway = await startLeaseGateway({
         chainId: 31337,
         leaseMarket,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { type Address, type Client, getAddress, isHex } from 'viem'
+import { type Address, type Client, getAddress, isAddressEqual, isHex } from 'viem'
 import { type Logger, silentLogger } from '../logger.js'
 import { type Clock, systemClock } from '../runtime/clock.js'
 import type { LeaseUpstream } from '../runtime/LeaseRuntime.js'
@@ -168,6 +168,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   const chainNow = options.chainNow ?? (() => Math.floor(clock.now() / 1000))
   const ackPolicy = options.acks ?? {}
   const latestAcks = new Map<bigint, UsageAck>()
+  /** Per lease, the sessions verified for the data path's passes, by their token's mac. */
+  const verifiedSessions = new Map<bigint, Map<string, { mac: string; renter: Address; expiresAt: number }>>()
   /** Per lease: seconds served before `since`, and since when it is served (undefined: not now). */
   const served = new Map<bigint, { beforeMs: number; since: number | undefined }>()
   const servedSec = (leaseId: bigint) => {
@@ -261,7 +263,10 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
       (req.headers.upgrade !== undefined || !safeMethods.has(req.method ?? 'GET'))
     )
       return { status: 403, reason: `a request from ${origin} may not use this lease's session cookie` }
-    return (await currentRefusal(leaseId, session.renter)) ?? session
+    const refusal = await currentRefusal(leaseId, session.renter)
+    if (refusal !== undefined) return refusal
+    if (credentials !== undefined) rememberSession(leaseId, session, credentials.token)
+    return session
   }
 
   /** Whether the lease authority, now, refuses `renter` the lease. */
@@ -361,6 +366,11 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     })
     if (isRefusal(signedIn)) return replyJson(res, signedIn.status, refusalBody(leaseId, signedIn))
     logger.info('renter signed in', { leaseId, renter: signedIn.renter })
+    rememberSession(
+      leaseId,
+      { ...refOf(leaseId), renter: signedIn.renter, expiresAt: signedIn.expiresAt },
+      signedIn.token,
+    )
     res.setHeader('set-cookie', cookie(signedIn.token, Math.floor((signedIn.expiresAt - now) / 1000)))
     replyJson(res, 200, {
       lease: leaseId.toString(),
@@ -449,11 +459,33 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     const latest = latestAcks.get(leaseId)
     if (ackLapse(state, latest, { nowSec: chainNow(), servedSec: servedSec(leaseId), policy: ackPolicy }))
       return undefined
-    let validMs = (leaseStates.get(leaseId)?.at ?? clock.now()) + leaseCheckMs - clock.now()
+    const now = clock.now()
+    let validMs = (leaseStates.get(leaseId)?.at ?? now) + leaseCheckMs - now
     const lapsesAt = ackLapseAt(state, latest, ackPolicy)
     // A second early: chain time is counted in whole seconds.
     if (lapsesAt !== undefined) validMs = Math.min(validMs, (lapsesAt - chainNow() - 1) * 1000)
-    return validMs > 0 ? { upstream, renter: state.renter, validMs } : undefined
+    // Only the present renter's sessions, unexpired.
+    const sessions = [...(verifiedSessions.get(leaseId)?.values() ?? [])]
+      .filter((session) => isAddressEqual(session.renter, state.renter) && session.expiresAt > now)
+      .map((session) => ({ mac: session.mac, validMs: session.expiresAt - now }))
+    return validMs > 0 ? { upstream, validMs, origin: originOf(leaseId), cookieName, sessions } : undefined
+  }
+
+  /**
+   * Remembers a session the gateway verified for a lease (at sign-in, or when a
+   * token it had not seen comes), for the data path's pass, at most 64 a lease:
+   * the next request with it need not come here.
+   */
+  function rememberSession(leaseId: bigint, session: LeaseSession, token: string) {
+    if (options.dataPath === undefined) return
+    const mac = token.slice(token.lastIndexOf('.') + 1)
+    let sessions = verifiedSessions.get(leaseId)
+    if (sessions === undefined) verifiedSessions.set(leaseId, (sessions = new Map()))
+    if (sessions.has(mac)) return
+    for (const [known, { expiresAt }] of sessions) if (expiresAt <= clock.now()) sessions.delete(known)
+    if (sessions.size >= 64) sessions.delete(sessions.keys().next().value as string)
+    sessions.set(mac, { mac, renter: session.renter, expiresAt: session.expiresAt })
+    void refreshPass(leaseId)
   }
 
   /** Tells the data path what the lease's pass is now. */

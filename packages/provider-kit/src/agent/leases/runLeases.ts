@@ -148,14 +148,7 @@ export async function runLeases(parameters: {
         await journal.write(next)
       },
     })
-  let dataPath = await nginxDataPathOf({
-    policy,
-    secret,
-    chainId: client.chain.id,
-    leaseMarket,
-    dataDir: parameters.dataDir,
-    logger,
-  })
+  let dataPath = await nginxDataPathOf({ policy, dataDir: parameters.dataDir, logger })
   let gateway = await startGateway(dataPath)
   if (dataPath !== undefined) {
     try {
@@ -435,16 +428,10 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  */
 async function nginxDataPathOf({
   policy,
-  secret,
-  chainId,
-  leaseMarket,
   dataDir,
   logger,
 }: {
   policy: LeasePolicy
-  secret: Uint8Array
-  chainId: number
-  leaseMarket: Address
   dataDir: string
   logger: Logger
 }): Promise<NginxDataPath | undefined> {
@@ -457,9 +444,6 @@ async function nginxDataPathOf({
     const port = policy.gateway?.port || (await freePort(hostname))
     return await nginxDataPath({
       dir: join(dataDir, 'lease-nginx'),
-      secret,
-      chainId,
-      leaseMarket,
       hostname,
       port,
       binary: paths.binary,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { access, mkdtemp, rm } from 'node:fs/promises'
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fakeAuthority, openWebSocket, send, signIn, startEchoService } from '../../../test/lease.js'
 import { NginxUnavailableError } from '../../errors.js'
 import { type LeaseGateway, startLeaseGateway } from '../leaseGateway.js'
+import { issueSessionToken } from '../sessionToken.js'
 import type { LeaseExchange } from '../usageMeter.js'
 import { type NginxDataPath, nginxDataPath } from './nginxDataPath.js'
 
@@ -45,6 +46,13 @@ async function eventually(check: () => Promise<boolean> | boolean) {
 }
 
 const passFile = (leaseId: bigint) => path.join(dir, 'passes', leaseId.toString())
+const macOf = (token: string) => token.slice(token.lastIndexOf('.') + 1)
+/** Waits until the lease's pass names the session (the gateway has verified it, and told nginx). */
+const passed = (leaseId: bigint, token: string) =>
+  eventually(async () => {
+    const pass = await readFile(passFile(leaseId), 'utf8').catch(() => '{}')
+    return JSON.parse(pass).sessions?.[macOf(token)] !== undefined
+  })
 const hasPass = (leaseId: bigint) =>
   access(passFile(leaseId)).then(
     () => true,
@@ -59,7 +67,7 @@ beforeAll(async () => {
   authority.leases.set(5n, { renter: stranger.address, provider, active: true })
   const port = await freePort()
   publicHost = `localhost:${port}`
-  dataPath = await nginxDataPath({ dir, secret, chainId, leaseMarket, port, workerProcesses: 1 })
+  dataPath = await nginxDataPath({ dir, port, workerProcesses: 1 })
   gateway = await startLeaseGateway({
     chainId,
     leaseMarket,
@@ -93,6 +101,7 @@ describe('nginx proxies what the gateway would, itself', () => {
   test("the renter's request: straight to the service, with the gateway's headers and not its credentials", async () => {
     const login = await signInTo(4n)
     expect(login.status).toBe(200)
+    await passed(4n, login.token!)
     exchanges.length = 0
     const answer = await send(dataPath.url, {
       host: host(4n),
@@ -142,6 +151,40 @@ describe('nginx proxies what the gateway would, itself', () => {
     expect(answer.status).toBe(200)
     expect(echoed(answer.body).headers).toMatchObject({ authorization: 'Basic dXNlcjpwYXNz' })
     expect(echoed(answer.body).headers).not.toHaveProperty('cookie')
+  })
+})
+
+describe('nginx holds no key: the gateway verifies each session first', () => {
+  test('a valid token the gateway has not seen goes to it once, then nginx serves it', async () => {
+    // Issued with the gateway's key (as before a restart of the agent), never presented since.
+    const token = issueSessionToken(secret, {
+      chainId,
+      leaseMarket,
+      leaseId: 4n,
+      renter: renter.address,
+      expiresAt: Date.now() + 600_000,
+    })
+    exchanges.length = 0
+    const first = await send(dataPath.url, { host: host(4n), headers: { authorization: `Bearer ${token}` } })
+    expect(first.status).toBe(200)
+    await passed(4n, token)
+    const next = await send(dataPath.url, { host: host(4n), headers: { authorization: `Bearer ${token}` } })
+    expect(next.status).toBe(200)
+    await eventually(() => exchanges.length === 2)
+    expect(exchanges.map((exchange) => exchange.via)).toEqual(['gateway', 'data path'])
+    // Another wallet's token for the same lease is never passed: nginx hands it to the gateway, which refuses it.
+    const strangers = issueSessionToken(secret, {
+      chainId,
+      leaseMarket,
+      leaseId: 4n,
+      renter: stranger.address,
+      expiresAt: Date.now() + 600_000,
+    })
+    const refused = await send(dataPath.url, {
+      host: host(4n),
+      headers: { authorization: `Bearer ${strangers}` },
+    })
+    expect(refused.status).toBe(403)
   })
 })
 
@@ -257,13 +300,14 @@ describe('the pass follows the gateway', () => {
     gateway.stopServing(4n)
     await eventually(async () => !(await hasPass(4n)))
     // A pass left behind (a gateway that died): expired, so nginx hands the request to the gateway.
-    const { writeFile } = await import('node:fs/promises')
     await writeFile(
       passFile(4n),
       JSON.stringify({
         upstream: `127.0.0.1:${echo.port}`,
-        renter: renter.address.toLowerCase(),
         until: Date.now() - 1,
+        origin: `http://${host(4n)}`,
+        cookieName: 'gridforge_lease',
+        sessions: { [macOf(login.token!)]: Date.now() + 600_000 },
       }),
     )
     const before = echo.hits
@@ -281,7 +325,7 @@ describe('running nginx', () => {
   test('an nginx left by a killed run of the same folder is stopped, so that the port is free again', async () => {
     const leftoverDir = await mkdtemp(path.join(tmpdir(), 'gridforge-nginx-leftover-'))
     const port = await freePort()
-    const options = { dir: leftoverDir, secret, chainId, leaseMarket, port }
+    const options = { dir: leftoverDir, port }
     const first = await nginxDataPath(options)
     let second: NginxDataPath | undefined
     try {
@@ -300,7 +344,7 @@ describe('running nginx', () => {
   })
 
   test('without nginx or its njs module: NginxUnavailableError, saying what to install', async () => {
-    const options = { dir, secret, chainId, leaseMarket, port: 1 }
+    const options = { dir, port: 1 }
     await expect(nginxDataPath({ ...options, binary: '/nonexistent/nginx' })).rejects.toThrow(
       NginxUnavailableError,
     )

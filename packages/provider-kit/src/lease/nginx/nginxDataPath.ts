@@ -1,14 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import type { Address } from 'viem'
 import { NginxUnavailableError } from '../../errors.js'
 import { type Logger, silentLogger } from '../../logger.js'
 import type { LeaseDataPath, LeasePass } from '../LeaseDataPath.js'
 import type { LeaseGateway } from '../leaseGateway.js'
-import { sessionCookieName } from '../sessionToken.js'
 import { followExchangeLog } from './exchangeLog.js'
 import { type NginxDataPathConfig, nginxConfig, nginxScript, passFolder } from './nginxConfig.js'
 
@@ -21,16 +19,11 @@ export const nginxDefaults = {
 } as const
 
 export interface NginxDataPathOptions {
-  /** nginx's own folder (created): configuration, njs script (it holds the session key: mode 0600), passes, logs. */
+  /** nginx's own folder (created): its configuration, the njs script, the passes (mode 0600: they name sessions), logs. */
   dir: string
-  /** The gateway's session key (`startLeaseGateway({ secret })`): nginx checks the same tokens. */
-  secret: Uint8Array
-  chainId: number
-  leaseMarket: Address
   /** Where nginx listens for renters (the gateway's `publicHost` says how they reach it). */
   hostname?: string | undefined
   port: number
-  publicScheme?: 'http' | 'https' | undefined
   /** Paths of nginx and its njs module (default Debian's, {@link nginxDefaults}). */
   binary?: string | undefined
   njsModule?: string | undefined
@@ -55,8 +48,8 @@ export interface NginxDataPath extends LeaseDataPath, AsyncDisposable {
  * refusal) to the Node gateway behind it. The gateway stays the authority:
  * nginx proxies a lease only while it holds the gateway's pass for it (see
  * {@link LeasePass}: a small file per lease, renewed three times per lease check,
- * removed the moment the gateway would stop proxying it), and checks the
- * gateway's own session tokens. What nginx serves reaches the gateway's meter
+ * removed the moment the gateway would stop proxying it), and only for the
+ * sessions the gateway verified (nginx holds no key). What nginx serves reaches the gateway's meter
  * through a log file (see `exchangeLog.ts`), within two seconds.
  *
  * Why: Node's HTTP stack costs a hop about as much as the service behind
@@ -66,8 +59,8 @@ export interface NginxDataPath extends LeaseDataPath, AsyncDisposable {
  * libnginx-mod-http-js`).
  *
  * @example
- * const dataPath = await nginxDataPath({ dir, secret, chainId, leaseMarket, port: 8080 })
- * const gateway = await startLeaseGateway({ chainId, leaseMarket, authority, secret, dataPath, publicHost: 'localhost:8080' })
+ * const dataPath = await nginxDataPath({ dir, port: 8080 })
+ * const gateway = await startLeaseGateway({ chainId, leaseMarket, authority, dataPath, publicHost: 'localhost:8080' })
  * await dataPath.start(gateway) // renters now reach http://7.localhost:8080
  */
 export async function nginxDataPath(options: NginxDataPathOptions): Promise<NginxDataPath> {
@@ -77,13 +70,12 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
   await assertNginx(binary, njsModule)
   const dir = path.resolve(options.dir)
   const passDir = path.join(dir, passFolder)
-  const scheme = options.publicScheme ?? 'http'
   const hostname = options.hostname ?? '127.0.0.1'
   await stopLeftover(dir, logger)
   // Passes of an earlier run are not this run's: the gateway hands out its own.
   await rm(passDir, { recursive: true, force: true })
   await mkdir(path.join(dir, 'temp'), { recursive: true })
-  await mkdir(passDir, { recursive: true, mode: 0o755 })
+  await mkdir(passDir, { recursive: true, mode: 0o700 })
 
   const exchangeLog = path.join(dir, 'exchanges.log')
   // Exchanges of an earlier run were counted then (or are lost with that run's meter): not again.
@@ -100,14 +92,18 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
       if (pass === undefined) return rm(file, { force: true })
       const temporary = `${file}.${process.pid}.tmp`
       const { host, port } = pass.upstream
+      const now = Date.now()
       await writeFile(
         temporary,
         JSON.stringify({
           upstream: `${host.includes(':') ? `[${host}]` : host}:${port}`,
-          renter: pass.renter.toLowerCase(),
-          until: Date.now() + pass.validMs,
+          until: now + pass.validMs,
+          origin: pass.origin,
+          cookieName: pass.cookieName,
+          sessions: Object.fromEntries(pass.sessions.map(({ mac, validMs }) => [mac, now + validMs])),
         }),
-        { mode: 0o644 },
+        // It names the renter's sessions: for nginx's workers (the agent's user) alone.
+        { mode: 0o600 },
       )
       // A rename replaces the pass at once: nginx reads the old one or the new one, never half of one.
       await rename(temporary, file)
@@ -149,20 +145,15 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
         njsModule,
         listen: { hostname, port: options.port },
         gateway: { hostname: gatewayUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(gatewayUrl.port) },
-        secret: options.secret,
-        chainId: options.chainId,
-        leaseMarket: options.leaseMarket,
         publicHost: gateway.publicHost,
-        publicScheme: scheme,
-        cookieName: sessionCookieName(scheme),
+        // As renters reach the gateway (a TLS proxy in front when https).
+        publicScheme: gateway.leaseUrl(0n).startsWith('https:') ? 'https' : 'http',
         exchangeLog,
         // Started as root, nginx would run its workers as nobody, who cannot read the agent's files.
         user: process.getuid?.() === 0 ? 'root' : undefined,
         workerProcesses: options.workerProcesses,
       }
-      const script = path.join(dir, 'lease.js')
-      await writeFile(script, nginxScript(config), { mode: 0o600 })
-      await chmod(script, 0o600)
+      await writeFile(path.join(dir, 'lease.js'), nginxScript(config))
       const conf = path.join(dir, 'nginx.conf')
       await writeFile(conf, nginxConfig(config))
       try {
