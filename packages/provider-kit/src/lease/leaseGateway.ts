@@ -454,8 +454,11 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     if (
       state === undefined ||
       leaseRefusal(state, { leaseId, renter: state.renter, provider: options.provider })
-    )
+    ) {
+      // An ended lease's sessions open nothing again.
+      verifiedSessions.delete(leaseId)
       return undefined
+    }
     const latest = latestAcks.get(leaseId)
     if (ackLapse(state, latest, { nowSec: chainNow(), servedSec: servedSec(leaseId), policy: ackPolicy }))
       return undefined
@@ -479,8 +482,8 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
   function rememberSession(leaseId: bigint, session: LeaseSession, token: string) {
     if (options.dataPath === undefined) return
     const mac = token.slice(token.lastIndexOf('.') + 1)
-    let sessions = verifiedSessions.get(leaseId)
-    if (sessions === undefined) verifiedSessions.set(leaseId, (sessions = new Map()))
+    const sessions = verifiedSessions.get(leaseId) ?? new Map()
+    verifiedSessions.set(leaseId, sessions)
     if (sessions.has(mac)) return
     for (const [known, { expiresAt }] of sessions) if (expiresAt <= clock.now()) sessions.delete(known)
     if (sessions.size >= 64) sessions.delete(sessions.keys().next().value as string)

@@ -10,15 +10,7 @@ import {
   getLeaseParams,
 } from '@gridforge/sdk'
 import type { ContentStore } from '@gridforge/sdk/storage'
-import {
-  type Account,
-  type Address,
-  type Chain,
-  type Client,
-  getAbiItem,
-  type Log,
-  type Transport,
-} from 'viem'
+import { type Account, type Chain, type Client, getAbiItem, type Log, type Transport } from 'viem'
 import { getBlock, getLogs } from 'viem/actions'
 import { type LeaseGateway, startLeaseGateway } from '../../lease/leaseGateway.js'
 import { freePort } from '../../lease/nginx/freePort.js'

@@ -1,4 +1,3 @@
-import type { Address } from 'viem'
 import { sessionTokenPrefix } from '../sessionToken.js'
 import { exchangeLogFormat } from './exchangeLog.js'
 
