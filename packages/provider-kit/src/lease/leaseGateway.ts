@@ -75,7 +75,7 @@ export interface LeaseGatewayOptions {
   /** Chain time read fresh, seconds, for an acknowledgement's checks (default `chainNow`): the latest block's. */
   readChainTime?: (() => Promise<number>) | undefined
   /**
-   * A data path in front of the gateway (see `startNginxDataPath`), told which leases it may proxy on
+   * A data path in front of the gateway (see `nginxDataPath`), told which leases it may proxy on
    * its own. Requests then reach the gateway through it: the client's address is read from the
    * `X-Forwarded-For` it sets, on connections from the loopback.
    */
@@ -450,7 +450,10 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     // Checked again a third of the way through: the pass then outlives the next renewals, late timers included.
     const cached = leaseStates.get(leaseId)
     if (cached !== undefined && clock.now() - cached.at >= passRenewMs) leaseStates.delete(leaseId)
-    const state = await leaseState(leaseId)
+    const reading = leaseState(leaseId)
+    // When what it knows was read: the pass lasts a lease check from then.
+    const checkedAt = leaseStates.get(leaseId)?.at ?? clock.now()
+    const state = await reading
     if (
       state === undefined ||
       leaseRefusal(state, { leaseId, renter: state.renter, provider: options.provider })
@@ -463,7 +466,7 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     if (ackLapse(state, latest, { nowSec: chainNow(), servedSec: servedSec(leaseId), policy: ackPolicy }))
       return undefined
     const now = clock.now()
-    let validMs = (leaseStates.get(leaseId)?.at ?? now) + leaseCheckMs - now
+    let validMs = checkedAt + leaseCheckMs - now
     const lapsesAt = ackLapseAt(state, latest, ackPolicy)
     // A second early: chain time is counted in whole seconds.
     if (lapsesAt !== undefined) validMs = Math.min(validMs, (lapsesAt - chainNow() - 1) * 1000)
@@ -491,11 +494,16 @@ export async function startLeaseGateway(options: LeaseGatewayOptions): Promise<L
     void refreshPass(leaseId)
   }
 
+  /** Per lease, the latest pass computation: an earlier one that finishes later is dropped. */
+  const passRounds = new Map<bigint, number>()
   /** Tells the data path what the lease's pass is now. */
   async function refreshPass(leaseId: bigint): Promise<void> {
     const dataPath = options.dataPath
     if (dataPath === undefined) return
+    const round = (passRounds.get(leaseId) ?? 0) + 1
+    passRounds.set(leaseId, round)
     const pass = await passOf(leaseId).catch(() => undefined)
+    if (passRounds.get(leaseId) !== round) return
     // Served no more while the lease was read: no pass.
     dataPath.setPass(leaseId, upstreams.has(leaseId) ? pass : undefined)
   }
