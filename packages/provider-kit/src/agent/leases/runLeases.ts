@@ -224,6 +224,9 @@ export async function runLeases(parameters: {
         await journal.write(next)
         if (next.step === 'done') entries.delete(leaseId)
         else entries.set(leaseId, next)
+        // Room freed (a lease done, its GPUs back in the pool): the requests that waited for it are looked at again.
+        if (next.step === 'done' || (entry.gpus !== undefined && next.gpus === undefined))
+          void considerWaiting()
         if (next.step === entry.step && next.txHash === entry.txHash) return
       }
     } catch (error) {
@@ -234,6 +237,35 @@ export async function runLeases(parameters: {
   }
 
   const lookAll = () => Promise.all([...entries.keys()].map(advance))
+
+  /**
+   * Requests refused for want of room (the GPUs their source needs are taken, or `maxConcurrent` leases
+   * run), by lease: looked at again whenever room frees up, until their `acceptBy`. A request that came
+   * a moment before a lease ended is not lost for it.
+   */
+  const waiting = new Map<string, { log: LeaseLog & { eventName: 'LeaseRequested' }; minGpus: number }>()
+  const wait = (log: LeaseLog & { eventName: 'LeaseRequested' }, minGpus: number, refusal: string) => {
+    logger.info('lease request waits for room', { leaseId: log.args.leaseId, refusal })
+    waiting.delete(log.args.leaseId.toString())
+    // At most 256: the oldest wait goes first.
+    if (waiting.size >= 256) waiting.delete(waiting.keys().next().value as string)
+    waiting.set(log.args.leaseId.toString(), { log, minGpus })
+  }
+  const running = () => [...entries.values()].filter((entry) => entry.step !== 'done').length
+  /** The waiting requests there is room for now (GPUs free, fewer than `maxConcurrent` leases), looked at again. */
+  async function considerWaiting(): Promise<void> {
+    for (const [key, { log, minGpus }] of [...waiting]) {
+      if (BigInt(log.args.acceptBy) <= BigInt(chainNow())) waiting.delete(key)
+      if (!waiting.has(key) || running() >= maxConcurrent || gpus.free < minGpus) continue
+      waiting.delete(key)
+      await consider(log).catch((error: unknown) =>
+        logger.warn('a waiting lease request could not be looked at again', {
+          leaseId: key,
+          error: messageOf(error),
+        }),
+      )
+    }
+  }
 
   /** Accepts a request when the policy allows: journaled `accepting` first, then the step sends it. */
   async function consider(log: LeaseLog & { eventName: 'LeaseRequested' }): Promise<void> {
@@ -247,15 +279,14 @@ export async function runLeases(parameters: {
           ? `price ${maxPricePerSec}/s is under the floor ${minPricePerSec}/s`
           : Number(penaltySec) > maxPenaltySec
             ? `penalty ${penaltySec} s is over the policy's ${maxPenaltySec} s`
-            : [...entries.values()].filter((entry) => entry.step !== 'done').length >= maxConcurrent
-              ? `already ${maxConcurrent} leases`
-              : BigInt(acceptBy) <= BigInt(chainNow())
-                ? 'its acceptBy has passed'
-                : undefined
+            : BigInt(acceptBy) <= BigInt(chainNow())
+              ? 'its acceptBy has passed'
+              : undefined
     if (refusal !== undefined) {
       logger.info('lease request refused', { leaseId, refusal })
       return
     }
+    if (running() >= maxConcurrent) return wait(log, 0, `already ${maxConcurrent} leases`)
     // A source it could never run is refused now: accepted, such a lease would only be reported offline.
     const readable = await readLeaseSource({
       client,
@@ -275,13 +306,12 @@ export async function runLeases(parameters: {
     // The GPUs the source needs, held from now: a task must not take them between acceptance and start.
     const { minGpus } = readable.source.requirements
     const held = gpus.acquire(minGpus)
-    if (held === undefined) {
-      logger.info('lease request refused', {
-        leaseId,
-        refusal: `its source needs ${minGpus} GPU${minGpus === 1 ? '' : 's'}, ${gpus.free} free`,
-      })
-      return
-    }
+    if (held === undefined)
+      return wait(
+        log,
+        minGpus,
+        `its source needs ${minGpus} GPU${minGpus === 1 ? '' : 's'}, ${gpus.free} free`,
+      )
     // The renter's maximum price: what it offered; the floor only decides whether to accept.
     const entry: LeaseEntry = {
       version: 1,
@@ -345,6 +375,8 @@ export async function runLeases(parameters: {
           )
         }
         await lookAll()
+        // GPUs a task gave back also make room.
+        await considerWaiting()
         failures = 0
       } catch (error) {
         if (signal.aborted) break
