@@ -8,11 +8,22 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseLeaseSourceMetadata } from '@gridforge/sdk'
 import { expect, test } from 'vitest'
 
 const directory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../templates/jupyter-lease')
 const metadata = JSON.parse(readFileSync(path.join(directory, 'lease.json'), 'utf8'))
 const dockerfile = readFileSync(path.join(directory, 'Dockerfile'), 'utf8')
+
+test('jupyter-lease: lease.json is a lease source the SDK accepts (what `gridforge source publish` checks)', () => {
+  expect(parseLeaseSourceMetadata(metadata)).toMatchObject({
+    kind: 'lease',
+    port: 8888,
+    workdir: '/workspace',
+    network: 'none',
+    resources: { gpus: 0, cpus: 2, memoryMiB: 4096, diskMiB: 2048 },
+  })
+})
 
 test('jupyter-lease: lease.json and the Dockerfile agree, with Jupyter auth off behind the gateway', () => {
   const cmd = /^CMD (\[[\s\S]*?\])\s*$/m.exec(dockerfile.replace(/\\\n\s*/g, ''))?.[1]

@@ -513,8 +513,13 @@ export {
 } from './sources/listSources.js'
 export {
   imageDigestOf,
+  isLeaseSourceDocument,
+  type LeaseSourceMetadata,
+  type LeaseSourceMetadataInput,
+  leaseSourceMetadataSchema,
   maxSourceMetadataBytes,
   type ParseSourceMetadataErrorType,
+  parseLeaseSourceMetadata,
   parseSourceMetadata,
   requirementsOf,
   type SourceMetadata,

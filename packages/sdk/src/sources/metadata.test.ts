@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { InvalidParametersError } from '../errors/validation.js'
 import {
   imageDigestOf,
+  isLeaseSourceDocument,
   maxSourceMetadataBytes,
+  parseLeaseSourceMetadata,
   parseSourceMetadata,
   requirementsOf,
   SourceMetadataTooLargeError,
@@ -172,6 +174,92 @@ describe('parseSourceMetadata', () => {
     expect(fieldsOf(`[${'['.repeat(10_000)}${']'.repeat(10_000)}]`)).toEqual([
       { path: '(metadata)', message: 'expected a JSON object' },
     ])
+  })
+})
+
+describe('parseLeaseSourceMetadata', () => {
+  const leaseFieldsOf = (input: unknown) => {
+    try {
+      parseLeaseSourceMetadata(input)
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidParametersError)
+      return (error as InvalidParametersError).fields
+    }
+    throw new Error('expected the metadata to be refused')
+  }
+
+  it('fills in the defaults of a minimal lease source', () => {
+    expect(parseLeaseSourceMetadata(JSON.stringify({ kind: 'lease', name: 'Notebook', image }))).toEqual({
+      kind: 'lease',
+      schemaVersion: 1,
+      name: 'Notebook',
+      image,
+      env: {},
+      port: 8080,
+      workdir: '/workspace',
+      resources: { gpus: 0, vramMiB: 0, computeCapability: 0, cpus: 1, memoryMiB: 1024 },
+      network: 'none',
+    })
+  })
+
+  it('takes the service: environment values, port, workdir, GPUs', () => {
+    const metadata = parseLeaseSourceMetadata({
+      kind: 'lease',
+      name: 'Inference server',
+      image,
+      command: ['serve', '--port', '9000'],
+      env: { MODEL: 'llama-3-8b', THREADS: '8' },
+      port: 9000,
+      workdir: '/models',
+      resources: { gpus: 1, vramMiB: 24_576, cpus: 4, memoryMiB: 16_384, diskMiB: 8_192 },
+      network: 'egress',
+    })
+    expect(metadata).toMatchObject({ env: { MODEL: 'llama-3-8b' }, port: 9000, workdir: '/models' })
+    expect(requirementsOf(metadata)).toEqual({
+      minGpus: 1,
+      minVramMiB: 24_576,
+      minComputeCapability: 0,
+      maxRuntimeSec: 3_600,
+    })
+  })
+
+  it('names every bad field, with what a lease source allows', () => {
+    expect(
+      leaseFieldsOf({
+        kind: 'lease',
+        name: 'Bad',
+        image,
+        env: { MODEL: 3, GRIDFORGE_LEASE_ID: '1' },
+        port: 70_000,
+        workdir: '/proc/x',
+        inputPath: '/input',
+        resources: { maxRuntimeSec: 60, vramMiB: 1 },
+      }).map((field) => field.path),
+    ).toEqual(
+      expect.arrayContaining(['env.MODEL', 'env', 'port', 'workdir', 'inputPath', 'resources.maxRuntimeSec']),
+    )
+    expect(leaseFieldsOf({ kind: 'task', name: 'x', image })).toEqual([
+      { path: 'kind', message: "expected 'lease'" },
+    ])
+  })
+
+  it('keeps task and lease documents apart', () => {
+    expect(isLeaseSourceDocument({ kind: 'lease' })).toBe(true)
+    expect(isLeaseSourceDocument('{"kind":"lease"}')).toBe(true)
+    expect(isLeaseSourceDocument({ name: 'x' })).toBe(false)
+    expect(isLeaseSourceDocument('not json')).toBe(false)
+    // A task source's parser says where a lease source goes.
+    expect(fieldsOf({ kind: 'lease', name: 'Notebook', image, port: 8888 })).toEqual(
+      expect.arrayContaining([
+        { path: 'kind', message: "expected 'task': a lease source is read with parseLeaseSourceMetadata" },
+      ]),
+    )
+    expect(parseSourceMetadata({ kind: 'task', name: 'Echo', image }).kind).toBe('task')
+  })
+
+  it('refuses documents over 64 KiB before parsing them', () => {
+    const huge = JSON.stringify({ kind: 'lease', name: 'x', image, description: 'x'.repeat(maxSourceMetadataBytes) })
+    expect(() => parseLeaseSourceMetadata(huge)).toThrow(SourceMetadataTooLargeError)
   })
 })
 

@@ -111,30 +111,33 @@ const envVarSchema = z
     }),
   )
 
-const envSchema = z.pipe(
-  z.unknown().check(
-    z.refine((value) => !(typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')), {
-      error: '__proto__ is not a valid variable name',
-    }),
-  ),
-  z
-    .record(
-      z.string().check(
-        z.maxLength(128, { error: 'variable names have at most 128 characters' }),
-        z.regex(envNamePattern, {
-          error: 'variable names are letters, digits and _, not starting with a digit',
-        }),
-        z.refine((name) => !name.toUpperCase().startsWith('GRIDFORGE_'), {
-          error: 'the GRIDFORGE_ prefix is reserved for variables the provider sets',
-        }),
-      ),
-      envVarSchema,
-      { error: 'expected an object of variable names to their description' },
-    )
-    .check(z.refine((env) => Object.keys(env).length <= 64, { error: 'at most 64 variables' })),
+/** An environment variable's name: checked, and not `GRIDFORGE_…` (the provider's). */
+const envName = z.string().check(
+  z.maxLength(128, { error: 'variable names have at most 128 characters' }),
+  z.regex(envNamePattern, {
+    error: 'variable names are letters, digits and _, not starting with a digit',
+  }),
+  z.refine((name) => !name.toUpperCase().startsWith('GRIDFORGE_'), {
+    error: 'the GRIDFORGE_ prefix is reserved for variables the provider sets',
+  }),
 )
 
-const resourcesSchema = z.strictObject({
+/** An object of at most 64 environment variables, by name (no `__proto__`). */
+const envRecord = <value extends z.ZodMiniType>(valueSchema: value, error: string) =>
+  z.pipe(
+    z.unknown().check(
+      z.refine((input) => !(typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')), {
+        error: '__proto__ is not a valid variable name',
+      }),
+    ),
+    z
+      .record(envName, valueSchema, { error })
+      .check(z.refine((env) => Object.keys(env).length <= 64, { error: 'at most 64 variables' })),
+  )
+
+const envSchema = envRecord(envVarSchema, 'expected an object of variable names to their description')
+
+const gpuResources = {
   /** GPUs the source needs (default 0). */
   gpus: z._default(int(0, 255), 0),
   /** Memory per GPU, in MiB (default 0). */
@@ -148,49 +151,89 @@ const resourcesSchema = z.strictObject({
       .check(z.gt(0, { error: 'expected more than 0' }), z.lte(1_024, { error: 'expected at most 1024' })),
     1,
   ),
-  /** Memory limit of the container, in MiB (default 2048). */
-  memoryMiB: z._default(int(1, 2 ** 32 - 1), 2_048),
   /** Scratch and output disk space, in MiB (optional). */
   diskMiB: z.optional(int(1, 2 ** 32 - 1)),
+}
+
+const taskResourcesSchema = z.strictObject({
+  ...gpuResources,
+  /** Memory limit of the container, in MiB (default 2048). */
+  memoryMiB: z._default(int(1, 2 ** 32 - 1), 2_048),
   /** Longest run, in seconds: 1 to 7 days (default 3600). */
   maxRuntimeSec: z._default(int(1, 7 * 86_400), 3_600),
 })
 
+/** The fields of every source: its schema version, name, image, command. */
+const common = {
+  /** Version of this schema; only 1 exists (default 1). */
+  schemaVersion: z._default(
+    z.literal(sourceMetadataVersion, {
+      error: `this SDK reads schemaVersion ${sourceMetadataVersion}: upgrade @gridforge/sdk`,
+    }),
+    sourceMetadataVersion,
+  ),
+  /** A short human name. */
+  name: line(100),
+  /** What the source does, for listings (markdown allowed). */
+  description: z.optional(text(4_000)),
+  /**
+   * The full image reference, pinned by digest: `registry/name[:tag]@sha256:<64 hex>`.
+   * Its digest must equal the source's on-chain `imageDigest`.
+   */
+  image: z.string({ error: 'expected an image reference' }).check(
+    z.maxLength(512, { error: 'at most 512 characters' }),
+    z.regex(imagePattern, {
+      error: 'expected a full image reference pinned by digest: registry/name[:tag]@sha256:<64 hex digits>',
+    }),
+  ),
+  /**
+   * The program and its arguments, replacing the image's ENTRYPOINT and CMD
+   * (`command[0]` is the executable). Omitted: the image's own.
+   */
+  command: z.optional(
+    z.array(text(4_096), { error: 'expected a list of strings (argv)' }).check(
+      z.minLength(1, { error: 'list at least the executable' }),
+      z.maxLength(256, { error: 'at most 256 arguments' }),
+      z.refine((argv) => argv[0] !== '', { error: 'the executable (first item) must not be empty' }),
+    ),
+  ),
+}
+
+/** The fields every source ends with: its network, license and template. */
+const tail = {
+  /**
+   * `'none'` (default): no network at all. `'egress'`: outbound connections
+   * only, no published ports; providers may refuse such sources.
+   */
+  network: z._default(z.enum(['none', 'egress'], { error: "expected 'none' or 'egress'" }), 'none'),
+  /** SPDX license expression of the source, e.g. `'MIT'` or `'Apache-2.0 OR MIT'`. */
+  license: z.optional(
+    z
+      .string({ error: 'expected an SPDX expression' })
+      .check(
+        z.maxLength(128, { error: 'at most 128 characters' }),
+        z.regex(licensePattern, { error: "expected an SPDX expression like 'MIT' or 'Apache-2.0 OR MIT'" }),
+      ),
+  ),
+  /** The template the source was made from, e.g. `'pytorch'` (lowercase, digits, - _ .). */
+  template: z.optional(
+    z
+      .string({ error: 'expected a tag' })
+      .check(
+        z.maxLength(64, { error: 'at most 64 characters' }),
+        z.regex(tagPattern, { error: "expected a lowercase tag like 'pytorch' or 'llm-inference'" }),
+      ),
+  ),
+}
+
 /** The zod (`zod/mini`) schema of {@link SourceMetadata}. */
 export const sourceMetadataSchema = z
   .strictObject({
-    /** Version of this schema; only 1 exists (default 1). */
-    schemaVersion: z._default(
-      z.literal(sourceMetadataVersion, {
-        error: `this SDK reads schemaVersion ${sourceMetadataVersion}: upgrade @gridforge/sdk`,
-      }),
-      sourceMetadataVersion,
+    /** What the source is run as: a task (the default; a lease source says `'lease'`, see {@link leaseSourceMetadataSchema}). */
+    kind: z.optional(
+      z.literal('task', { error: "expected 'task': a lease source is read with parseLeaseSourceMetadata" }),
     ),
-    /** A short human name. */
-    name: line(100),
-    /** What the source does, for listings (markdown allowed). */
-    description: z.optional(text(4_000)),
-    /**
-     * The full image reference, pinned by digest: `registry/name[:tag]@sha256:<64 hex>`.
-     * Its digest must equal the source's on-chain `imageDigest`.
-     */
-    image: z.string({ error: 'expected an image reference' }).check(
-      z.maxLength(512, { error: 'at most 512 characters' }),
-      z.regex(imagePattern, {
-        error: 'expected a full image reference pinned by digest: registry/name[:tag]@sha256:<64 hex digits>',
-      }),
-    ),
-    /**
-     * The program and its arguments, replacing the image's ENTRYPOINT and CMD
-     * (`command[0]` is the executable). Omitted: the image's own.
-     */
-    command: z.optional(
-      z.array(text(4_096), { error: 'expected a list of strings (argv)' }).check(
-        z.minLength(1, { error: 'list at least the executable' }),
-        z.maxLength(256, { error: 'at most 256 arguments' }),
-        z.refine((argv) => argv[0] !== '', { error: 'the executable (first item) must not be empty' }),
-      ),
-    ),
+    ...common,
     /** The environment variables a task may set, by name. Others are refused. */
     env: z._default(envSchema, {}),
     /** Where the task's input is mounted, read-only (default `/input`). */
@@ -198,7 +241,7 @@ export const sourceMetadataSchema = z
     /** Where the source writes its output, collected after the run (default `/output`). */
     outputPath: z._default(mountPath, '/output'),
     /** What the container needs and is limited to. */
-    resources: z._default(resourcesSchema, {
+    resources: z._default(taskResourcesSchema, {
       gpus: 0,
       vramMiB: 0,
       computeCapability: 0,
@@ -206,29 +249,7 @@ export const sourceMetadataSchema = z
       memoryMiB: 2_048,
       maxRuntimeSec: 3_600,
     }),
-    /**
-     * `'none'` (default): no network at all. `'egress'`: outbound connections
-     * only, no published ports; providers may refuse such sources.
-     */
-    network: z._default(z.enum(['none', 'egress'], { error: "expected 'none' or 'egress'" }), 'none'),
-    /** SPDX license expression of the source, e.g. `'MIT'` or `'Apache-2.0 OR MIT'`. */
-    license: z.optional(
-      z
-        .string({ error: 'expected an SPDX expression' })
-        .check(
-          z.maxLength(128, { error: 'at most 128 characters' }),
-          z.regex(licensePattern, { error: "expected an SPDX expression like 'MIT' or 'Apache-2.0 OR MIT'" }),
-        ),
-    ),
-    /** The template the source was made from, e.g. `'pytorch'` (lowercase, digits, - _ .). */
-    template: z.optional(
-      z
-        .string({ error: 'expected a tag' })
-        .check(
-          z.maxLength(64, { error: 'at most 64 characters' }),
-          z.regex(tagPattern, { error: "expected a lowercase tag like 'pytorch' or 'llm-inference'" }),
-        ),
-    ),
+    ...tail,
   })
   .check(
     z.superRefine((metadata, context) => {
@@ -262,6 +283,55 @@ export const sourceMetadataSchema = z
     }),
   )
 
+/**
+ * The zod (`zod/mini`) schema of {@link LeaseSourceMetadata}: a lease source,
+ * an interactive service (JupyterLab, an inference server) that a renter rents
+ * by the second and reaches through the provider's lease gateway.
+ */
+export const leaseSourceMetadataSchema = z
+  .strictObject({
+    /** A lease source says so: documents without `kind` are task sources. */
+    kind: z.literal('lease', { error: "expected 'lease'" }),
+    ...common,
+    /** The service's environment: variable names to their values, fixed by the source. */
+    env: z._default(envRecord(text(4_096), 'expected an object of variable names to their values'), {}),
+    /** The port the service listens on, on all of the container's addresses (default 8080). */
+    port: z._default(int(1, 65_535), 8_080),
+    /** The service's writable folder and HOME, kept while the lease runs (default `/workspace`). */
+    workdir: z._default(mountPath, '/workspace'),
+    /** What the container needs and is limited to. */
+    resources: z._default(
+      z.strictObject({
+        ...gpuResources,
+        /** Memory limit of the container, in MiB (default 1024). */
+        memoryMiB: z._default(int(1, 2 ** 32 - 1), 1_024),
+      }),
+      { gpus: 0, vramMiB: 0, computeCapability: 0, cpus: 1, memoryMiB: 1_024 },
+    ),
+    ...tail,
+  })
+  .check(
+    z.superRefine((metadata, context) => {
+      if (
+        metadata.resources.gpus === 0 &&
+        (metadata.resources.vramMiB > 0 || metadata.resources.computeCapability > 0)
+      ) {
+        context.issues.push({
+          code: 'custom',
+          message: 'vramMiB and computeCapability need gpus ≥ 1',
+          path: ['resources', 'gpus'],
+          input: 0,
+        })
+      }
+    }),
+  )
+
+/** Lease source metadata as parsed: defaults filled in. */
+export type LeaseSourceMetadata = z.output<typeof leaseSourceMetadataSchema>
+
+/** Lease source metadata as written: optional fields may be left out. */
+export type LeaseSourceMetadataInput = z.input<typeof leaseSourceMetadataSchema>
+
 /** Source metadata as parsed: defaults filled in. */
 export type SourceMetadata = z.output<typeof sourceMetadataSchema>
 
@@ -293,8 +363,6 @@ export type ParseSourceMetadataErrorType =
   | SourceMetadataTooLargeErrorType
   | Error
 
-const action = 'parseSourceMetadata'
-
 /**
  * Parses and checks source metadata: a JSON string, its UTF-8 bytes, or an
  * already parsed object. Refuses documents over 64 KiB with
@@ -315,6 +383,50 @@ const action = 'parseSourceMetadata'
  * metadata.network // 'none'
  */
 export function parseSourceMetadata(input: unknown): SourceMetadata {
+  return parseDocument(input, sourceMetadataSchema, 'parseSourceMetadata')
+}
+
+/**
+ * Parses and checks a lease source's metadata (`"kind": "lease"`), as
+ * {@link parseSourceMetadata} does a task source's: 64 KiB at most
+ * ({@link SourceMetadataTooLargeError}), and {@link leaseSourceMetadataSchema}
+ * ({@link InvalidParametersError} naming every bad field).
+ *
+ * @example
+ * import { parseLeaseSourceMetadata } from '@gridforge/sdk'
+ *
+ * const metadata = parseLeaseSourceMetadata({
+ *   kind: 'lease',
+ *   name: 'JupyterLab',
+ *   image: `ghcr.io/gridforge/jupyter-lease:0.1.0@sha256:${'ab'.repeat(32)}`,
+ *   command: ['jupyter', 'lab', '--ip=0.0.0.0', '--port=8888'],
+ *   port: 8888,
+ * })
+ * metadata.workdir // '/workspace'
+ */
+export function parseLeaseSourceMetadata(input: unknown): LeaseSourceMetadata {
+  return parseDocument(input, leaseSourceMetadataSchema, 'parseLeaseSourceMetadata')
+}
+
+/** Whether a metadata document says it is a lease source's (`"kind": "lease"`), before it is checked. */
+export function isLeaseSourceDocument(input: unknown): boolean {
+  let value = input
+  if (typeof input === 'string' || input instanceof Uint8Array) {
+    try {
+      value = JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input))
+    } catch {
+      return false
+    }
+  }
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'lease'
+}
+
+/** A metadata document's size checked, its JSON parsed, and the result checked against `schema`. */
+function parseDocument<output>(
+  input: unknown,
+  schema: { safeParse(value: unknown): { success: true; data: output } | { success: false; error: { issues: readonly unknown[] } } },
+  action: string,
+): output {
   let value = input
   if (typeof input === 'string' || input instanceof Uint8Array) {
     const size = typeof input === 'string' ? utf8Length(input) : input.byteLength
@@ -344,11 +456,11 @@ export function parseSourceMetadata(input: unknown): SourceMetadata {
     if (size > maxSourceMetadataBytes)
       throw new SourceMetadataTooLargeError({ size, max: maxSourceMetadataBytes })
   }
-  const result = sourceMetadataSchema.safeParse(value)
+  const result = schema.safeParse(value)
   if (result.success) return result.data
   throw new InvalidParametersError({
     action,
-    fields: result.error.issues.flatMap((issue) => toFields(issue)),
+    fields: result.error.issues.flatMap((issue) => toFields(issue as Issue)),
   })
 }
 
@@ -382,12 +494,15 @@ export function imageDigestOf(image: string): Hex | undefined {
  *   requirements: { ...requirementsOf(metadata), deterministic: true },
  * })
  */
-export function requirementsOf(metadata: SourceMetadata): Omit<Requirements, 'deterministic'> {
+export function requirementsOf(
+  metadata: SourceMetadata | LeaseSourceMetadata,
+): Omit<Requirements, 'deterministic'> {
   return {
     minGpus: metadata.resources.gpus,
     minVramMiB: metadata.resources.vramMiB,
     minComputeCapability: metadata.resources.computeCapability,
-    maxRuntimeSec: metadata.resources.maxRuntimeSec,
+    // A lease runs as long as its renter pays: the task market's limit is its default, unused.
+    maxRuntimeSec: 'maxRuntimeSec' in metadata.resources ? metadata.resources.maxRuntimeSec : 3_600,
   }
 }
 

@@ -1,4 +1,11 @@
-import { type Deployment, getSource, imageDigestOf } from '@gridforge/sdk'
+import {
+  type Deployment,
+  getSource,
+  imageDigestOf,
+  type InvalidParametersError,
+  type LeaseSourceMetadata,
+  parseLeaseSourceMetadata,
+} from '@gridforge/sdk'
 import { type ContentStore, getBytes } from '@gridforge/sdk/storage'
 import type { Account, Chain, Client, Transport } from 'viem'
 import type { ContainerRuntime } from '../../runtime/ContainerRuntime.js'
@@ -6,14 +13,16 @@ import type { LeaseContainerSpec, LeaseLimits, LeaseNetwork } from '../../runtim
 import { LeaseSourceRefusedError } from '../errors.js'
 
 /**
- * What a lease container runs when its source's metadata does not say: the service listens on 8080,
- * the container has no network beyond the gateway, 1 CPU and 1 GiB, its files in `/workspace`.
+ * A lease container's limits besides what its source's metadata sets (CPUs, memory, `diskMiB` for
+ * its workdir): processes and `/tmp`, and the metadata schema's own defaults (1 CPU, 1 GiB, a 1 GiB
+ * workdir).
  */
-export const leaseDefaults = {
-  port: 8080,
-  network: 'none' as LeaseNetwork,
-  workdir: '/workspace',
-  limits: { memoryBytes: 1024 ** 3, cpus: 1, pids: 512, tmpBytes: 256 * 1024 ** 2, workdirBytes: 1024 ** 3 },
+const leaseLimitDefaults = {
+  memoryBytes: 1024 ** 3,
+  cpus: 1,
+  pids: 512,
+  tmpBytes: 256 * 1024 ** 2,
+  workdirBytes: 1024 ** 3,
 } as const
 
 /**
@@ -35,19 +44,17 @@ export async function readLeaseSource(parameters: {
   const refuse = (reason: string, cause?: unknown) => new LeaseSourceRefusedError({ sourceId, reason, cause })
   const source = await getSource(client, { deployment, sourceId })
   const bytes = await getBytes(store, source.metadata, { maxBytes: 64 * 1024, signal })
-  let metadata: Record<string, unknown>
+  let metadata: LeaseSourceMetadata
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes))
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new Error('not an object')
-    metadata = parsed as Record<string, unknown>
+    metadata = parseLeaseSourceMetadata(bytes)
   } catch (error) {
-    throw refuse('its metadata is not a JSON object', error)
+    const fields = (error as Partial<InvalidParametersError>).fields
+    const why = fields?.map((field) => `${field.path}: ${field.message}`).join('; ') ?? (error as Error).message
+    throw refuse(`its metadata is not a lease source's (${why})`, error)
   }
-  if (typeof metadata.image !== 'string') throw refuse('its metadata names no image')
   if (imageDigestOf(metadata.image) !== source.imageDigest)
     throw refuse(`its metadata names ${metadata.image}, not the digest on chain`)
-  const network: LeaseNetwork = metadata.network === 'egress' ? 'egress' : leaseDefaults.network
+  const network: LeaseNetwork = metadata.network
   if (network === 'egress' && !parameters.allowEgress)
     throw refuse('it asks for egress, which the policy does not allow ([policy] allowEgress)')
   return { source, metadata, image: metadata.image, network }
@@ -55,9 +62,9 @@ export async function readLeaseSource(parameters: {
 
 /**
  * The container spec of a lease of `sourceId`: the source's image (checked against its on-chain
- * digest by the runtime), command, port, network and resources from its metadata (`kind: "lease"`
- * documents, see templates/jupyter-lease/lease.json), else {@link leaseDefaults}; pinned to the GPUs
- * held for the lease.
+ * digest by the runtime), command, environment, port, workdir, network and resources from its
+ * metadata (a lease source's, `parseLeaseSourceMetadata`; see templates/jupyter-lease/lease.json),
+ * the schema's defaults where it says nothing; pinned to the GPUs held for the lease.
  */
 export async function leaseContainerSpec(parameters: {
   client: Client<Transport, Chain, Account>
@@ -75,23 +82,21 @@ export async function leaseContainerSpec(parameters: {
   const { runtime, leaseId, signal } = parameters
   const { source, metadata, image: reference, network } = await readLeaseSource(parameters)
   const image = await runtime.prepareImage({ image: reference, imageDigest: source.imageDigest, signal })
-  const resources = (metadata.resources ?? {}) as { cpus?: unknown; memoryMiB?: unknown }
-  const env: Record<string, string> = { GRIDFORGE_LEASE_ID: leaseId.toString() }
-  for (const [name, value] of Object.entries((metadata.env ?? {}) as Record<string, unknown>))
-    if (typeof value === 'string') env[name] = value
   return {
     leaseId,
     image: image.ref,
-    command: Array.isArray(metadata.command) ? metadata.command.map(String) : undefined,
-    env,
-    port: typeof metadata.port === 'number' ? metadata.port : leaseDefaults.port,
-    workdir: typeof metadata.workdir === 'string' ? metadata.workdir : leaseDefaults.workdir,
+    command: metadata.command,
+    // The source's own variables, then the provider's (GRIDFORGE_ names are the provider's alone).
+    env: { ...metadata.env, GRIDFORGE_LEASE_ID: leaseId.toString() },
+    port: metadata.port,
+    workdir: metadata.workdir,
     gpus: [...parameters.gpus],
     network,
     limits: {
-      ...leaseDefaults.limits,
-      ...(typeof resources.cpus === 'number' ? { cpus: resources.cpus } : {}),
-      ...(typeof resources.memoryMiB === 'number' ? { memoryBytes: resources.memoryMiB * 1024 ** 2 } : {}),
+      ...leaseLimitDefaults,
+      cpus: metadata.resources.cpus,
+      memoryBytes: metadata.resources.memoryMiB * 1024 ** 2,
+      ...(metadata.resources.diskMiB === undefined ? {} : { workdirBytes: metadata.resources.diskMiB * 1024 ** 2 }),
       ...parameters.limits,
     },
   }

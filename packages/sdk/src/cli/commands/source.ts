@@ -3,7 +3,15 @@ import path from 'node:path'
 import { examples, fields, formatTransaction, table, UsageError } from '@gridforge/cli-kit'
 import { getSource } from '../../sources/getSource.js'
 import { listSources } from '../../sources/listSources.js'
-import { imageDigestOf, parseSourceMetadata, requirementsOf } from '../../sources/metadata.js'
+import {
+  imageDigestOf,
+  isLeaseSourceDocument,
+  type LeaseSourceMetadata,
+  parseLeaseSourceMetadata,
+  parseSourceMetadata,
+  requirementsOf,
+  type SourceMetadata,
+} from '../../sources/metadata.js'
 import { publishSource } from '../../sources/publishSource.js'
 import { getJson } from '../../storage/getJson.js'
 import { isCid } from '../../utils/cid.js'
@@ -15,6 +23,11 @@ import { copyTemplate, findTemplate, isPlaceholderImage, listTemplates } from '.
 
 /** Most bytes read from a metadata file (the schema allows 64 KiB; the rest is refused by the parser). */
 const maxMetadataFileBytes = 1024 * 1024
+
+/** A task source's metadata, or a lease source's (`"kind": "lease"`), checked against its schema. */
+function parseAnySourceMetadata(document: unknown): SourceMetadata | LeaseSourceMetadata {
+  return isLeaseSourceDocument(document) ? parseLeaseSourceMetadata(document) : parseSourceMetadata(document)
+}
 
 /** The metadata document: a JSON file, or a CID already in the store. */
 async function readMetadata(context: Context, value: string): Promise<unknown> {
@@ -192,7 +205,7 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
       ) => {
         const context = contextOf(command)
         const document = await readMetadata(context, options.metadata)
-        const metadata = parseSourceMetadata(document)
+        const metadata = parseAnySourceMetadata(document)
         const imageDigest = imageDigestOf(metadata.image)
         if (imageDigest === undefined)
           throw new UsageError('--metadata: image is not pinned by a sha256 digest')
@@ -213,7 +226,9 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
         context.terminal.result({ ...result, metadata: metadataCid, imageDigest }, () => [
           `published source ${result.sourceId} (${metadata.name}): ${formatTransaction(result)}`,
           `metadata ${metadataCid}`,
-          `submit tasks with: gridforge task submit --source ${result.sourceId} --input <file|folder|cid> --max-payment <amount>`,
+          metadata.kind === 'lease'
+            ? `rent it with: gridforge lease open --source ${result.sourceId} --max-price-per-hour <amount> --duration <time> --deposit <amount>`
+            : `submit tasks with: gridforge task submit --source ${result.sourceId} --input <file|folder|cid> --max-payment <amount>`,
         ])
       },
     )
@@ -231,7 +246,7 @@ export const sourceCommands: CommandGroup = (program, contextOf) => {
       const metadata = await getJson(context.store(), found.metadata, {
         maxBytes: maxMetadataFileBytes,
       }).then(
-        (document) => parseSourceMetadata(document),
+        (document) => parseAnySourceMetadata(document),
         () => undefined,
       )
       context.terminal.result({ ...found, metadataDocument: metadata }, () => [
