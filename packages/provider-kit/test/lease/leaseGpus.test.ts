@@ -91,14 +91,15 @@ async function requestLease(source = sourceId): Promise<bigint> {
   return requested?.args.leaseId as bigint
 }
 
-/** Waits for the agent to log that it refused `leaseId`; returns the refusal. */
-async function refusalOf(leaseId: bigint): Promise<string> {
+/**
+ * Waits for the agent to log that it refused `leaseId` (or, `waits`, that the request waits for room);
+ * returns why.
+ */
+async function refusalOf(leaseId: bigint, msg = 'lease request refused'): Promise<string> {
   let refusal: string | undefined
   await until(
     async () => {
-      const line = agent.lines.find(
-        (line) => line.msg === 'lease request refused' && String(line.leaseId) === String(leaseId),
-      )
+      const line = agent.lines.find((line) => line.msg === msg && String(line.leaseId) === String(leaseId))
       refusal = line?.refusal as string | undefined
       return refusal !== undefined
     },
@@ -166,19 +167,21 @@ test('a request for a source the policy cannot serve (egress) is refused before 
 
 describe('a lease of a source that needs a GPU', () => {
   let first: bigint
+  let third: bigint
 
-  test('holds the host GPU: its container is pinned to it, and a second request is refused', async () => {
+  test('holds the host GPU: its container is pinned to it, and a second request waits for it', async () => {
     first = await requestLease()
     await until(async () => specs.has(first), 30_000, `lease ${first} started`)
     expect(specs.get(first)?.gpus).toEqual([rtx4090.uuid])
     expect((await lease(first)).status).toBe('Active')
 
     const second = await requestLease()
-    expect(await refusalOf(second)).toBe('its source needs 1 GPU, 0 free')
+    expect(await refusalOf(second, 'lease request waits for room')).toBe('its source needs 1 GPU, 0 free')
     expect((await lease(second)).status).toBe('Requested')
+    expect(specs.has(second)).toBe(false)
   })
 
-  test('a restarted agent holds it again: the lease is re-attached and a new request refused', async () => {
+  test('a restarted agent holds it again: the lease is re-attached and a new request waits', async () => {
     await agent.stop()
     await startGpuAgent()
     await until(
@@ -189,11 +192,11 @@ describe('a lease of a source that needs a GPU', () => {
       30_000,
       `lease ${first} re-attached`,
     )
-    const third = await requestLease()
-    expect(await refusalOf(third)).toBe('its source needs 1 GPU, 0 free')
+    third = await requestLease()
+    expect(await refusalOf(third, 'lease request waits for room')).toBe('its source needs 1 GPU, 0 free')
   })
 
-  test('once the lease ends and its container is gone, the GPU goes to the next lease', async () => {
+  test('once the lease ends and its container is gone, the GPU goes to the request that waited', async () => {
     await renter.waitForTransactionReceipt({
       hash: await renter.writeContract({
         address: leaseMarket(),
@@ -202,13 +205,10 @@ describe('a lease of a source that needs a GPU', () => {
         args: [first],
       }),
     })
-    await until(
-      async () => (await docker.findLeaseContainer(first)) === undefined,
-      30_000,
-      'the container removed',
-    )
-    const next = await requestLease()
-    await until(async () => specs.has(next), 30_000, `lease ${next} started`)
-    expect(specs.get(next)?.gpus).toEqual([rtx4090.uuid])
+    // Nobody asks again: the agent takes the waiting request as soon as the GPU is back in its pool.
+    await until(async () => specs.has(third), 30_000, `lease ${third} started`)
+    expect(specs.get(third)?.gpus).toEqual([rtx4090.uuid])
+    expect(await docker.findLeaseContainer(first)).toBeUndefined()
+    expect((await lease(third)).status).toBe('Active')
   })
 })

@@ -236,7 +236,14 @@ describe('parseLeaseSourceMetadata', () => {
         resources: { maxRuntimeSec: 60, vramMiB: 1 },
       }).map((field) => field.path),
     ).toEqual(
-      expect.arrayContaining(['env.MODEL', 'env', 'port', 'workdir', 'inputPath', 'resources.maxRuntimeSec']),
+      expect.arrayContaining([
+        'env.MODEL',
+        'env.GRIDFORGE_LEASE_ID',
+        'port',
+        'workdir',
+        'inputPath',
+        'resources.maxRuntimeSec',
+      ]),
     )
     expect(leaseFieldsOf({ kind: 'task', name: 'x', image })).toEqual([
       { path: 'kind', message: "expected 'lease'" },
@@ -258,7 +265,12 @@ describe('parseLeaseSourceMetadata', () => {
   })
 
   it('refuses documents over 64 KiB before parsing them', () => {
-    const huge = JSON.stringify({ kind: 'lease', name: 'x', image, description: 'x'.repeat(maxSourceMetadataBytes) })
+    const huge = JSON.stringify({
+      kind: 'lease',
+      name: 'x',
+      image,
+      description: 'x'.repeat(maxSourceMetadataBytes),
+    })
     expect(() => parseLeaseSourceMetadata(huge)).toThrow(SourceMetadataTooLargeError)
   })
 })

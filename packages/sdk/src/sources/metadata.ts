@@ -126,9 +126,12 @@ const envName = z.string().check(
 const envRecord = <value extends z.ZodMiniType>(valueSchema: value, error: string) =>
   z.pipe(
     z.unknown().check(
-      z.refine((input) => !(typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')), {
-        error: '__proto__ is not a valid variable name',
-      }),
+      z.refine(
+        (input) => !(typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')),
+        {
+          error: '__proto__ is not a valid variable name',
+        },
+      ),
     ),
     z
       .record(envName, valueSchema, { error })
@@ -424,7 +427,11 @@ export function isLeaseSourceDocument(input: unknown): boolean {
 /** A metadata document's size checked, its JSON parsed, and the result checked against `schema`. */
 function parseDocument<output>(
   input: unknown,
-  schema: { safeParse(value: unknown): { success: true; data: output } | { success: false; error: { issues: readonly unknown[] } } },
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: output } | { success: false; error: { issues: readonly unknown[] } }
+  },
   action: string,
 ): output {
   let value = input

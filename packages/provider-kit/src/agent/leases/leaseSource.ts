@@ -1,8 +1,8 @@
 import {
   type Deployment,
   getSource,
-  imageDigestOf,
   type InvalidParametersError,
+  imageDigestOf,
   type LeaseSourceMetadata,
   parseLeaseSourceMetadata,
 } from '@gridforge/sdk'
@@ -49,7 +49,8 @@ export async function readLeaseSource(parameters: {
     metadata = parseLeaseSourceMetadata(bytes)
   } catch (error) {
     const fields = (error as Partial<InvalidParametersError>).fields
-    const why = fields?.map((field) => `${field.path}: ${field.message}`).join('; ') ?? (error as Error).message
+    const why =
+      fields?.map((field) => `${field.path}: ${field.message}`).join('; ') ?? (error as Error).message
     throw refuse(`its metadata is not a lease source's (${why})`, error)
   }
   if (imageDigestOf(metadata.image) !== source.imageDigest)
@@ -96,7 +97,9 @@ export async function leaseContainerSpec(parameters: {
       ...leaseLimitDefaults,
       cpus: metadata.resources.cpus,
       memoryBytes: metadata.resources.memoryMiB * 1024 ** 2,
-      ...(metadata.resources.diskMiB === undefined ? {} : { workdirBytes: metadata.resources.diskMiB * 1024 ** 2 }),
+      ...(metadata.resources.diskMiB === undefined
+        ? {}
+        : { workdirBytes: metadata.resources.diskMiB * 1024 ** 2 }),
       ...parameters.limits,
     },
   }
