@@ -1,5 +1,5 @@
 /**
- * The CLI on failed runs and validated sources: `source publish --failure-fee-bps
+ * The CLI on failed runs, validated and lease sources: `source publish --failure-fee-bps
  * --validator` and `source show` with them, and `task status` / `task watch`
  * on a task whose provider handed in a failure.
  */
@@ -61,6 +61,42 @@ describe('gridforge: failure fees, validators and failed runs', () => {
     const plainShown = await runCli([...space.globals, 'source', 'show', String(plain.sourceId)], { env })
     expect(plainShown.stdout).toContain('failure fee:        0 bps')
     expect(plainShown.stdout).toMatch(/validator: +-\n/)
+  })
+
+  it('publishes a lease source (kind: lease), says how to rent it, and refuses a bad one naming the field', async () => {
+    const lease = path.join(space.root, 'lease.json')
+    await writeFile(
+      lease,
+      JSON.stringify({
+        kind: 'lease',
+        name: 'Notebook',
+        image: `ghcr.io/gridforge/notebook:1@sha256:${'ef'.repeat(32)}`,
+        command: ['jupyter', 'lab', '--ip=0.0.0.0', '--port=8888'],
+        env: { JUPYTER_ENABLE_LAB: 'yes' },
+        port: 8888,
+        resources: { gpus: 1, vramMiB: 8192, cpus: 2, memoryMiB: 4096 },
+      }),
+    )
+    const published = await runCli([...space.globals, 'source', 'publish', '--metadata', lease], { env })
+    expect(published.code).toBe(0)
+    expect(published.stdout).toMatch(/rent it with: gridforge lease open --source \d+/)
+    const sourceId = /published source (\d+)/.exec(published.stdout)?.[1]
+    const shown = JSON.parse(
+      (await runCli([...space.globals, '--json', 'source', 'show', String(sourceId)], { env })).stdout,
+    )
+    expect(shown).toMatchObject({
+      requirements: { minGpus: 1, minVramMiB: 8192 },
+      metadataDocument: { kind: 'lease', port: 8888, workdir: '/workspace' },
+    })
+
+    await writeFile(
+      lease,
+      JSON.stringify({ kind: 'lease', name: 'Notebook', image: 'notebook:latest', port: 0 }),
+    )
+    const refused = await runCli([...space.globals, 'source', 'publish', '--metadata', lease], { env })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('parseLeaseSourceMetadata')
+    expect(refused.stderr).toContain('port: expected at least 1')
   })
 
   it('refuses a failure fee over the whole price before sending, and a validator that cannot be one', async () => {
