@@ -166,6 +166,18 @@ const taskResourcesSchema = z.strictObject({
   maxRuntimeSec: z._default(int(1, 7 * 86_400), 3_600),
 })
 
+/** GPU memory and compute capability mean nothing without a GPU: the issue, named at `resources.gpus`. */
+function gpusIssue(resources: { gpus: number; vramMiB: number; computeCapability: number }) {
+  return resources.gpus === 0 && (resources.vramMiB > 0 || resources.computeCapability > 0)
+    ? {
+        code: 'custom' as const,
+        message: 'vramMiB and computeCapability need gpus ≥ 1',
+        path: ['resources', 'gpus'],
+        input: 0,
+      }
+    : undefined
+}
+
 /** The fields of every source: its schema version, name, image, command. */
 const common = {
   /** Version of this schema; only 1 exists (default 1). */
@@ -272,17 +284,8 @@ export const sourceMetadataSchema = z
           input: outputPath,
         })
       }
-      if (
-        metadata.resources.gpus === 0 &&
-        (metadata.resources.vramMiB > 0 || metadata.resources.computeCapability > 0)
-      ) {
-        context.issues.push({
-          code: 'custom',
-          message: 'vramMiB and computeCapability need gpus ≥ 1',
-          path: ['resources', 'gpus'],
-          input: 0,
-        })
-      }
+      const gpus = gpusIssue(metadata.resources)
+      if (gpus !== undefined) context.issues.push(gpus)
     }),
   )
 
@@ -315,17 +318,8 @@ export const leaseSourceMetadataSchema = z
   })
   .check(
     z.superRefine((metadata, context) => {
-      if (
-        metadata.resources.gpus === 0 &&
-        (metadata.resources.vramMiB > 0 || metadata.resources.computeCapability > 0)
-      ) {
-        context.issues.push({
-          code: 'custom',
-          message: 'vramMiB and computeCapability need gpus ≥ 1',
-          path: ['resources', 'gpus'],
-          input: 0,
-        })
-      }
+      const gpus = gpusIssue(metadata.resources)
+      if (gpus !== undefined) context.issues.push(gpus)
     }),
   )
 
