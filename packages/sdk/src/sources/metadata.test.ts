@@ -245,6 +245,9 @@ describe('parseLeaseSourceMetadata', () => {
         'resources.maxRuntimeSec',
       ]),
     )
+    expect(leaseFieldsOf({ kind: 'lease', name: 'x', image, resources: { vramMiB: 1024 } })[0]?.path).toBe(
+      'resources.gpus',
+    )
     expect(leaseFieldsOf({ kind: 'task', name: 'x', image })).toEqual([
       { path: 'kind', message: "expected 'lease'" },
     ])
