@@ -107,12 +107,13 @@ export interface AckPolicy {
   futureSkewSec?: number | undefined
 }
 
-/**
- * Why the gateway stops proxying a lease until the renter acknowledges: the latest acknowledgement
- * lapsed (or none came in the first period after the start), or it acknowledges much less service
- * than the gateway gave. `undefined`: keep serving. Leases the authority reports without an ack
- * signer or start time are not gated.
- */
+/** How old the latest acknowledgement may be, seconds; `undefined` when the lease needs none (no ack signer, not started). */
+function lapseSecOf(state: LeaseState, policy: AckPolicy): number | undefined {
+  if (state.ackSigner === undefined || state.startedAt === undefined || state.startedAt === 0)
+    return undefined
+  return policy.lapseSec ?? Math.floor((state.ackGraceSec ?? 300) / 2)
+}
+
 /**
  * The chain time (seconds) from which {@link ackLapse} finds the lease's latest
  * acknowledgement too old; `undefined` when the lease needs none (no ack signer,
@@ -123,21 +124,26 @@ export function ackLapseAt(
   latest: UsageAck | undefined,
   policy: AckPolicy,
 ): number | undefined {
-  if (state.ackSigner === undefined || state.startedAt === undefined || state.startedAt === 0)
-    return undefined
-  const lapseSec = policy.lapseSec ?? Math.floor((state.ackGraceSec ?? 300) / 2)
+  const lapseSec = lapseSecOf(state, policy)
+  if (lapseSec === undefined || state.startedAt === undefined) return undefined
   return (latest?.at ?? state.startedAt) + lapseSec + 1
 }
 
+/**
+ * Why the gateway stops proxying a lease until the renter acknowledges: the latest acknowledgement
+ * lapsed (or none came in the first period after the start), or it acknowledges much less service
+ * than the gateway gave. `undefined`: keep serving. Leases the authority reports without an ack
+ * signer or start time are not gated.
+ */
 export function ackLapse(
   state: LeaseState,
   latest: UsageAck | undefined,
   { nowSec, servedSec, policy }: { nowSec: number; servedSec: number; policy: AckPolicy },
 ): string | undefined {
-  const lapsesAt = ackLapseAt(state, latest, policy)
-  if (lapsesAt === undefined || state.startedAt === undefined) return undefined
-  const lapseSec = lapsesAt - 1 - (latest?.at ?? state.startedAt)
-  if (nowSec >= lapsesAt)
+  const lapseSec = lapseSecOf(state, policy)
+  if (lapseSec === undefined || state.startedAt === undefined) return undefined
+  const lastAt = latest?.at ?? state.startedAt
+  if (nowSec - lastAt > lapseSec)
     return latest === undefined
       ? `no usage acknowledgement since the lease started ${nowSec - state.startedAt} s ago`
       : `the latest usage acknowledgement is ${nowSec - latest.at} s old (at most ${lapseSec} s)`

@@ -140,7 +140,8 @@ const envRecord = <value extends z.ZodMiniType>(valueSchema: value, error: strin
 
 const envSchema = envRecord(envVarSchema, 'expected an object of variable names to their description')
 
-const gpuResources = {
+/** What every source declares of its resources; tasks and leases add their own. */
+const sharedResources = {
   /** GPUs the source needs (default 0). */
   gpus: z._default(int(0, 255), 0),
   /** Memory per GPU, in MiB (default 0). */
@@ -159,7 +160,7 @@ const gpuResources = {
 }
 
 const taskResourcesSchema = z.strictObject({
-  ...gpuResources,
+  ...sharedResources,
   /** Memory limit of the container, in MiB (default 2048). */
   memoryMiB: z._default(int(1, 2 ** 32 - 1), 2_048),
   /** Longest run, in seconds: 1 to 7 days (default 3600). */
@@ -308,7 +309,7 @@ export const leaseSourceMetadataSchema = z
     /** What the container needs and is limited to. */
     resources: z._default(
       z.strictObject({
-        ...gpuResources,
+        ...sharedResources,
         /** Memory limit of the container, in MiB (default 1024). */
         memoryMiB: z._default(int(1, 2 ** 32 - 1), 1_024),
       }),

@@ -146,15 +146,12 @@ export async function runLeases(parameters: {
     try {
       await dataPath.start(gateway)
     } catch (error) {
-      if (policy.gateway?.dataPath === 'nginx') {
-        await gateway.close()
-        throw error
-      }
+      await gateway.close()
+      await dataPath.stop()
+      if (policy.gateway?.dataPath === 'nginx') throw error
       logger.warn('nginx cannot run in front of the lease gateway: the gateway proxies alone', {
         error: messageOf(error),
       })
-      await gateway.close()
-      await dataPath.stop()
       dataPath = undefined
       gateway = await startGateway(undefined)
     }
@@ -255,9 +252,10 @@ export async function runLeases(parameters: {
   /** The waiting requests there is room for now (GPUs free, fewer than `maxConcurrent` leases), looked at again. */
   async function considerWaiting(): Promise<void> {
     for (const [key, { log, minGpus }] of [...waiting]) {
-      if (BigInt(log.args.acceptBy) <= BigInt(chainNow())) waiting.delete(key)
-      if (!waiting.has(key) || running() >= maxConcurrent || gpus.free < minGpus) continue
+      const expired = BigInt(log.args.acceptBy) <= BigInt(chainNow())
+      if (!expired && (running() >= maxConcurrent || gpus.free < minGpus)) continue
       waiting.delete(key)
+      if (expired) continue
       await consider(log).catch((error: unknown) =>
         logger.warn('a waiting lease request could not be looked at again', {
           leaseId: key,

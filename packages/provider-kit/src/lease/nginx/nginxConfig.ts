@@ -120,8 +120,8 @@ export default { target, leaseId, cookie, authorization, responseHeaders };
 `
 }
 
-/** `host:port` in a `listen` or `server` directive (IPv6 in brackets). */
-function hostPort({ hostname, port }: { hostname: string; port: number }): string {
+/** `host:port`, as nginx and URLs write it (IPv6 in brackets). */
+export function hostPort({ hostname, port }: { hostname: string; port: number }): string {
   return `${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`
 }
 

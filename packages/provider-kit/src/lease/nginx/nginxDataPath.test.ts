@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { until } from '../../../test/harness.js'
 import { fakeAuthority, openWebSocket, send, signIn, startEchoService } from '../../../test/lease.js'
 import { NginxUnavailableError } from '../../errors.js'
 import { type LeaseGateway, startLeaseGateway } from '../leaseGateway.js'
 import { issueSessionToken } from '../sessionToken.js'
 import type { LeaseExchange } from '../usageMeter.js'
+import { freePort } from './freePort.js'
 import { type NginxDataPath, nginxDataPath } from './nginxDataPath.js'
 
 const renter = privateKeyToAccount(`0x${'11'.repeat(32)}`)
@@ -27,32 +28,16 @@ let gateway: LeaseGateway
 let echo: Awaited<ReturnType<typeof startEchoService>>
 let publicHost: string
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** Polls `check` every 50 ms until it holds (5 s at most). */
-async function eventually(check: () => Promise<boolean> | boolean) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('never happened')
-}
-
 const passFile = (leaseId: bigint) => path.join(dir, 'passes', leaseId.toString())
+/** Polls `check` every 50 ms, 5 s at most. */
+const soon = (check: () => boolean | Promise<boolean>, what: string) => until(check, 5_000, what, 50)
 const macOf = (token: string) => token.slice(token.lastIndexOf('.') + 1)
 /** Waits until the lease's pass names the session (the gateway has verified it, and told nginx). */
 const passed = (leaseId: bigint, token: string) =>
-  eventually(async () => {
+  soon(async () => {
     const pass = await readFile(passFile(leaseId), 'utf8').catch(() => '{}')
     return JSON.parse(pass).sessions?.[macOf(token)] !== undefined
-  })
+  }, `lease ${leaseId}'s pass naming the session`)
 const hasPass = (leaseId: bigint) =>
   access(passFile(leaseId)).then(
     () => true,
@@ -82,7 +67,7 @@ beforeAll(async () => {
   await dataPath.start(gateway)
   gateway.serveLease(4n, { host: '127.0.0.1', port: echo.port })
   gateway.serveLease(5n, { host: '127.0.0.1', port: echo.port })
-  await eventually(() => hasPass(4n))
+  await soon(() => hasPass(4n), "lease 4's pass")
 }, 60_000)
 
 afterAll(async () => {
@@ -132,7 +117,7 @@ describe('nginx proxies what the gateway would, itself', () => {
     // The service's attempt to set the gateway's cookie is dropped; its own cookie is not.
     expect(answer.headers['set-cookie']).toEqual(['app=1'])
     // nginx served it, and told the gateway's meter.
-    await eventually(() => exchanges.some((exchange) => exchange.via === 'data path'))
+    await soon(() => exchanges.some((exchange) => exchange.via === 'data path'), 'an exchange nginx served')
     expect(exchanges).toEqual([
       expect.objectContaining({ leaseId: 4n, kind: 'http', via: 'data path', status: 200, bytesIn: 0 }),
     ])
@@ -170,7 +155,7 @@ describe('nginx holds no key: the gateway verifies each session first', () => {
     await passed(4n, token)
     const next = await send(dataPath.url, { host: host(4n), headers: { authorization: `Bearer ${token}` } })
     expect(next.status).toBe(200)
-    await eventually(() => exchanges.length === 2)
+    await soon(() => exchanges.length === 2, 'both exchanges metered')
     expect(exchanges.map((exchange) => exchange.via)).toEqual(['gateway', 'data path'])
     // Another wallet's token for the same lease is never passed: nginx hands it to the gateway, which refuses it.
     const strangers = issueSessionToken(secret, {
@@ -260,14 +245,14 @@ describe('the pass follows the gateway', () => {
   test('a lease no longer served loses its pass at once, and gets it back when served again', async () => {
     const login = await signInTo(4n)
     gateway.stopServing(4n)
-    await eventually(async () => !(await hasPass(4n)))
+    await soon(async () => !(await hasPass(4n)), "lease 4's pass removed")
     const stopped = await send(dataPath.url, {
       host: host(4n),
       headers: { authorization: `Bearer ${login.token}` },
     })
     expect(stopped.status).toBe(503)
     gateway.serveLease(4n, { host: '127.0.0.1', port: echo.port })
-    await eventually(() => hasPass(4n))
+    await soon(() => hasPass(4n), "lease 4's pass back")
     const served = await send(dataPath.url, {
       host: host(4n),
       headers: { authorization: `Bearer ${login.token}` },
@@ -285,20 +270,20 @@ describe('the pass follows the gateway', () => {
       active: false,
       reason: 'closed by the renter',
     })
-    await eventually(async () => {
+    await soon(async () => {
       const answer = await send(dataPath.url, {
         host: host(5n),
         headers: { authorization: `Bearer ${login.token}` },
       })
       return answer.status === 410
-    })
-    await eventually(async () => !(await hasPass(5n)))
+    }, 'lease 5 refused as ended')
+    await soon(async () => !(await hasPass(5n)), "lease 5's pass removed")
   })
 
   test('an expired pass is not honoured, whatever the file says', async () => {
     const login = await signInTo(4n)
     gateway.stopServing(4n)
-    await eventually(async () => !(await hasPass(4n)))
+    await soon(async () => !(await hasPass(4n)), "lease 4's pass removed")
     // A pass left behind (a gateway that died): expired, so nginx hands the request to the gateway.
     await writeFile(
       passFile(4n),

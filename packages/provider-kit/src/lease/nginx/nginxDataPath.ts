@@ -8,7 +8,7 @@ import { type Logger, silentLogger } from '../../logger.js'
 import type { LeaseDataPath, LeasePass } from '../LeaseDataPath.js'
 import type { LeaseGateway } from '../leaseGateway.js'
 import { followExchangeLog } from './exchangeLog.js'
-import { type NginxDataPathConfig, nginxConfig, nginxScript, passFolder } from './nginxConfig.js'
+import { hostPort, type NginxDataPathConfig, nginxConfig, nginxScript, passFolder } from './nginxConfig.js'
 
 const run = promisify(execFile)
 
@@ -71,6 +71,7 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
   const dir = path.resolve(options.dir)
   const passDir = path.join(dir, passFolder)
   const hostname = options.hostname ?? '127.0.0.1'
+  const url = `http://${hostPort({ hostname, port: options.port })}`
   await stopLeftover(dir, logger)
   // Passes of an earlier run are not this run's: the gateway hands out its own.
   await rm(passDir, { recursive: true, force: true })
@@ -91,12 +92,11 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
     const write = async () => {
       if (pass === undefined) return rm(file, { force: true })
       const temporary = `${file}.${process.pid}.tmp`
-      const { host, port } = pass.upstream
       const now = Date.now()
       await writeFile(
         temporary,
         JSON.stringify({
-          upstream: `${host.includes(':') ? `[${host}]` : host}:${port}`,
+          upstream: hostPort({ hostname: pass.upstream.host, port: pass.upstream.port }),
           until: now + pass.validMs,
           origin: pass.origin,
           cookieName: pass.cookieName,
@@ -135,7 +135,7 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
   }
 
   return {
-    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${options.port}`,
+    url,
     port: options.port,
     setPass,
     async start(gateway) {
@@ -188,10 +188,7 @@ export async function nginxDataPath(options: NginxDataPathOptions): Promise<Ngin
         reopen: () => child.kill('SIGUSR1'),
         logger,
       })
-      logger.info('lease data path (nginx) listening', {
-        url: `http://${hostname}:${options.port}`,
-        gateway: gateway.url,
-      })
+      logger.info('lease data path (nginx) listening', { url, gateway: gateway.url })
     },
     stop,
     [Symbol.asyncDispose]: stop,
